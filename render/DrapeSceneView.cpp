@@ -1,0 +1,59 @@
+#include "render/DrapeSceneView.h"
+
+#include <algorithm>
+
+#include <glm/geometric.hpp>
+
+namespace hg {
+
+DrapeSceneView::DrapeSceneView(const ClothModel& model, const ClothSettings& settings)
+    : m_cloth(model.restMesh()) {
+  glm::vec3 lo(1e30f), hi(-1e30f);
+  for (const glm::vec3& p : m_cloth.positions) {
+    lo = glm::min(lo, p);
+    hi = glm::max(hi, p);
+  }
+  if (settings.hasSphere) {
+    m_sphere = makeUvSphere(settings.sphereCenter, settings.sphereRadius, 48, 96);
+    lo = glm::min(lo, settings.sphereCenter - glm::vec3(settings.sphereRadius));
+    hi = glm::max(hi, settings.sphereCenter + glm::vec3(settings.sphereRadius));
+  }
+  if (settings.hasGround) lo.y = std::min(lo.y, settings.groundHeight);
+  m_center = 0.5f * (lo + hi);
+  m_radius = 0.5f * glm::length(hi - lo);
+  if (settings.hasGround) {
+    const float extent = 2.0f * m_radius;
+    const float y = settings.groundHeight;
+    m_ground.positions = {{m_center.x - extent, y, m_center.z - extent}, {m_center.x - extent, y, m_center.z + extent},
+                          {m_center.x + extent, y, m_center.z + extent}, {m_center.x + extent, y, m_center.z - extent}};
+    m_ground.normals.assign(4, glm::vec3(0.0f, 1.0f, 0.0f));
+    m_ground.indices = {0, 1, 2, 0, 2, 3};
+  }
+}
+
+void DrapeSceneView::update(const ClothState& state) {
+  m_cloth.positions.resize(state.positions.size());
+  for (std::size_t i = 0; i < state.positions.size(); ++i) m_cloth.positions[i] = glm::vec3(state.positions[i]);
+  computeVertexNormals(m_cloth);
+}
+
+OrbitCamera DrapeSceneView::defaultCamera() const {
+  OrbitCamera camera;
+  camera.azimuth = 0.55f;
+  camera.elevation = 0.42f;
+  camera.frame(m_center, m_radius);
+  return camera;
+}
+
+void DrapeSceneView::draw(MeshRenderer& renderer, const OrbitCamera& camera, int width, int height,
+                          bool showCloth, bool showColliders) const {
+  std::vector<DrawItem> items;
+  if (!m_ground.indices.empty())
+    items.push_back({&m_ground, glm::vec3(0.55f, 0.57f, 0.60f), glm::vec3(0.3f), true});
+  if (showColliders && !m_sphere.indices.empty())
+    items.push_back({&m_sphere, glm::vec3(0.80f, 0.62f, 0.50f), glm::vec3(0.4f), false});
+  if (showCloth) items.push_back({&m_cloth, glm::vec3(0.10f, 0.25f, 0.62f), glm::vec3(0.55f, 0.12f, 0.12f), false});
+  renderer.draw(items, camera, width, height);
+}
+
+}  // namespace hg

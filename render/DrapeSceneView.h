@@ -1,0 +1,35 @@
+#pragma once
+/// What a drape scene looks like: the cloth (from the solver state), the sphere
+/// collider and the ground, with colours and a default camera. Used by the CLI's
+/// offscreen render and by the viewer, so both show the same picture.
+#include <vector>
+
+#include "render/Camera.h"
+#include "render/MeshRenderer.h"
+#include "sim/cloth/ClothSolver.h"
+#include "sim/core/TriangleMesh.h"
+
+namespace hg {
+
+class DrapeSceneView {
+public:
+  DrapeSceneView(const ClothModel& model, const ClothSettings& settings);
+
+  /// Takes the cloth's current shape (recomputes normals).
+  void update(const ClothState& state);
+  const TriangleMesh& clothMesh() const { return m_cloth; }
+
+  /// A camera that frames the cloth's rest shape and the colliders, seen from the front-left, above.
+  OrbitCamera defaultCamera() const;
+  void draw(MeshRenderer& renderer, const OrbitCamera& camera, int width, int height,
+            bool showCloth = true, bool showColliders = true) const;
+
+private:
+  TriangleMesh m_cloth;
+  TriangleMesh m_sphere;
+  TriangleMesh m_ground;
+  glm::vec3 m_center{0.0f};
+  float m_radius = 1.0f;
+};
+
+}  // namespace hg

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Installs exactly the Debian 12 packages that hagoromo's build, tests and demo need.
+# Idempotent: when everything is present it prints nothing and exits 0.
+# Uses sudo when not run as root. Set HG_DEPS_DRY_RUN=1 to only list what is missing.
+set -euo pipefail
+
+packages=(
+  # build
+  cmake make g++ pkg-config
+  # GL loader generation (GLAD 2, generated at build time) and headless EGL on Mesa
+  python3-glad libegl-dev libegl-mesa0 libgbm1 libgl1-mesa-dri libgl-dev
+  # windowed viewer and its screenshot test
+  libglfw3-dev xvfb xauth
+  # math, parallelism, I/O
+  libglm-dev libeigen3-dev libassimp-dev nlohmann-json3-dev libcli11-dev libstb-dev
+  # tests and benchmarks
+  libgtest-dev libgmock-dev libbenchmark-dev
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+  [[ "$status" == "install ok installed" ]] || missing+=("$p")
+done
+
+[[ ${#missing[@]} -eq 0 ]] && exit 0
+
+if [[ "${HG_DEPS_DRY_RUN:-0}" == 1 ]]; then
+  printf 'missing: %s\n' "${missing[*]}"
+  exit 1
+fi
+
+if [[ $(id -u) -eq 0 ]]; then
+  sudo=()
+elif command -v sudo >/dev/null 2>&1; then
+  sudo=(sudo)
+else
+  echo "install-deps: not root and no sudo; please install: ${missing[*]}" >&2
+  exit 1
+fi
+
+echo "install-deps: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+"${sudo[@]}" apt-get update -qq >/dev/null
+"${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+echo "install-deps: done" >&2

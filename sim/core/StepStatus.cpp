@@ -1,0 +1,18 @@
+#include "sim/core/StepStatus.h"
+
+namespace hg {
+
+std::string describe(StepStatus status) {
+  if (!any(status)) return "ok";
+  std::string text;
+  auto add = [&](StepStatus bit, const char* what) {
+    if ((std::uint32_t(status) & std::uint32_t(bit)) == 0) return;
+    if (!text.empty()) text += " | ";
+    text += what;
+  };
+  add(StepStatus::NonFinite, "non-finite position or velocity");
+  add(StepStatus::SpeedLimitExceeded, "vertex speed above the limit");
+  return text + " (the explicit step is unstable: raise substeps, lower stiffness or raise damping)";
+}
+
+}  // namespace hg

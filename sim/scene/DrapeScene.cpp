@@ -1,0 +1,159 @@
+#include "sim/scene/DrapeScene.h"
+
+#include <cmath>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+namespace hg {
+namespace {
+
+using nlohmann::json;
+
+/// Thrown inside the parser only; converted to an Error at the boundary.
+struct SceneError {
+  std::string message;
+};
+
+void checkKeys(const json& object, const std::string& where, std::set<std::string> allowed) {
+  if (!object.is_object()) throw SceneError{where + " must be an object"};
+  for (const auto& [key, value] : object.items())
+    if (!allowed.count(key)) {
+      std::string list;
+      for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
+      throw SceneError{"unknown key '" + where + "." + key + "' (allowed: " + list + ")"};
+    }
+}
+
+float number(const json& object, const std::string& where, const char* key, float fallback) {
+  if (!object.contains(key)) return fallback;
+  const json& v = object.at(key);
+  if (!v.is_number()) throw SceneError{where + "." + key + " must be a number"};
+  const double d = v.get<double>();
+  if (!std::isfinite(d)) throw SceneError{where + "." + key + " must be finite"};
+  return float(d);
+}
+
+int integer(const json& object, const std::string& where, const char* key, int fallback) {
+  if (!object.contains(key)) return fallback;
+  const json& v = object.at(key);
+  if (!v.is_number_integer()) throw SceneError{where + "." + key + " must be an integer"};
+  return v.get<int>();
+}
+
+glm::vec3 vec3(const json& object, const std::string& where, const char* key, glm::vec3 fallback) {
+  if (!object.contains(key)) return fallback;
+  const json& v = object.at(key);
+  if (!v.is_array() || v.size() != 3 || !v[0].is_number() || !v[1].is_number() || !v[2].is_number())
+    throw SceneError{where + "." + key + " must be an array of 3 numbers"};
+  return {v[0].get<float>(), v[1].get<float>(), v[2].get<float>()};
+}
+
+}  // namespace
+
+Result<DrapeScene> parseDrapeScene(const std::string& text, const std::string& origin) {
+  DrapeScene scene;
+  try {
+    const json root = json::parse(text);
+    checkKeys(root, "scene", {"name", "cloth", "sphere", "ground", "solver", "output"});
+    if (root.contains("name")) {
+      if (!root["name"].is_string()) throw SceneError{"scene.name must be a string"};
+      scene.name = root["name"].get<std::string>();
+    }
+    if (root.contains("cloth")) {
+      const json& c = root["cloth"];
+      checkKeys(c, "cloth", {"resolution", "size", "center", "mass", "stretch_stiffness",
+                             "shear_stiffness", "bend_stiffness", "spring_damping", "pinned"});
+      SquareClothSpec& s = scene.cloth;
+      s.resolution = integer(c, "cloth", "resolution", s.resolution);
+      s.size = number(c, "cloth", "size", s.size);
+      s.center = vec3(c, "cloth", "center", s.center);
+      s.mass = number(c, "cloth", "mass", s.mass);
+      s.stretchStiffness = number(c, "cloth", "stretch_stiffness", s.stretchStiffness);
+      s.shearStiffness = number(c, "cloth", "shear_stiffness", s.shearStiffness);
+      s.bendStiffness = number(c, "cloth", "bend_stiffness", s.bendStiffness);
+      s.springDamping = number(c, "cloth", "spring_damping", s.springDamping);
+      if (c.contains("pinned")) {
+        if (!c["pinned"].is_array()) throw SceneError{"cloth.pinned must be an array of vertex indices"};
+        for (const json& p : c["pinned"]) {
+          if (!p.is_number_unsigned()) throw SceneError{"cloth.pinned must hold non-negative integers"};
+          s.pinned.push_back(p.get<std::uint32_t>());
+        }
+      }
+    }
+    ClothSettings& settings = scene.settings;
+    if (root.contains("sphere")) {
+      const json& s = root["sphere"];
+      if (s.is_null()) {
+        settings.hasSphere = false;
+      } else {
+        checkKeys(s, "sphere", {"center", "radius"});
+        settings.sphereCenter = vec3(s, "sphere", "center", settings.sphereCenter);
+        settings.sphereRadius = number(s, "sphere", "radius", settings.sphereRadius);
+      }
+    }
+    if (root.contains("ground")) {
+      const json& g = root["ground"];
+      if (g.is_null()) {
+        settings.hasGround = false;
+      } else {
+        checkKeys(g, "ground", {"height"});
+        settings.groundHeight = number(g, "ground", "height", settings.groundHeight);
+      }
+    }
+    if (root.contains("solver")) {
+      const json& s = root["solver"];
+      checkKeys(s, "solver", {"backend", "frames", "frame_dt", "substeps", "velocity_damping",
+                              "friction", "contact_offset", "gravity", "max_speed", "threads"});
+      if (s.contains("backend")) {
+        if (!s["backend"].is_string()) throw SceneError{"solver.backend must be \"cpu\" or \"gpu\""};
+        auto backend = parseBackend(s["backend"].get<std::string>());
+        if (!backend) throw SceneError{"solver.backend: " + backend.error().message};
+        scene.backend = *backend;
+      }
+      scene.frames = integer(s, "solver", "frames", scene.frames);
+      settings.frameDt = number(s, "solver", "frame_dt", settings.frameDt);
+      settings.substeps = integer(s, "solver", "substeps", settings.substeps);
+      settings.velocityDamping = number(s, "solver", "velocity_damping", settings.velocityDamping);
+      settings.friction = number(s, "solver", "friction", settings.friction);
+      settings.contactOffset = number(s, "solver", "contact_offset", settings.contactOffset);
+      settings.gravity = vec3(s, "solver", "gravity", settings.gravity);
+      settings.maxSpeed = number(s, "solver", "max_speed", settings.maxSpeed);
+      settings.threads = integer(s, "solver", "threads", settings.threads);
+    }
+    if (root.contains("output")) {
+      const json& o = root["output"];
+      checkKeys(o, "output", {"directory", "image_width", "image_height"});
+      if (o.contains("directory")) {
+        if (!o["directory"].is_string()) throw SceneError{"output.directory must be a string"};
+        scene.outputDirectory = o["directory"].get<std::string>();
+      }
+      scene.imageWidth = integer(o, "output", "image_width", scene.imageWidth);
+      scene.imageHeight = integer(o, "output", "image_height", scene.imageHeight);
+    }
+    if (scene.frames < 0) throw SceneError{"solver.frames must be >= 0"};
+    if (scene.imageWidth < 16 || scene.imageWidth > 8192 || scene.imageHeight < 16 || scene.imageHeight > 8192)
+      throw SceneError{"output.image_width and image_height must be in 16..8192 pixels"};
+    if (Status s = settings.validate(); !s) throw SceneError{"solver: " + s.error().message};
+  } catch (const json::parse_error& e) {
+    return Error{origin + ": not valid JSON: " + e.what()};
+  } catch (const json::exception& e) {
+    return Error{origin + ": " + e.what()};
+  } catch (const SceneError& e) {
+    return Error{origin + ": " + e.message};
+  }
+  return scene;
+}
+
+Result<DrapeScene> loadDrapeScene(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Error{path.string() + ": cannot open scene file"};
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) return Error{path.string() + ": read error"};
+  return parseDrapeScene(text.str(), path.string());
+}
+
+}  // namespace hg
