@@ -162,7 +162,11 @@ int main(int argc, char** argv) {
 
   app.add_subcommand("info", "Create a headless OpenGL context and print the driver");
 
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? kExitOk : kExitUsage;  // --help / --version are not errors
+  }
   try {
     if (drapeCommand->parsed()) return runDrape(drape);
     return runInfo();

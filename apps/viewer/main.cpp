@@ -76,7 +76,11 @@ int main(int argc, char** argv) {
   app.add_option("--height", height, "Window height")->check(CLI::Range(64, 8192));
   app.footer("Keys: Space play/pause, N step, R reset, C cloth, B colliders, P screenshot, Esc quit.\n"
              "Exit codes: 0 ok, 1 bad command line, 2 invalid scene, 3 no window / OpenGL 4.5, 5 screenshot not written.");
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? kExitOk : kExitUsage;
+  }
 
   auto loaded = loadDrapeScene(scenePath);
   if (!loaded) return fail(kExitInput, loaded.error().message);

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# End-to-end checks of the `hagoromo` CLI: outputs, exit codes and error messages.
+# Usage: cli_test.sh <hagoromo binary> <source dir>
+set -u
+hagoromo=$1
+src=$2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+failures=0
+passes=0
+
+check() {  # check <description> <expected exit> <expected text in stderr|-> -- command...
+  local what=$1 expected=$2 text=$3
+  shift 4
+  local out rc
+  out=$("$@" 2>&1 >/dev/null)
+  rc=$?
+  if [[ $rc -ne $expected ]]; then
+    echo "FAIL: $what: exit $rc, expected $expected; stderr: $out"
+    failures=$((failures + 1))
+  elif [[ $text != - && $out != *"$text"* ]]; then
+    echo "FAIL: $what: stderr lacks '$text': $out"
+    failures=$((failures + 1))
+  else
+    echo "ok: $what"
+    passes=$((passes + 1))
+  fi
+}
+
+small="$work/small.json"
+cat >"$small" <<JSON
+{"name": "small", "cloth": {"resolution": 20}, "solver": {"frames": 30},
+ "output": {"image_width": 160, "image_height": 120}}
+JSON
+
+for backend in cpu gpu; do
+  check "drape ($backend) succeeds" 0 - -- "$hagoromo" drape "$small" --backend "$backend" --out "$work/out_$backend" -q
+  for f in small.obj small.png small.json; do
+    if [[ -s "$work/out_$backend/$f" ]]; then passes=$((passes + 1)); else
+      echo "FAIL: drape ($backend) did not write $f"; failures=$((failures + 1)); fi
+  done
+  if grep -q '"state_hash"' "$work/out_$backend/small.json" && grep -q '^f ' "$work/out_$backend/small.obj"; then
+    passes=$((passes + 1)); else echo "FAIL: drape ($backend) outputs malformed"; failures=$((failures + 1)); fi
+done
+
+check "missing scene file" 2 "$work/none.json: cannot open scene file" -- "$hagoromo" drape "$work/none.json" --out "$work/x"
+echo '{"cloth": {"resolution": 20,}' >"$work/bad.json"
+check "malformed JSON names the file" 2 "$work/bad.json: not valid JSON" -- "$hagoromo" drape "$work/bad.json" --out "$work/x"
+echo '{"solver": {"substep": 4}}' >"$work/typo.json"
+check "unknown key names the key" 2 "unknown key 'solver.substep'" -- "$hagoromo" drape "$work/typo.json" --out "$work/x"
+echo '{"cloth": {"resolution": 1}}' >"$work/tiny.json"
+check "invalid cloth" 2 "resolution 1 is outside" -- "$hagoromo" drape "$work/tiny.json" --out "$work/x"
+check "bad backend option" 1 "backend" -- "$hagoromo" drape "$small" --backend cuda
+check "no EGL library: clear message, exit 3" 3 "libegl-mesa0" -- env HG_EGL_LIBRARY=/nonexistent/libEGL.so.1 "$hagoromo" drape "$small" --out "$work/x"
+check "bad EGL platform" 3 "HG_EGL_PLATFORM='vulkan'" -- env HG_EGL_PLATFORM=vulkan "$hagoromo" info
+if [[ -e "$work/x" ]]; then echo "FAIL: failed runs created output"; failures=$((failures + 1)); else passes=$((passes + 1)); fi
+
+cat >"$work/unstable.json" <<JSON
+{"name": "unstable", "cloth": {"resolution": 12, "stretch_stiffness": 1e7}, "solver": {"frames": 20, "substeps": 2}}
+JSON
+check "unstable simulation: exit 4, nothing written" 4 "unstable" -- "$hagoromo" drape "$work/unstable.json" --backend cpu --out "$work/unstable_out"
+if [[ -e "$work/unstable_out" ]]; then echo "FAIL: unstable run wrote output"; failures=$((failures + 1)); else passes=$((passes + 1)); fi
+
+# Existing outputs are replaced only by complete files; an unwritable target is exit 5.
+echo "not a folder" >"$work/blocked"
+check "output folder blocked by a file" 5 "$work/blocked" -- "$hagoromo" drape "$small" --backend cpu --out "$work/blocked/sub"
+
+check "--help shows exit codes" 0 - -- "$hagoromo" --help
+"$hagoromo" --help | grep -q "Exit codes" && passes=$((passes + 1)) || { echo "FAIL: --help lacks exit codes"; failures=$((failures + 1)); }
+
+echo "$passes passed, $failures failed"
+[[ $failures -eq 0 ]]

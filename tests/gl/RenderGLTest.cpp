@@ -1,0 +1,87 @@
+// Offscreen rendering of a drape scene, PNG round trip, and the viewer's screenshot
+// under xvfb-run (the same scene in a real GLFW window).
+#include <cstdlib>
+#include <filesystem>
+
+#include <gtest/gtest.h>
+
+#include "render/DrapeSceneView.h"
+#include "render/OffscreenTarget.h"
+#include "sim/scene/DrapeScene.h"
+#include "tests/support/GlTest.h"
+
+namespace hg {
+namespace {
+
+namespace fs = std::filesystem;
+
+/// Fraction of pixels whose colour is "cloth blue" (front) or "cloth red" (back).
+double clothFraction(const Image& image) {
+  std::size_t cloth = 0;
+  for (int y = 0; y < image.height; ++y)
+    for (int x = 0; x < image.width; ++x) {
+      const std::uint8_t* p = image.pixel(x, y);
+      const bool blue = p[2] > p[0] + 60 && p[2] > p[1] + 30;
+      const bool red = p[0] > p[1] + 60 && p[0] > p[2] + 60;
+      cloth += blue || red;
+    }
+  return double(cloth) / double(image.width * image.height);
+}
+
+class RenderGLTest : public test::GlTest {};
+
+TEST_F(RenderGLTest, DrapeSceneShowsClothOverSphereOnGround) {
+  auto scene = loadDrapeScene(fs::path(HG_SOURCE_DIR) / "scenes/cloth_on_sphere.json");
+  ASSERT_TRUE(scene);
+  auto model = makeSquareCloth(scene->cloth).value();
+  DrapeSceneView view(model, scene->settings);
+  auto renderer = MeshRenderer::create(gl::ShaderRegistry());
+  ASSERT_TRUE(renderer) << renderer.error().message;
+  OffscreenTarget target(320, 240);
+  target.bind();
+  view.draw(*renderer, view.defaultCamera(), 320, 240);
+  const Image withCloth = target.read();
+  view.draw(*renderer, view.defaultCamera(), 320, 240, /*showCloth=*/false);
+  const Image withoutCloth = target.read();
+  EXPECT_GT(clothFraction(withCloth), 0.05);
+  EXPECT_EQ(clothFraction(withoutCloth), 0.0);
+  // The top-left corner is sky (clear colour), not geometry.
+  const std::uint8_t* sky = withCloth.pixel(2, 2);
+  EXPECT_NEAR(sky[0], 237, 2);
+  EXPECT_NEAR(sky[2], 245, 2);
+}
+
+TEST(Png, RoundTripKeepsPixels) {
+  Image image{7, 5, std::vector<std::uint8_t>(7 * 5 * 4)};
+  for (std::size_t i = 0; i < image.rgba.size(); ++i) image.rgba[i] = std::uint8_t(i * 37);
+  const fs::path path = fs::temp_directory_path() / ("hg_png_" + std::to_string(::getpid()) + ".png");
+  ASSERT_TRUE(writePng(image, path));
+  auto back = readPng(path);
+  ASSERT_TRUE(back) << back.error().message;
+  EXPECT_EQ(back->width, 7);
+  EXPECT_EQ(back->height, 5);
+  EXPECT_EQ(back->rgba, image.rgba);
+  fs::remove(path);
+  auto missing = readPng(path);
+  ASSERT_FALSE(missing);
+  EXPECT_NE(missing.error().message.find(path.string()), std::string::npos);
+}
+
+#ifdef HG_VIEWER_PATH
+TEST(ViewerScreenshot, ShowsTheDrapedClothUnderXvfb) {
+  const fs::path shot = fs::temp_directory_path() / ("hg_viewer_" + std::to_string(::getpid()) + ".png");
+  const std::string command = std::string("xvfb-run -a -s '-screen 0 800x600x24' '") + HG_VIEWER_PATH + "' '" +
+                              HG_SOURCE_DIR + "/scenes/cloth_on_sphere.json' --backend gpu --frames 60 " +
+                              "--width 640 --height 480 --screenshot '" + shot.string() + "'";
+  ASSERT_EQ(std::system(command.c_str()), 0) << command;
+  auto image = readPng(shot);
+  ASSERT_TRUE(image) << image.error().message;
+  EXPECT_EQ(image->width, 640);
+  EXPECT_EQ(image->height, 480);
+  EXPECT_GT(clothFraction(*image), 0.05) << "no cloth visible in " << shot;
+  fs::remove(shot);
+}
+#endif
+
+}  // namespace
+}  // namespace hg

@@ -1,0 +1,209 @@
+// CPU reference backend: invariants and bitwise determinism across thread counts.
+#include <cmath>
+#include <cstring>
+#include <random>
+
+#include <gtest/gtest.h>
+
+#include "sim/cpu/CpuClothSolver.h"
+#include "sim/scene/DrapeScene.h"
+
+namespace hg {
+namespace {
+
+std::shared_ptr<const ClothModel> sheet(int resolution, std::vector<std::uint32_t> pinned = {}) {
+  SquareClothSpec spec;
+  spec.resolution = resolution;
+  spec.pinned = std::move(pinned);
+  auto model = makeSquareCloth(spec);
+  EXPECT_TRUE(model);
+  return std::make_shared<const ClothModel>(std::move(model).value());
+}
+
+ClothSettings freeSpace() {
+  ClothSettings s;
+  s.hasSphere = false;
+  s.hasGround = false;
+  s.velocityDamping = 0.0f;
+  return s;
+}
+
+/// Sum over vertices of the internal (spring) forces in a perturbed state.
+glm::dvec3 internalForceSum(const ClothModel& model, const ClothState& state) {
+  glm::dvec3 sum(0.0);
+  for (std::uint32_t i = 0; i < model.vertexCount(); ++i)
+    for (std::uint32_t k = model.springOffsets[i]; k < model.springOffsets[i + 1]; ++k) {
+      const auto& e = model.springEntries[k];
+      sum += glm::dvec3(kernels::springForce(glm::vec3(state.positions[i]), glm::vec3(state.positions[e.neighbor]),
+                                             glm::vec3(state.velocities[i]), glm::vec3(state.velocities[e.neighbor]), e));
+    }
+  return sum;
+}
+
+ClothState perturbed(const ClothModel& model, unsigned seed) {
+  ClothState state = restState(model);
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> jitter(-0.01f, 0.01f);
+  for (std::size_t i = 0; i < state.positions.size(); ++i) {
+    state.positions[i] += glm::vec4(jitter(rng), jitter(rng), jitter(rng), 0.0f);
+    state.velocities[i] = glm::vec4(jitter(rng), jitter(rng), jitter(rng), 0.0f) * 10.0f;
+  }
+  return state;
+}
+
+double energy(const ClothModel& model, const ClothState& state, const ClothSettings& settings) {
+  double kinetic = 0.0, potential = 0.0;
+  for (std::size_t i = 0; i < model.vertexCount(); ++i) {
+    const float w = state.positions[i].w;
+    if (w > 0.0f) {
+      const glm::dvec3 v(state.velocities[i]);
+      kinetic += 0.5 / w * glm::dot(v, v);
+      potential -= 1.0 / w * glm::dot(glm::dvec3(settings.gravity), glm::dvec3(state.positions[i]));
+    }
+  }
+  for (const Spring& s : model.springs) {
+    const double stretch = glm::distance(glm::dvec3(state.positions[s.a]), glm::dvec3(state.positions[s.b])) - s.restLength;
+    potential += 0.5 * s.stiffness * stretch * stretch;
+  }
+  return kinetic + potential;
+}
+
+TEST(ClothInvariants, InternalForcesSumToZero) {
+  auto model = sheet(17);
+  for (unsigned seed : {1u, 2u, 3u}) {
+    const glm::dvec3 sum = internalForceSum(*model, perturbed(*model, seed));
+    EXPECT_NEAR(glm::length(sum), 0.0, 1e-3) << "seed " << seed;
+  }
+}
+
+TEST(ClothInvariants, TotalGravityEqualsClothWeight) {
+  auto model = sheet(13);
+  ClothSettings settings = freeSpace();
+  double weight = 0.0;
+  for (const glm::vec4& p : model->restPositions) weight += double(settings.gravity.y) / p.w;
+  EXPECT_NEAR(weight, -9.81 * 0.3, 1e-5);  // W = m g with the spec's 0.3 kg
+}
+
+TEST(ClothInvariants, FreeFallMatchesSymplecticEuler) {
+  auto model = sheet(8);
+  ClothSettings settings = freeSpace();
+  settings.substeps = 10;
+  auto solver = createCpuClothSolver(model, settings);
+  ASSERT_TRUE(solver);
+  const int frames = 12;
+  for (int f = 0; f < frames; ++f) ASSERT_EQ((*solver)->step(), StepStatus::Ok);
+  const ClothState state = (*solver)->readState();
+  // Rigid fall, springs at rest: after n substeps of h, y = y0 - g h^2 n (n + 1) / 2.
+  const double h = settings.frameDt / settings.substeps;
+  const double n = frames * settings.substeps;
+  const double expected = 1.3 - 9.81 * h * h * n * (n + 1.0) / 2.0;
+  for (const glm::vec4& p : state.positions) EXPECT_NEAR(p.y, expected, 1e-4);
+}
+
+TEST(ClothInvariants, RestStaysAtRestWithoutGravity) {
+  auto model = sheet(11);
+  ClothSettings settings = freeSpace();
+  settings.gravity = glm::vec3(0.0f);
+  auto solver = createCpuClothSolver(model, settings);
+  ASSERT_TRUE(solver);
+  for (int f = 0; f < 30; ++f) ASSERT_EQ((*solver)->step(), StepStatus::Ok);
+  const ClothState state = (*solver)->readState();
+  for (std::size_t i = 0; i < state.positions.size(); ++i) {
+    EXPECT_NEAR(glm::distance(glm::vec3(state.positions[i]), glm::vec3(model->restPositions[i])), 0.0f, 1e-6f);
+    EXPECT_NEAR(glm::length(glm::vec3(state.velocities[i])), 0.0f, 1e-6f);
+  }
+}
+
+TEST(ClothInvariants, PinnedVerticesNeverMove) {
+  auto model = sheet(12, {0, 11});
+  ClothSettings settings;
+  auto solver = createCpuClothSolver(model, settings);
+  ASSERT_TRUE(solver);
+  for (int f = 0; f < 40; ++f) ASSERT_EQ((*solver)->step(), StepStatus::Ok);
+  const ClothState state = (*solver)->readState();
+  EXPECT_EQ(state.positions[0], model->restPositions[0]);
+  EXPECT_EQ(state.positions[11], model->restPositions[11]);
+  EXPECT_LT(state.positions[143].y, model->restPositions[143].y - 0.1f);  // the free corner fell
+}
+
+TEST(ClothInvariants, DampedEnergyNeverGrows) {
+  auto model = sheet(12, {0, 11});  // hanging from two corners: gravity + springs + damping
+  ClothSettings settings = freeSpace();
+  settings.velocityDamping = 0.5f;
+  auto solver = createCpuClothSolver(model, settings);
+  ASSERT_TRUE(solver);
+  double previous = energy(*model, (*solver)->readState(), settings);
+  for (int f = 0; f < 120; ++f) {
+    ASSERT_EQ((*solver)->step(), StepStatus::Ok);
+    const double e = energy(*model, (*solver)->readState(), settings);
+    // Symplectic Euler conserves a shadow energy; allow its O(h) wiggle only.
+    EXPECT_LE(e, previous + 1e-4 * std::abs(previous) + 1e-6) << "frame " << f;
+    previous = e;
+  }
+}
+
+TEST(ClothInvariants, NothingEndsInsideTheSphere) {
+  auto model = sheet(24);
+  ClothSettings settings;
+  auto solver = createCpuClothSolver(model, settings);
+  ASSERT_TRUE(solver);
+  for (int f = 0; f < 90; ++f) ASSERT_EQ((*solver)->step(), StepStatus::Ok);
+  const ClothState state = (*solver)->readState();
+  int touching = 0;
+  for (const glm::vec4& p : state.positions) {
+    const float d = glm::distance(glm::vec3(p), settings.sphereCenter);
+    EXPECT_GE(d, settings.sphereRadius + settings.contactOffset - 1e-4f);
+    touching += d < settings.sphereRadius + settings.contactOffset + 0.01f;
+  }
+  EXPECT_GT(touching, 20);  // it actually landed on the sphere
+}
+
+TEST(ClothSafety, InstabilityIsReportedInTheStepStatus) {
+  SquareClothSpec spec;
+  spec.resolution = 10;
+  spec.stretchStiffness = 1e7f;  // far beyond what 40 substeps can integrate
+  auto model = std::make_shared<const ClothModel>(makeSquareCloth(spec).value());
+  ClothSettings settings;
+  auto solver = createCpuClothSolver(model, settings);
+  ASSERT_TRUE(solver);
+  ClothState kicked = restState(*model);
+  kicked.positions[0].x += 0.01f;
+  (*solver)->writeState(kicked);
+  StepStatus status = StepStatus::Ok;
+  for (int f = 0; f < 10 && !any(status); ++f) status = (*solver)->step();
+  EXPECT_TRUE(any(status)) << "an exploding cloth must be flagged";
+  EXPECT_NE(describe(status).find("substeps"), std::string::npos);
+}
+
+TEST(ClothSafety, InvalidSettingsAreRejected) {
+  auto model = sheet(4);
+  ClothSettings settings;
+  settings.substeps = 0;
+  auto solver = createCpuClothSolver(model, settings);
+  ASSERT_FALSE(solver);
+  EXPECT_NE(solver.error().message.find("substeps"), std::string::npos);
+}
+
+ClothState runWithThreads(int threads, int frames) {
+  auto model = sheet(33);  // 1089 vertices: not a multiple of any chunk size
+  ClothSettings settings;
+  settings.threads = threads;
+  auto solver = createCpuClothSolver(model, settings);
+  EXPECT_TRUE(solver);
+  for (int f = 0; f < frames; ++f) (void)(*solver)->step();
+  return (*solver)->readState();
+}
+
+TEST(CpuDeterminism, BitwiseIdenticalForOneAndTwoThreads) {
+  const ClothState one = runWithThreads(1, 60);
+  const ClothState two = runWithThreads(2, 60);
+  const ClothState three = runWithThreads(3, 60);
+  ASSERT_EQ(one.positions.size(), two.positions.size());
+  EXPECT_EQ(std::memcmp(one.positions.data(), two.positions.data(), one.positions.size() * sizeof(glm::vec4)), 0);
+  EXPECT_EQ(std::memcmp(one.velocities.data(), two.velocities.data(), one.velocities.size() * sizeof(glm::vec4)), 0);
+  EXPECT_EQ(stateHash(one), stateHash(two));
+  EXPECT_EQ(stateHash(one), stateHash(three));
+}
+
+}  // namespace
+}  // namespace hg
