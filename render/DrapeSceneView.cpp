@@ -18,9 +18,10 @@ DrapeSceneView::DrapeSceneView(const ClothModel& model, const ClothSettings& set
     lo = glm::min(lo, settings.sphereCenter - glm::vec3(settings.sphereRadius));
     hi = glm::max(hi, settings.sphereCenter + glm::vec3(settings.sphereRadius));
   }
-  if (settings.hasGround) lo.y = std::min(lo.y, settings.groundHeight);
   m_center = 0.5f * (lo + hi);
   m_radius = 0.5f * glm::length(hi - lo);
+  // Cloth falls: frame a little below the rest shape, down to the ground if it is near.
+  if (settings.hasGround) m_center.y = std::max(0.5f * (lo.y + settings.groundHeight), m_center.y - 0.25f * m_radius);
   if (settings.hasGround) {
     const float extent = 2.0f * m_radius;
     const float y = settings.groundHeight;
@@ -41,7 +42,7 @@ OrbitCamera DrapeSceneView::defaultCamera() const {
   OrbitCamera camera;
   camera.azimuth = 0.55f;
   camera.elevation = 0.42f;
-  camera.frame(m_center, m_radius);
+  camera.frame(m_center, 0.8f * m_radius);
   return camera;
 }
 

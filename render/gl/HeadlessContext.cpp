@@ -207,7 +207,9 @@ HeadlessContext::~HeadlessContext() {
   auto display = static_cast<EGLDisplay>(m_display);
   eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
   eglDestroyContext(display, static_cast<EGLContext>(m_context));
-  eglTerminate(display);
+  // No eglTerminate: EGL displays are process-wide (another context may share this
+  // one), and Mesa unloads its driver on terminate, which is slow and leaves its
+  // allocations to leak checkers as "unknown module".
 }
 
 }  // namespace hg::gl

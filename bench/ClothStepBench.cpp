@@ -1,0 +1,80 @@
+// Cloth step throughput, CPU and GPU backends side by side in one run.
+// Counter "vertex_substeps/s" = vertices x substeps per second of wall time.
+// GPU timings wait for completion (step() reads back the status word each frame).
+//
+//   build/bench/hg_cloth_bench                       # writes bench/results/cloth_step_<host>.json
+//   build/bench/hg_cloth_bench --benchmark_out=x.json
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <benchmark/benchmark.h>
+
+#include "render/gl/HeadlessContext.h"
+#include "sim/gpu/GpuClothSolver.h"
+
+namespace {
+
+using namespace hg;
+
+std::unique_ptr<gl::HeadlessContext> g_context;
+
+void clothStep(benchmark::State& state, Backend backend) {
+  const int resolution = int(state.range(0));
+  SquareClothSpec spec;
+  spec.resolution = resolution;
+  auto model = std::make_shared<const ClothModel>(makeSquareCloth(spec).value());
+  ClothSettings settings;
+  settings.substeps = 10;
+  auto solver = createClothSolver(backend, model, settings);
+  if (!solver) {
+    state.SkipWithError(solver.error().message.c_str());
+    return;
+  }
+  (void)(*solver)->step();  // warm-up: first dispatch compiles on some drivers
+  for (auto _ : state) benchmark::DoNotOptimize((*solver)->step());
+  const double vertexSubsteps = double(model->vertexCount()) * settings.substeps;
+  state.counters["vertices"] = double(model->vertexCount());
+  state.counters["vertex_substeps/s"] =
+      benchmark::Counter(vertexSubsteps * double(state.iterations()), benchmark::Counter::kIsRate);
+  state.SetLabel(backend == Backend::Gpu ? g_context->renderer() : "OpenMP");
+}
+
+// 4k, 16k, 64k, 256k vertices.
+BENCHMARK_CAPTURE(clothStep, cpu, Backend::Cpu)->Arg(64)->Arg(128)->Arg(256)->Arg(512)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK_CAPTURE(clothStep, gpu, Backend::Gpu)->Arg(64)->Arg(128)->Arg(256)->Arg(512)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  auto context = gl::HeadlessContext::create();
+  if (!context) {
+    std::fprintf(stderr, "hg_cloth_bench: %s\n", context.error().message.c_str());
+    return 3;
+  }
+  g_context = std::move(context).value();
+  // Default output file in bench/results/, named after the machine.
+  std::vector<char*> args(argv, argv + argc);
+  std::string outArg, formatArg = "--benchmark_out_format=json";
+  bool hasOut = false;
+  for (int i = 1; i < argc; ++i) hasOut |= std::strncmp(argv[i], "--benchmark_out=", 16) == 0;
+  if (!hasOut) {
+    char host[256] = "unknown";
+    gethostname(host, sizeof host - 1);
+    outArg = std::string("--benchmark_out=") + HG_BENCH_RESULTS_DIR + "/cloth_step_" + host + ".json";
+    args.push_back(outArg.data());
+    args.push_back(formatArg.data());
+  }
+  int count = int(args.size());
+  benchmark::Initialize(&count, args.data());
+  benchmark::AddCustomContext("gl_renderer", g_context->description());
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  g_context.reset();
+  if (!hasOut) std::printf("results written to %s\n", outArg.c_str() + 16);
+  return 0;
+}
