@@ -169,7 +169,7 @@ int main(int argc, char** argv) {
         ui.reset = false;
       }
       if (batch) {
-        while (frame < batchFrames) lastStatus = lastStatus | (*solver)->step(), ++frame;
+        for (; frame < batchFrames; ++frame) lastStatus |= (*solver)->step();
       } else if (ui.playing || ui.stepOnce) {
         lastStatus = (*solver)->step();
         ++frame;

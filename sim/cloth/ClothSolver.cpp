@@ -6,6 +6,9 @@
 
 namespace hg {
 
+static_assert(std::uint32_t(StepStatus::NonFinite) == HG_STATUS_NON_FINITE);
+static_assert(std::uint32_t(StepStatus::SpeedLimitExceeded) == HG_STATUS_SPEED_LIMIT);
+
 std::string_view backendName(Backend backend) { return backend == Backend::Cpu ? "cpu" : "gpu"; }
 
 Result<Backend> parseBackend(std::string_view name) {

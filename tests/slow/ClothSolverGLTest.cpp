@@ -10,6 +10,10 @@
 #include "tests/support/GlTest.h"
 
 namespace hg {
+
+/// Readable test names in gtest output ("cpu" / "gpu" rather than bytes).
+void PrintTo(Backend backend, std::ostream* os) { *os << backendName(backend); }
+
 namespace {
 
 std::shared_ptr<const ClothModel> sheet(int resolution, std::vector<std::uint32_t> pinned = {}) {
