@@ -11,8 +11,8 @@ packages=(
   python3-glad libegl-dev libegl-mesa0 libgbm1 libgl1-mesa-dri libgl-dev
   # windowed viewer and its screenshot test
   libglfw3-dev xvfb xauth
-  # math, parallelism, I/O
-  libglm-dev libeigen3-dev libassimp-dev nlohmann-json3-dev libcli11-dev libstb-dev
+  # math, parallelism, I/O (assimp's CMake config links libz.so, which libassimp-dev does not pull in)
+  libglm-dev libeigen3-dev libassimp-dev zlib1g-dev nlohmann-json3-dev libcli11-dev libstb-dev
   # tests and benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev
 )
