@@ -27,7 +27,7 @@ void clothStep(benchmark::State& state, Backend backend) {
   const int resolution = int(state.range(0));
   SquareClothSpec spec;
   spec.resolution = resolution;
-  auto model = std::make_shared<const ClothModel>(makeSquareCloth(spec).value());
+  auto model = std::make_shared<const ClothModel>(buildClothModel(makeSquareSheet(spec).value(), ClothMaterial{}).value());
   ClothSettings settings;
   settings.substeps = 10;
   auto solver = createClothSolver(backend, model, settings);

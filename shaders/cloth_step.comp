@@ -1,10 +1,10 @@
 #version 450 core
-// One symplectic-Euler substep of the mass-spring cloth (GPU backend).
-// Orchestration only: the per-element math is in kernels/*.glslh, shared with
-// the CPU backend (sim/cpu/CpuClothSolver.cpp), which runs the same loop.
+// Vertex pass of a symplectic-Euler substep of the mass-spring cloth (GPU backend):
+// gathers the element forces of cloth_forces.comp in CSR order, integrates, applies
+// contacts. Orchestration only: the per-element math is in kernels/*.glslh, shared
+// with the CPU backend (sim/cpu/CpuClothSolver.cpp), which runs the same loops.
 // Reads state from the *_IN buffers, writes *_OUT (ping-pong, no races).
 #include "kernels/layout.glslh"
-#include "kernels/spring.glslh"
 #include "kernels/cloth_vertex.glslh"
 
 layout(local_size_x = HG_WORKGROUP_SIZE) in;
@@ -15,7 +15,10 @@ layout(std430, binding = HG_BINDING_VELOCITIES_IN) readonly buffer VelocitiesIn 
 layout(std430, binding = HG_BINDING_POSITIONS_OUT) writeonly buffer PositionsOut { vec4 positionsOut[]; };
 layout(std430, binding = HG_BINDING_VELOCITIES_OUT) writeonly buffer VelocitiesOut { vec4 velocitiesOut[]; };
 layout(std430, binding = HG_BINDING_SPRING_OFFSETS) readonly buffer SpringOffsets { uint springOffsets[]; };
-layout(std430, binding = HG_BINDING_SPRINGS) readonly buffer Springs { SpringEntry springs[]; };
+layout(std430, binding = HG_BINDING_SPRING_ENTRIES) readonly buffer SpringEntries { SpringEntry springEntries[]; };
+layout(std430, binding = HG_BINDING_HINGE_OFFSETS) readonly buffer HingeOffsets { uint hingeOffsets[]; };
+layout(std430, binding = HG_BINDING_HINGE_ENTRIES) readonly buffer HingeEntries { uint hingeEntries[]; };
+layout(std430, binding = HG_BINDING_ELEMENT_FORCES) readonly buffer ElementForces { vec4 elementForces[]; };
 layout(std430, binding = HG_BINDING_STEP_STATUS) buffer StepStatusBlock { uint stepStatus; };
 
 void main() {
@@ -24,19 +27,22 @@ void main() {
   vec4 xi = positionsIn[i];
   vec3 vi = velocitiesIn[i].xyz;
   float inverseMass = xi.w;
-  if (inverseMass == 0.0) {  // pinned
+  if (inverseMass == 0.0) {  // pinned: kinematic, keeps its velocity for damping
     positionsOut[i] = xi;
-    velocitiesOut[i] = vec4(0.0);
+    velocitiesOut[i] = velocitiesIn[i];
     return;
   }
   vec3 force = params.gravity.xyz / inverseMass;
   for (uint k = springOffsets[i]; k < springOffsets[i + 1u]; ++k) {
-    SpringEntry s = springs[k];
-    force += springForce(xi.xyz, positionsIn[s.neighbor].xyz, vi, velocitiesIn[s.neighbor].xyz, s);
+    SpringEntry e = springEntries[k];
+    vec3 f = elementForces[e.spring].xyz;  // on the spring's end a = min(i, neighbor)
+    force += e.neighbor > i ? f : -f;
   }
+  for (uint k = hingeOffsets[i]; k < hingeOffsets[i + 1u]; ++k)
+    force += elementForces[params.springCount + hingeEntries[k]].xyz;  // entry = hinge * 4 + role
   VertexState state = integrateVertex(xi.xyz, vi, force, inverseMass, params);
-  state = resolveSphereContact(state, params);
-  state = resolvePlaneContact(state, params);
+  VertexContact contact = analyticContact(state.position, params);
+  state = resolveContact(state, contact, params.contactOffset);
   uint anomaly = vertexAnomaly(state, params.maxSpeed);
   if (anomaly != 0u) atomicOr(stepStatus, anomaly);
   positionsOut[i] = vec4(state.position, inverseMass);

@@ -58,8 +58,8 @@ int runDrape(const DrapeOptions& options) {
   if (!options.outDir.empty()) scene.outputDirectory = options.outDir;
   if (options.threads >= 0) scene.settings.threads = options.threads;
 
-  auto model = makeSquareCloth(scene.cloth);
-  if (!model) return fail(kExitInput, options.scenePath + ": cloth: " + model.error().message);
+  auto model = buildSceneCloth(scene);
+  if (!model) return fail(kExitInput, options.scenePath + ": " + model.error().message);
   auto sharedModel = std::make_shared<const ClothModel>(std::move(model).value());
 
   // A context is needed for the GPU backend and for the PNG render in any case.

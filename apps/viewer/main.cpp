@@ -86,8 +86,8 @@ int main(int argc, char** argv) {
   if (!loaded) return fail(kExitInput, loaded.error().message);
   DrapeScene scene = std::move(loaded).value();
   if (!backendOverride.empty()) scene.backend = *parseBackend(backendOverride);
-  auto model = makeSquareCloth(scene.cloth);
-  if (!model) return fail(kExitInput, scenePath + ": cloth: " + model.error().message);
+  auto model = buildSceneCloth(scene);
+  if (!model) return fail(kExitInput, scenePath + ": " + model.error().message);
   auto sharedModel = std::make_shared<const ClothModel>(std::move(model).value());
 
   glfwSetErrorCallback([](int, const char* description) { std::fprintf(stderr, "GLFW: %s\n", description); });

@@ -10,9 +10,9 @@ Buffer createBuffer(std::size_t bytes, const void* data, GLbitfield flags) {
   return Buffer(id);
 }
 
-void readBuffer(const Buffer& buffer, std::size_t bytes, void* out) {
+void readBuffer(const Buffer& buffer, std::size_t bytes, void* out, std::size_t offset) {
   if (bytes == 0) return;
-  glGetNamedBufferSubData(buffer.id(), 0, GLsizeiptr(bytes), out);
+  glGetNamedBufferSubData(buffer.id(), GLintptr(offset), GLsizeiptr(bytes), out);
 }
 
 }  // namespace hg::gl

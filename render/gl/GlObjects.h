@@ -61,7 +61,7 @@ Buffer createBuffer(std::span<const T> data, GLbitfield flags = GL_DYNAMIC_STORA
   return createBuffer(data.size_bytes(), data.data(), flags);
 }
 
-/// Copies `bytes` from the start of `buffer` into `out` (synchronous readback: slow).
-void readBuffer(const Buffer& buffer, std::size_t bytes, void* out);
+/// Copies `bytes` from `buffer` at byte `offset` into `out` (synchronous readback: slow).
+void readBuffer(const Buffer& buffer, std::size_t bytes, void* out, std::size_t offset = 0);
 
 }  // namespace hg::gl

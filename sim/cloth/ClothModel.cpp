@@ -2,11 +2,51 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <tuple>
 #include <string>
+#include <utility>
 
+#include <assimp/Importer.hpp>
+#include <assimp/postprocess.h>
+#include <assimp/scene.h>
 #include <glm/geometric.hpp>
+#include <stb/stb_image.h>
 
 namespace hg {
+
+glm::vec4 AnisotropyTexture::texel(int x, int y) const {
+  const std::uint8_t* p = &rgba[(std::size_t(y) * std::size_t(width) + std::size_t(x)) * 4];
+  return glm::vec4(p[0], p[1], p[2], p[3]) / 255.0f;
+}
+
+AnisotropyTexture AnisotropyTexture::uniform(glm::vec4 multipliers, float scale) {
+  AnisotropyTexture t;
+  t.width = t.height = 1;
+  t.scale = scale;
+  const glm::vec4 v = glm::clamp(multipliers / scale, 0.0f, 1.0f) * 255.0f + 0.5f;
+  t.rgba = {std::uint8_t(v.x), std::uint8_t(v.y), std::uint8_t(v.z), std::uint8_t(v.w)};
+  return t;
+}
+
+Result<AnisotropyTexture> loadAnisotropyTexture(const std::filesystem::path& path, float scale) {
+  if (!(scale > 0.0f) || !std::isfinite(scale))
+    return Error{path.string() + ": anisotropy scale must be > 0"};
+  int width = 0, height = 0, channels = 0;
+  stbi_uc* data = stbi_load(path.c_str(), &width, &height, &channels, 4);
+  if (data == nullptr)
+    return Error{path.string() + ": cannot read anisotropy texture (" + stbi_failure_reason() + ")"};
+  AnisotropyTexture t;
+  t.width = width;
+  t.height = height;
+  t.scale = scale;
+  t.rgba.resize(std::size_t(width) * std::size_t(height) * 4);
+  const std::size_t row = std::size_t(width) * 4;
+  for (int y = 0; y < height; ++y)  // flip: GL row 0 is the image's bottom row
+    std::copy_n(data + std::size_t(height - 1 - y) * row, row, t.rgba.data() + std::size_t(y) * row);
+  stbi_image_free(data);
+  return t;
+}
 
 TriangleMesh ClothModel::restMesh() const {
   TriangleMesh mesh;
@@ -18,88 +58,202 @@ TriangleMesh ClothModel::restMesh() const {
   return mesh;
 }
 
-void buildSpringAdjacency(ClothModel& model) {
-  const std::size_t n = model.vertexCount();
-  std::vector<std::uint32_t> counts(n + 1, 0);
-  for (const Spring& s : model.springs) {
-    ++counts[s.a + 1];
-    ++counts[s.b + 1];
+void applyAnisotropy(ClothModel& model) {
+  for (kernels::ClothSpring& s : model.springs) {
+    float factor = 1.0f;
+    if (model.anisotropy) {
+      const AnisotropyTexture& t = *model.anisotropy;
+      const kernels::BilinearTaps taps = kernels::bilinearTaps(glm::vec2(s.uv), glm::ivec2(t.width, t.height));
+      const glm::vec4 k = kernels::blendTaps(t.texel(taps.texels.x, taps.texels.y), t.texel(taps.texels.z, taps.texels.y),
+                                             t.texel(taps.texels.x, taps.texels.w), t.texel(taps.texels.z, taps.texels.w), taps);
+      factor = kernels::anisotropyFactor(k * t.scale, glm::vec2(s.uv.z, s.uv.w));
+    }
+    s.stiffness = s.baseStiffness * factor;
   }
-  for (std::size_t i = 0; i < n; ++i) counts[i + 1] += counts[i];
-  model.springOffsets = counts;
-  model.springEntries.assign(counts[n], kernels::SpringEntry{});
-  std::vector<std::uint32_t> cursor(counts.begin(), counts.end() - 1);
-  for (const Spring& s : model.springs) {
-    model.springEntries[cursor[s.a]++] = {s.b, s.restLength, s.stiffness, s.damping};
-    model.springEntries[cursor[s.b]++] = {s.a, s.restLength, s.stiffness, s.damping};
-  }
-  for (std::size_t i = 0; i < n; ++i)
-    std::sort(model.springEntries.begin() + counts[i], model.springEntries.begin() + counts[i + 1],
-              [](const kernels::SpringEntry& x, const kernels::SpringEntry& y) {
-                return x.neighbor < y.neighbor;
-              });
 }
 
-Result<ClothModel> makeSquareCloth(const SquareClothSpec& spec) {
-  const int r = spec.resolution;
-  if (r < 2 || r > 4096)
-    return Error{"cloth resolution " + std::to_string(r) + " is outside 2..4096 vertices per side"};
-  if (!(spec.size > 0.0f) || !std::isfinite(spec.size))
-    return Error{"cloth size must be a positive number of metres"};
-  if (!(spec.mass > 0.0f) || !std::isfinite(spec.mass))
-    return Error{"cloth mass must be a positive number of kilograms"};
-  for (float k : {spec.stretchStiffness, spec.shearStiffness, spec.bendStiffness, spec.springDamping})
-    if (!(k >= 0.0f) || !std::isfinite(k))
-      return Error{"cloth stiffness and damping must be finite and >= 0"};
+namespace {
+
+void buildAdjacency(ClothModel& model) {
+  const std::size_t n = model.vertexCount();
+  // Springs: each appears at both ends, sorted by neighbour.
+  std::vector<std::vector<kernels::SpringEntry>> springsOf(n);
+  for (std::uint32_t s = 0; s < model.springs.size(); ++s) {
+    springsOf[model.springs[s].a].push_back({model.springs[s].b, s});
+    springsOf[model.springs[s].b].push_back({model.springs[s].a, s});
+  }
+  model.springOffsets.assign(1, 0);
+  model.springEntries.clear();
+  for (auto& list : springsOf) {
+    std::sort(list.begin(), list.end(), [](const auto& x, const auto& y) { return x.neighbor < y.neighbor; });
+    model.springEntries.insert(model.springEntries.end(), list.begin(), list.end());
+    model.springOffsets.push_back(std::uint32_t(model.springEntries.size()));
+  }
+  // Hinges: four roles each, in hinge order.
+  std::vector<std::vector<std::uint32_t>> hingesOf(n);
+  for (std::uint32_t h = 0; h < model.hinges.size(); ++h) {
+    const glm::uvec4 v = model.hinges[h].vertices;
+    for (std::uint32_t role = 0; role < 4; ++role) hingesOf[v[int(role)]].push_back(h * 4 + role);
+  }
+  model.hingeOffsets.assign(1, 0);
+  model.hingeEntries.clear();
+  for (const auto& list : hingesOf) {
+    model.hingeEntries.insert(model.hingeEntries.end(), list.begin(), list.end());
+    model.hingeOffsets.push_back(std::uint32_t(model.hingeEntries.size()));
+  }
+}
+
+}  // namespace
+
+Result<ClothModel> buildClothModel(const TriangleMesh& mesh, const ClothMaterial& material, const PinSet& pinned,
+                                   std::optional<AnisotropyTexture> anisotropy) {
+  const std::size_t n = mesh.positions.size();
+  if (n == 0 || mesh.indices.empty()) return Error{"cloth mesh has no triangles"};
+  if (mesh.indices.size() % 3 != 0) return Error{"cloth mesh index count is not a multiple of 3"};
+  if (mesh.uvs.size() != n) return Error{"cloth mesh has no UVs (needed to orient warp and weft)"};
+  for (float v : {material.arealDensity, material.tensileStiffness})
+    if (!(v > 0.0f) || !std::isfinite(v)) return Error{"cloth areal density and tensile stiffness must be > 0"};
+  for (float v : {material.bendingRigidity, material.springDamping})
+    if (!(v >= 0.0f) || !std::isfinite(v)) return Error{"cloth bending rigidity and damping must be >= 0"};
+  if (anisotropy && (anisotropy->width <= 0 || anisotropy->height <= 0 ||
+                     anisotropy->rgba.size() != std::size_t(anisotropy->width) * std::size_t(anisotropy->height) * 4))
+    return Error{"anisotropy texture has no pixels"};
 
   ClothModel model;
-  const std::size_t n = std::size_t(r) * std::size_t(r);
-  const float inverseMass = float(n) / spec.mass;  // W/p per vertex (seed 004)
-  auto index = [r](int row, int col) { return std::uint32_t(row * r + col); };
-  for (int row = 0; row < r; ++row) {
+  model.uvs = mesh.uvs;
+  model.triangles = mesh.indices;
+  model.anisotropy = std::move(anisotropy);
+  const std::size_t triangleCount = mesh.indices.size() / 3;
+  std::vector<float> areas(triangleCount);
+  std::vector<float> vertexArea(n, 0.0f);
+  double totalArea = 0.0;
+  for (std::size_t t = 0; t < triangleCount; ++t) {
+    const std::uint32_t a = mesh.indices[3 * t], b = mesh.indices[3 * t + 1], c = mesh.indices[3 * t + 2];
+    if (a >= n || b >= n || c >= n) return Error{"triangle " + std::to_string(t) + " has a vertex index out of range"};
+    areas[t] = 0.5f * glm::length(glm::cross(mesh.positions[b] - mesh.positions[a], mesh.positions[c] - mesh.positions[a]));
+    if (!(areas[t] > 0.0f)) return Error{"triangle " + std::to_string(t) + " is degenerate (zero area)"};
+    for (std::uint32_t v : {a, b, c}) vertexArea[v] += areas[t] / 3.0f;
+    totalArea += areas[t];
+  }
+  model.totalMass = float(totalArea) * material.arealDensity;
+
+  // Mass: W/p per vertex (seed 004) or area-weighted; pins get inverse mass 0.
+  std::vector<bool> isPinned(n, false);
+  for (std::uint32_t p : pinned) {
+    if (p >= n)
+      return Error{"pinned vertex " + std::to_string(p) + " is outside the cloth's " + std::to_string(n) + " vertices"};
+    isPinned[p] = true;
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    const float mass = material.areaWeightedMass ? vertexArea[i] * material.arealDensity : model.totalMass / float(n);
+    if (!(mass > 0.0f)) return Error{"vertex " + std::to_string(i) + " belongs to no triangle"};
+    model.restPositions.emplace_back(mesh.positions[i], isPinned[i] ? 0.0f : 1.0f / mass);
+  }
+
+  // Edges: (min, max) -> the triangles using them, with the direction they run in.
+  struct EdgeUse {
+    std::uint32_t triangle;
+    std::uint32_t opposite;
+    bool forward;  // the triangle runs min -> max
+  };
+  std::map<std::pair<std::uint32_t, std::uint32_t>, std::vector<EdgeUse>> edges;
+  for (std::uint32_t t = 0; t < triangleCount; ++t)
+    for (int k = 0; k < 3; ++k) {
+      const std::uint32_t a = mesh.indices[3 * t + k], b = mesh.indices[3 * t + (k + 1) % 3],
+                          c = mesh.indices[3 * t + (k + 2) % 3];
+      edges[{std::min(a, b), std::max(a, b)}].push_back({t, c, a < b});
+    }
+  for (const auto& [key, uses] : edges) {
+    const auto [a, b] = key;
+    if (uses.size() > 2)
+      return Error{"edge " + std::to_string(a) + "-" + std::to_string(b) + " is shared by " +
+                   std::to_string(uses.size()) + " triangles (non-manifold)"};
+    float adjacentArea = 0.0f;
+    for (const EdgeUse& u : uses) adjacentArea += areas[u.triangle];
+    const glm::vec3 pa = mesh.positions[a], pb = mesh.positions[b];
+    const float length = glm::distance(pa, pb);
+    kernels::ClothSpring s{};
+    s.a = a;
+    s.b = b;
+    s.restLength = s.restLength0 = length;
+    s.baseStiffness = material.tensileStiffness * (adjacentArea / 3.0f) / (length * length);
+    s.stiffness = s.baseStiffness;
+    s.damping = material.springDamping;
+    const glm::vec2 uvA = mesh.uvs[a], uvB = mesh.uvs[b];
+    s.uv = glm::vec4(0.5f * (uvA + uvB), uvB - uvA);
+    model.springs.push_back(s);
+    if (uses.size() == 2) {
+      if (uses[0].forward == uses[1].forward)
+        return Error{"triangles " + std::to_string(uses[0].triangle) + " and " + std::to_string(uses[1].triangle) +
+                     " have inconsistent winding across edge " + std::to_string(a) + "-" + std::to_string(b)};
+      // Hinge x0 -> x1 as run by the first triangle (wing x2), the other has wing x3.
+      const EdgeUse& first = uses[0].forward ? uses[0] : uses[1];
+      const EdgeUse& second = uses[0].forward ? uses[1] : uses[0];
+      kernels::ClothHinge h{};
+      h.vertices = glm::uvec4(a, b, first.opposite, second.opposite);
+      h.restAngle = h.restAngle0 = kernels::hingeAngle(pa, pb, mesh.positions[first.opposite], mesh.positions[second.opposite]);
+      h.stiffness = material.bendingRigidity * 3.0f * length * length / adjacentArea;
+      model.hinges.push_back(h);
+    }
+  }
+  buildAdjacency(model);
+  applyAnisotropy(model);
+  return model;
+}
+
+Result<TriangleMesh> makeSquareSheet(const SquareClothSpec& spec) {
+  const int r = spec.resolution;
+  if (r < 2 || r > 4096) return Error{"cloth resolution " + std::to_string(r) + " is outside 2..4096 vertices per side"};
+  if (!(spec.size > 0.0f) || !std::isfinite(spec.size)) return Error{"cloth size must be a positive number of metres"};
+  TriangleMesh mesh;
+  for (int row = 0; row < r; ++row)
     for (int col = 0; col < r; ++col) {
       const float u = float(col) / float(r - 1), v = float(row) / float(r - 1);
-      // u along +x (warp), v along -z so the sheet faces +y with CCW triangles.
-      const glm::vec3 p = spec.center + glm::vec3((u - 0.5f) * spec.size, 0.0f, (0.5f - v) * spec.size);
-      model.restPositions.emplace_back(p, inverseMass);
-      model.uvs.emplace_back(u, v);
+      mesh.positions.push_back(spec.center + glm::vec3((u - 0.5f) * spec.size, 0.0f, (0.5f - v) * spec.size));
+      mesh.uvs.emplace_back(u, v);
     }
-  }
-  for (std::uint32_t pin : spec.pinned) {
-    if (pin >= n)
-      return Error{"pinned vertex " + std::to_string(pin) + " is outside the cloth's " +
-                   std::to_string(n) + " vertices"};
-    model.restPositions[pin].w = 0.0f;
-  }
-  for (int row = 0; row + 1 < r; ++row) {
+  auto index = [r](int row, int col) { return std::uint32_t(row * r + col); };
+  for (int row = 0; row + 1 < r; ++row)
     for (int col = 0; col + 1 < r; ++col) {
-      // Alternate the diagonal so the sheet has no preferred shear direction.
-      const std::uint32_t a = index(row, col), b = index(row, col + 1), c = index(row + 1, col + 1),
-                          d = index(row + 1, col);
+      const std::uint32_t a = index(row, col), b = index(row, col + 1), c = index(row + 1, col + 1), d = index(row + 1, col);
       if ((row + col) % 2 == 0)
-        model.triangles.insert(model.triangles.end(), {a, b, c, a, c, d});
+        mesh.indices.insert(mesh.indices.end(), {a, b, c, a, c, d});
       else
-        model.triangles.insert(model.triangles.end(), {a, b, d, b, c, d});
+        mesh.indices.insert(mesh.indices.end(), {a, b, d, b, c, d});
+    }
+  computeVertexNormals(mesh);
+  return mesh;
+}
+
+Result<TriangleMesh> importClothMesh(const std::filesystem::path& path) {
+  Assimp::Importer importer;
+  const aiScene* scene = importer.ReadFile(path.string(), aiProcess_Triangulate | aiProcess_JoinIdenticalVertices |
+                                                              aiProcess_PreTransformVertices);
+  if (scene == nullptr) return Error{path.string() + ": cannot read mesh (" + importer.GetErrorString() + ")"};
+  TriangleMesh mesh;
+  std::map<std::tuple<float, float, float>, std::uint32_t> welded;
+  for (unsigned m = 0; m < scene->mNumMeshes; ++m) {
+    const aiMesh* in = scene->mMeshes[m];
+    if (!(in->mPrimitiveTypes & aiPrimitiveType_TRIANGLE)) continue;
+    if (!in->HasTextureCoords(0)) return Error{path.string() + ": mesh '" + in->mName.C_Str() + "' has no UVs"};
+    std::vector<std::uint32_t> remap(in->mNumVertices);
+    for (unsigned i = 0; i < in->mNumVertices; ++i) {
+      const aiVector3D p = in->mVertices[i];
+      const auto [it, inserted] = welded.try_emplace({p.x, p.y, p.z}, std::uint32_t(mesh.positions.size()));
+      if (inserted) {
+        mesh.positions.emplace_back(p.x, p.y, p.z);
+        mesh.uvs.emplace_back(in->mTextureCoords[0][i].x, in->mTextureCoords[0][i].y);
+      }
+      remap[i] = it->second;
+    }
+    for (unsigned f = 0; f < in->mNumFaces; ++f) {
+      if (in->mFaces[f].mNumIndices != 3) continue;
+      for (int k = 0; k < 3; ++k) mesh.indices.push_back(remap[in->mFaces[f].mIndices[k]]);
     }
   }
-  auto addSpring = [&](int r0, int c0, int r1, int c1, float k) {
-    if (r1 < 0 || r1 >= r || c1 < 0 || c1 >= r || k <= 0.0f) return;
-    const std::uint32_t a = index(r0, c0), b = index(r1, c1);
-    const float rest = glm::distance(glm::vec3(model.restPositions[a]), glm::vec3(model.restPositions[b]));
-    model.springs.push_back({std::min(a, b), std::max(a, b), rest, k, spec.springDamping});
-  };
-  for (int row = 0; row < r; ++row) {
-    for (int col = 0; col < r; ++col) {
-      addSpring(row, col, row, col + 1, spec.stretchStiffness);
-      addSpring(row, col, row + 1, col, spec.stretchStiffness);
-      addSpring(row, col, row + 1, col + 1, spec.shearStiffness);
-      addSpring(row, col, row + 1, col - 1, spec.shearStiffness);
-      addSpring(row, col, row, col + 2, spec.bendStiffness);
-      addSpring(row, col, row + 2, col, spec.bendStiffness);
-    }
-  }
-  buildSpringAdjacency(model);
-  return model;
+  if (mesh.indices.empty()) return Error{path.string() + ": no triangles"};
+  computeVertexNormals(mesh);
+  return mesh;
 }
 
 }  // namespace hg

@@ -1,7 +1,18 @@
 #pragma once
-/// Immutable topology and material of a mass-spring cloth (../shared/spec/methods.md §1).
-/// Shared by every backend and every solver instance that simulates it.
+/// Immutable topology and material of a mass-spring triangle cloth
+/// (../shared/spec/methods.md section 1), shared by every backend and every solver
+/// instance that simulates it.
+///
+/// Springs run along the mesh edges (tension and shear), bending hinges across every
+/// edge shared by two triangles. A spring's base stiffness is the material's tensile
+/// stiffness E (N/m, force per unit width per unit strain) times the width it stands
+/// for: k = E A / L^2 with A one third of the adjacent triangles' area; the anisotropy
+/// texture then multiplies it by direction (sim/kernels/anisotropy.glslh). A hinge's
+/// stiffness is the bending rigidity D (N m) times 3 |e|^2 / (A1 + A2), the discrete
+/// shells weight (Grinspun et al. 2003), so that E ~ D/2 integral of curvature^2.
 #include <cstdint>
+#include <filesystem>
+#include <optional>
 #include <vector>
 
 #include <glm/vec2.hpp>
@@ -14,48 +25,81 @@
 
 namespace hg {
 
-/// A spring between vertices a < b.
-struct Spring {
-  std::uint32_t a = 0, b = 0;
-  float restLength = 0.0f;  ///< m
-  float stiffness = 0.0f;   ///< N/m
-  float damping = 0.0f;     ///< N s/m
+/// An RGBA8 anisotropy texture (methods.md section 1). Rows are stored bottom first
+/// (GL order: row 0 is at v = 0), so loading a PNG flips it.
+struct AnisotropyTexture {
+  int width = 0;
+  int height = 0;
+  std::vector<std::uint8_t> rgba;  ///< width * height * 4
+  float scale = 1.0f;              ///< K = texel / 255 * scale
+
+  /// The texel (x, y) as floats v / 255 (no scale), as GL's texelFetch returns it.
+  glm::vec4 texel(int x, int y) const;
+  /// Uniform texture with channels (Ka, Kb, Kc, Kd) = multipliers in [0, scale].
+  static AnisotropyTexture uniform(glm::vec4 multipliers, float scale = 2.0f);
 };
+
+/// Loads a PNG anisotropy texture; error names the file.
+Result<AnisotropyTexture> loadAnisotropyTexture(const std::filesystem::path& path, float scale);
+
+struct ClothMaterial {
+  float arealDensity = 0.15f;      ///< kg/m^2 (cloth weight W = density * area * g)
+  bool areaWeightedMass = false;   ///< false: W/p per vertex (seed 004); true: 1/3 of adjacent areas
+  float tensileStiffness = 500.0f; ///< E, N/m (force per unit width per unit strain)
+  float bendingRigidity = 2e-6f;   ///< D, N m
+  float springDamping = 0.002f;    ///< axial damping per spring, N s/m
+};
+
+/// Vertex indices pinned (infinite mass). Their positions follow setPinTargets().
+using PinSet = std::vector<std::uint32_t>;
 
 struct ClothModel {
   /// N rest positions (m), w = inverse mass (1/kg); w = 0 pins the vertex.
   std::vector<glm::vec4> restPositions;
-  std::vector<glm::vec2> uvs;               ///< N texture coordinates
-  std::vector<std::uint32_t> triangles;     ///< 3 x T vertex indices
-  std::vector<Spring> springs;              ///< unique springs
-  /// CSR adjacency: the springs of vertex i are springEntries[springOffsets[i] ..
-  /// springOffsets[i+1]), sorted by neighbour index (a fixed gather order keeps the
-  /// CPU backend bitwise deterministic for any thread count).
+  std::vector<glm::vec2> uvs;                    ///< N texture coordinates (per vertex)
+  std::vector<std::uint32_t> triangles;          ///< 3 x T vertex indices
+  std::vector<kernels::ClothSpring> springs;     ///< one per mesh edge
+  std::vector<kernels::ClothHinge> hinges;       ///< one per interior edge
+  /// CSR adjacency, sorted by neighbour (a fixed gather order keeps the CPU backend
+  /// bitwise deterministic for any thread count): springs of vertex i are
+  /// springEntries[springOffsets[i] .. springOffsets[i + 1]).
   std::vector<std::uint32_t> springOffsets;
   std::vector<kernels::SpringEntry> springEntries;
+  /// Hinges touching vertex i: hingeEntries[hingeOffsets[i] ..), packed as
+  /// hinge index * 4 + role (role 0, 1 hinge ends, 2, 3 wings).
+  std::vector<std::uint32_t> hingeOffsets;
+  std::vector<std::uint32_t> hingeEntries;
+  std::optional<AnisotropyTexture> anisotropy;   ///< none: K = 1 for every spring
+  float totalMass = 0.0f;                        ///< kg, free and pinned vertices
 
   std::size_t vertexCount() const { return restPositions.size(); }
   /// The rest shape as a mesh (positions, uvs, triangles, normals).
   TriangleMesh restMesh() const;
 };
 
-/// A square sheet, horizontal (in the xz plane), for the vertical slice.
+/// Builds the cloth from a triangle mesh with per-vertex UVs. Errors name the problem:
+/// degenerate or out-of-range triangles, edges shared by more than two triangles,
+/// inconsistent winding, missing UVs, pins out of range.
+Result<ClothModel> buildClothModel(const TriangleMesh& mesh, const ClothMaterial& material,
+                                   const PinSet& pinned = {},
+                                   std::optional<AnisotropyTexture> anisotropy = std::nullopt);
+
+/// A square sheet, horizontal (in the xz plane, facing +y), u along +x, v along -z.
 struct SquareClothSpec {
   int resolution = 48;                     ///< vertices per side (>= 2)
   float size = 1.6f;                       ///< side length, m
   glm::vec3 center{0.0f, 1.3f, 0.0f};      ///< m
-  float mass = 0.3f;                       ///< total mass W/g, kg, spread evenly (W/p per vertex)
-  float stretchStiffness = 150.0f;         ///< structural springs (grid edges), N/m
-  float shearStiffness = 50.0f;            ///< diagonal springs, N/m
-  float bendStiffness = 10.0f;             ///< skip-one springs, N/m
-  float springDamping = 0.01f;             ///< axial damping of every spring, N s/m
-  std::vector<std::uint32_t> pinned;       ///< vertex indices with infinite mass
 };
 
-/// Builds the sheet: structural, shear (both diagonals) and bend (skip-one) springs.
-Result<ClothModel> makeSquareCloth(const SquareClothSpec& spec);
+/// The sheet's mesh: a grid with alternating diagonals (no preferred shear direction).
+Result<TriangleMesh> makeSquareSheet(const SquareClothSpec& spec);
 
-/// Fills springOffsets / springEntries from springs (each spring appears at both ends).
-void buildSpringAdjacency(ClothModel& model);
+/// Reads a garment mesh (OBJ and any format assimp reads) with UVs; vertices that share
+/// a position are welded so UV seams do not cut the cloth. Error names the file.
+Result<TriangleMesh> importClothMesh(const std::filesystem::path& path);
+
+/// Stiffness multiplier of every spring from the model's texture (1 without one):
+/// the CPU reference of the GPU setup pass (shaders/cloth_setup.comp).
+void applyAnisotropy(ClothModel& model);
 
 }  // namespace hg

@@ -2,7 +2,10 @@
 
 #include <cmath>
 #include <cstring>
+#include <algorithm>
 #include <string>
+
+#include <glm/geometric.hpp>
 
 namespace hg {
 
@@ -32,22 +35,85 @@ Status ClothSettings::validate() const {
   if (hasGround && !std::isfinite(groundHeight)) return Error{"ground height must be finite"};
   if (!(maxSpeed > 0.0f)) return Error{"max_speed must be > 0 m/s"};
   if (threads < 0) return Error{"threads must be >= 0"};
+  if (!(compressionScale >= 0.0f) || !(extensionScale >= 0.0f) || !std::isfinite(compressionScale) ||
+      !std::isfinite(extensionScale))
+    return Error{"compression_scale and extension_scale must be >= 0"};
+  if (!(tensionExponent >= 1.0f && tensionExponent <= 3.0f)) return Error{"tension_exponent must be in 1..3"};
+  if (!(plasticRate >= 0.0f) || !(yieldStrain >= 0.0f) || !(yieldAngle >= 0.0f))
+    return Error{"plastic_rate, yield_strain and yield_angle must be >= 0"};
+  if (maxSubstepHalvings < 0 || maxSubstepHalvings > 10) return Error{"max_substep_halvings must be in 0..10"};
   return Status::success();
 }
 
-kernels::ClothStepParams ClothSettings::stepParams(std::size_t vertexCount) const {
+kernels::ClothStepParams ClothSettings::stepParams(const ClothModel& model, int substepCount, float damping) const {
   kernels::ClothStepParams p{};
   p.gravity = glm::vec4(gravity, 0.0f);
   p.sphere = hasSphere ? glm::vec4(sphereCenter, sphereRadius) : glm::vec4(0.0f);
   p.plane = glm::vec4(0.0f, 1.0f, 0.0f, groundHeight);
   p.usePlane = hasGround ? 1u : 0u;
-  p.dt = frameDt / float(substeps);
-  p.velocityDamping = velocityDamping;
+  p.dt = frameDt / float(substepCount);
+  p.velocityDamping = damping;
   p.friction = friction;
   p.contactOffset = contactOffset;
-  p.vertexCount = std::uint32_t(vertexCount);
+  p.vertexCount = std::uint32_t(model.vertexCount());
   p.maxSpeed = maxSpeed;
+  p.springCount = std::uint32_t(model.springs.size());
+  p.hingeCount = std::uint32_t(model.hinges.size());
+  p.compressionScale = compressionScale;
+  p.extensionScale = extensionScale;
+  p.tensionExponent = tensionExponent;
+  p.yieldStrain = yieldStrain;
+  p.yieldAngle = yieldAngle;
+  p.plasticRate = plasticRate;
+  p.useContacts = 0u;
   return p;
+}
+
+StepStatus ClothSolver::step() {
+  // After a retry the finer substep stays: a step that only just passed at the
+  // coarser one usually leaves high-frequency energy that fails the next frame.
+  int substeps = std::max(m_settings.substeps, m_lastSubsteps);
+  if (m_settings.maxSubstepHalvings == 0) {
+    m_lastSubsteps = substeps;
+    return advance(substeps, m_settings.velocityDamping);
+  }
+  const ClothState before = readState();
+  StepStatus status = StepStatus::Ok;
+  const int finest = m_settings.substeps << m_settings.maxSubstepHalvings;
+  for (bool first = true; substeps <= finest; substeps *= 2, first = false) {
+    if (!first) writeState(before);
+    m_lastSubsteps = substeps;
+    status = advance(substeps, m_settings.velocityDamping);
+    if (!any(status)) break;
+  }
+  return status;
+}
+
+RelaxReport ClothSolver::relaxToRest(float threshold, int maxIterations) {
+  // Overdamped: c dt = 50 makes each substep a small step along the force.
+  const int substeps = m_settings.substeps;
+  const float dt = m_settings.frameDt / float(substeps);
+  const float damping = 50.0f / dt;
+  RelaxReport report;
+  ClothState previous = readState();
+  while (report.iterations < maxIterations) {
+    report.status = advance(substeps, damping);
+    report.iterations += substeps;
+    ClothState current = readState();
+    float largest = 0.0f;
+    for (std::size_t i = 0; i < current.positions.size(); ++i)
+      largest = std::max(largest, glm::distance(glm::vec3(current.positions[i]), glm::vec3(previous.positions[i])));
+    report.maxDisplacement = largest / float(substeps);  // per substep, averaged over the batch
+    if (any(report.status)) break;
+    if (report.maxDisplacement < threshold) {
+      report.converged = true;
+      for (glm::vec4& v : current.velocities) v = glm::vec4(0.0f);
+      writeState(current);
+      break;
+    }
+    previous = std::move(current);
+  }
+  return report;
 }
 
 ClothState restState(const ClothModel& model) {

@@ -39,10 +39,26 @@ struct ClothSettings {
   float maxSpeed = 50.0f;                    ///< m/s; faster flags StepStatus::SpeedLimitExceeded
   int threads = 0;                           ///< CPU backend: OpenMP threads (0 = default)
 
+  // Tension law (seed 004): compression f = k a L |e|^n, extension f = k b L e^n.
+  float compressionScale = 1.0f;  ///< a
+  float extensionScale = 1.0f;    ///< b
+  float tensionExponent = 1.0f;   ///< n: 1 Hookean (default), 2 the source's form
+
+  // Plasticity (off by default): rest lengths / angles creep toward the current shape
+  // at plasticRate (1/s) where strain exceeds yieldStrain or bend exceeds yieldAngle.
+  float plasticRate = 0.0f;
+  float yieldStrain = 0.02f;
+  float yieldAngle = 0.2f;  ///< rad
+
+  /// On an unstable step (NaN, speed limit), restore the state and retry with twice
+  /// the substeps, at most this many times (0: report only). Plastic rest lengths
+  /// changed during the failed attempt are not restored.
+  int maxSubstepHalvings = 0;
+
   /// Checks ranges; the error names the offending setting.
   Status validate() const;
-  /// The kernel parameters of one substep.
-  kernels::ClothStepParams stepParams(std::size_t vertexCount) const;
+  /// The kernel parameters of one substep for a model.
+  kernels::ClothStepParams stepParams(const ClothModel& model, int substepCount, float damping) const;
 };
 
 /// Positions (xyz m, w inverse mass) and velocities (xyz m/s) of every vertex;
@@ -55,6 +71,14 @@ struct ClothState {
 /// The rest state of a model (zero velocities).
 ClothState restState(const ClothModel& model);
 
+/// Result of a drape-to-rest relaxation.
+struct RelaxReport {
+  int iterations = 0;            ///< substeps taken
+  float maxDisplacement = 0.0f;  ///< m, largest vertex displacement in the last iteration
+  bool converged = false;        ///< maxDisplacement fell below the threshold
+  StepStatus status = StepStatus::Ok;
+};
+
 class ClothSolver {
 public:
   virtual ~ClothSolver() = default;
@@ -63,19 +87,41 @@ public:
   const ClothSettings& settings() const { return m_settings; }
 
   /// Advances by settings().frameDt in settings().substeps substeps. Returns the
-  /// anomalies seen (the state is advanced regardless; the caller decides).
-  virtual StepStatus step() = 0;
+  /// anomalies seen. With maxSubstepHalvings > 0 an unstable step is retried from
+  /// the same state with 2x, 4x ... substeps; otherwise the state is advanced
+  /// regardless and the caller decides.
+  StepStatus step();
+  /// Substeps used by the last step() (more than settings().substeps after a retry).
+  int lastSubsteps() const { return m_lastSubsteps; }
+
+  /// Drape-to-rest (seed 004's quasi-static relaxation): overdamped substeps, in which
+  /// each vertex moves by dt^2 F / (m (1 + c dt)) ~ a step along its force, until the
+  /// largest displacement per substep falls below `threshold` (m) or `maxIterations`.
+  RelaxReport relaxToRest(float threshold = 1e-6f, int maxIterations = 200000);
+
+  /// Moves pinned vertices (inverse mass 0) to new positions, e.g. along an animation;
+  /// their velocity becomes (target - current) / frameDt for the spring damping.
+  virtual void setPinTargets(std::span<const std::uint32_t> vertices, std::span<const glm::vec3> positions) = 0;
   /// Copies the current state out. On the GPU this is a synchronous readback (slow:
   /// call it per frame for output, not per substep).
   virtual ClothState readState() const = 0;
   /// Replaces the current state (sizes must match the model).
   virtual void writeState(const ClothState& state) = 0;
+  /// The springs as the solver holds them: stiffness after the anisotropy texture
+  /// (sampled on the GPU by the GPU backend) and rest lengths after plastic creep.
+  virtual std::vector<kernels::ClothSpring> readSprings() const = 0;
+  /// The hinges as the solver holds them (rest angles after plastic creep).
+  virtual std::vector<kernels::ClothHinge> readHinges() const = 0;
 
 protected:
   ClothSolver(std::shared_ptr<const ClothModel> model, const ClothSettings& settings)
       : m_model(std::move(model)), m_settings(settings) {}
+  /// Runs `substeps` substeps of frameDt / substeps with the given velocity damping.
+  virtual StepStatus advance(int substeps, float velocityDamping) = 0;
+
   std::shared_ptr<const ClothModel> m_model;
   ClothSettings m_settings;
+  int m_lastSubsteps = 0;
 };
 
 /// 64-bit FNV-1a hash of the state's bytes: pinned per scene for the CPU backend

@@ -8,6 +8,8 @@
 
 namespace hg::kernels {
 
+using glm::ivec2;
+using glm::ivec4;
 using glm::uvec4;
 using glm::vec2;
 using glm::vec3;
@@ -15,6 +17,10 @@ using glm::vec4;
 using uint = std::uint32_t;
 
 using glm::abs;
+using glm::atan;
+using glm::floor;
+using glm::pow;
+using glm::sin;
 using glm::clamp;
 using glm::cross;
 using glm::dot;
@@ -32,19 +38,31 @@ inline bool any(glm::bvec3 b) { return glm::any(b); }
 
 #include "sim/kernels/layout.glslh"
 #include "sim/kernels/spring.glslh"
+#include "sim/kernels/bending.glslh"
+#include "sim/kernels/anisotropy.glslh"
 #include "sim/kernels/cloth_vertex.glslh"
 
 // std430 agreement (see layout.glslh). The GL side is checked in LayoutGLTest.
-static_assert(sizeof(SpringEntry) == 16);
-static_assert(offsetof(SpringEntry, restLength) == 4);
-static_assert(offsetof(SpringEntry, damping) == 12);
-static_assert(sizeof(ClothStepParams) == 80);
+static_assert(sizeof(vec4) == 16 && alignof(vec4) <= 16 && sizeof(uvec4) == 16);
+static_assert(sizeof(SpringEntry) == 8);
+static_assert(sizeof(ClothSpring) == 48);
+static_assert(offsetof(ClothSpring, uv) == 16);
+static_assert(offsetof(ClothSpring, baseStiffness) == 32);
+static_assert(offsetof(ClothSpring, restLength0) == 40);
+static_assert(sizeof(ClothHinge) == 32);
+static_assert(offsetof(ClothHinge, restAngle) == 16);
+static_assert(offsetof(ClothHinge, restAngle0) == 24);
+static_assert(sizeof(VertexContact) == 32);
+static_assert(sizeof(ClothStepParams) == 112);
 static_assert(offsetof(ClothStepParams, sphere) == 16);
 static_assert(offsetof(ClothStepParams, plane) == 32);
 static_assert(offsetof(ClothStepParams, dt) == 48);
 static_assert(offsetof(ClothStepParams, contactOffset) == 60);
 static_assert(offsetof(ClothStepParams, vertexCount) == 64);
-static_assert(offsetof(ClothStepParams, usePlane) == 72);
-static_assert(sizeof(vec4) == 16 && alignof(vec4) <= 16);
+static_assert(offsetof(ClothStepParams, springCount) == 76);
+static_assert(offsetof(ClothStepParams, compressionScale) == 80);
+static_assert(offsetof(ClothStepParams, hingeCount) == 92);
+static_assert(offsetof(ClothStepParams, yieldStrain) == 96);
+static_assert(offsetof(ClothStepParams, useContacts) == 108);
 
 }  // namespace hg::kernels

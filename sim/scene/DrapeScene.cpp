@@ -64,23 +64,53 @@ Result<DrapeScene> parseDrapeScene(const std::string& text, const std::string& o
     }
     if (root.contains("cloth")) {
       const json& c = root["cloth"];
-      checkKeys(c, "cloth", {"resolution", "size", "center", "mass", "stretch_stiffness",
-                             "shear_stiffness", "bend_stiffness", "spring_damping", "pinned"});
-      SquareClothSpec& s = scene.cloth;
+      checkKeys(c, "cloth", {"resolution", "size", "center", "mesh", "areal_density", "area_weighted_mass",
+                             "tensile_stiffness", "bending_rigidity", "spring_damping", "pinned", "anisotropy"});
+      SquareClothSpec& s = scene.sheet;
       s.resolution = integer(c, "cloth", "resolution", s.resolution);
       s.size = number(c, "cloth", "size", s.size);
       s.center = vec3(c, "cloth", "center", s.center);
-      s.mass = number(c, "cloth", "mass", s.mass);
-      s.stretchStiffness = number(c, "cloth", "stretch_stiffness", s.stretchStiffness);
-      s.shearStiffness = number(c, "cloth", "shear_stiffness", s.shearStiffness);
-      s.bendStiffness = number(c, "cloth", "bend_stiffness", s.bendStiffness);
-      s.springDamping = number(c, "cloth", "spring_damping", s.springDamping);
+      if (c.contains("mesh")) {
+        if (!c["mesh"].is_string()) throw SceneError{"cloth.mesh must be a file name"};
+        scene.mesh = c["mesh"].get<std::string>();
+      }
+      ClothMaterial& m = scene.material;
+      m.arealDensity = number(c, "cloth", "areal_density", m.arealDensity);
+      if (c.contains("area_weighted_mass")) {
+        if (!c["area_weighted_mass"].is_boolean()) throw SceneError{"cloth.area_weighted_mass must be true or false"};
+        m.areaWeightedMass = c["area_weighted_mass"].get<bool>();
+      }
+      m.tensileStiffness = number(c, "cloth", "tensile_stiffness", m.tensileStiffness);
+      m.bendingRigidity = number(c, "cloth", "bending_rigidity", m.bendingRigidity);
+      m.springDamping = number(c, "cloth", "spring_damping", m.springDamping);
       if (c.contains("pinned")) {
         if (!c["pinned"].is_array()) throw SceneError{"cloth.pinned must be an array of vertex indices"};
         for (const json& p : c["pinned"]) {
           if (!p.is_number_unsigned()) throw SceneError{"cloth.pinned must hold non-negative integers"};
-          s.pinned.push_back(p.get<std::uint32_t>());
+          scene.pinned.push_back(p.get<std::uint32_t>());
         }
+      }
+      if (c.contains("anisotropy")) {
+        const json& a = c["anisotropy"];
+        checkKeys(a, "cloth.anisotropy", {"texture", "uniform", "scale"});
+        scene.anisotropyScale = number(a, "cloth.anisotropy", "scale", scene.anisotropyScale);
+        if (a.contains("texture")) {
+          if (!a["texture"].is_string()) throw SceneError{"cloth.anisotropy.texture must be a file name"};
+          scene.anisotropyTexture = a["texture"].get<std::string>();
+        }
+        if (a.contains("uniform")) {
+          const json& u = a["uniform"];
+          if (!u.is_array() || u.size() != 4) throw SceneError{"cloth.anisotropy.uniform must be [Ka, Kb, Kc, Kd]"};
+          glm::vec4 k;
+          for (int i = 0; i < 4; ++i) {
+            if (!u[std::size_t(i)].is_number() || u[std::size_t(i)].get<double>() < 0.0)
+              throw SceneError{"cloth.anisotropy.uniform must hold numbers >= 0"};
+            k[i] = u[std::size_t(i)].get<float>();
+          }
+          scene.anisotropyUniform = k;
+        }
+        if (scene.anisotropyUniform && !scene.anisotropyTexture.empty())
+          throw SceneError{"cloth.anisotropy: give either texture or uniform, not both"};
       }
     }
     ClothSettings& settings = scene.settings;
@@ -105,8 +135,10 @@ Result<DrapeScene> parseDrapeScene(const std::string& text, const std::string& o
     }
     if (root.contains("solver")) {
       const json& s = root["solver"];
-      checkKeys(s, "solver", {"backend", "frames", "frame_dt", "substeps", "velocity_damping",
-                              "friction", "contact_offset", "gravity", "max_speed", "threads"});
+      checkKeys(s, "solver", {"backend", "frames", "frame_dt", "substeps", "velocity_damping", "friction",
+                              "contact_offset", "gravity", "max_speed", "threads", "compression_scale",
+                              "extension_scale", "tension_exponent", "plastic_rate", "yield_strain", "yield_angle",
+                              "max_substep_halvings"});
       if (s.contains("backend")) {
         if (!s["backend"].is_string()) throw SceneError{"solver.backend must be \"cpu\" or \"gpu\""};
         auto backend = parseBackend(s["backend"].get<std::string>());
@@ -122,6 +154,13 @@ Result<DrapeScene> parseDrapeScene(const std::string& text, const std::string& o
       settings.gravity = vec3(s, "solver", "gravity", settings.gravity);
       settings.maxSpeed = number(s, "solver", "max_speed", settings.maxSpeed);
       settings.threads = integer(s, "solver", "threads", settings.threads);
+      settings.compressionScale = number(s, "solver", "compression_scale", settings.compressionScale);
+      settings.extensionScale = number(s, "solver", "extension_scale", settings.extensionScale);
+      settings.tensionExponent = number(s, "solver", "tension_exponent", settings.tensionExponent);
+      settings.plasticRate = number(s, "solver", "plastic_rate", settings.plasticRate);
+      settings.yieldStrain = number(s, "solver", "yield_strain", settings.yieldStrain);
+      settings.yieldAngle = number(s, "solver", "yield_angle", settings.yieldAngle);
+      settings.maxSubstepHalvings = integer(s, "solver", "max_substep_halvings", settings.maxSubstepHalvings);
     }
     if (root.contains("output")) {
       const json& o = root["output"];
@@ -153,7 +192,25 @@ Result<DrapeScene> loadDrapeScene(const std::filesystem::path& path) {
   std::ostringstream text;
   text << in.rdbuf();
   if (in.bad()) return Error{path.string() + ": read error"};
-  return parseDrapeScene(text.str(), path.string());
+  auto scene = parseDrapeScene(text.str(), path.string());
+  if (scene) scene->directory = path.parent_path();
+  return scene;
+}
+
+Result<ClothModel> buildSceneCloth(const DrapeScene& scene) {
+  Result<TriangleMesh> mesh = scene.mesh.empty() ? makeSquareSheet(scene.sheet) : importClothMesh(scene.directory / scene.mesh);
+  if (!mesh) return Error{"cloth: " + mesh.error().message};
+  std::optional<AnisotropyTexture> anisotropy;
+  if (!scene.anisotropyTexture.empty()) {
+    auto texture = loadAnisotropyTexture(scene.directory / scene.anisotropyTexture, scene.anisotropyScale);
+    if (!texture) return Error{"cloth: " + texture.error().message};
+    anisotropy = std::move(texture).value();
+  } else if (scene.anisotropyUniform) {
+    anisotropy = AnisotropyTexture::uniform(*scene.anisotropyUniform, scene.anisotropyScale);
+  }
+  auto model = buildClothModel(*mesh, scene.material, scene.pinned, std::move(anisotropy));
+  if (!model) return Error{"cloth: " + model.error().message};
+  return model;
 }
 
 }  // namespace hg

@@ -5,17 +5,24 @@
 ///
 ///     {
 ///       "name": "cloth_on_sphere",
-///       "cloth":  {"resolution": 48, "size": 1.6, "center": [0, 1.3, 0], "mass": 0.3,
-///                  "stretch_stiffness": 150, "shear_stiffness": 50, "bend_stiffness": 10,
-///                  "spring_damping": 0.01, "pinned": []},
+///       "cloth":  {"resolution": 48, "size": 1.6, "center": [0, 1.3, 0],   // generated sheet, or
+///                  "mesh": "garment.obj",                                // a mesh with UVs (path relative to the scene)
+///                  "areal_density": 0.15, "area_weighted_mass": false,   // kg/m^2
+///                  "tensile_stiffness": 500, "bending_rigidity": 2e-6,   // N/m, N m
+///                  "spring_damping": 0.002, "pinned": [],
+///                  "anisotropy": {"texture": "weave.png", "scale": 2.0}  // or {"uniform": [Ka, Kb, Kc, Kd]}
+///                 },
 ///       "sphere": {"center": [0, 0.6, 0], "radius": 0.5},      // or null for none
 ///       "ground": {"height": 0.0},                            // or null for none
 ///       "solver": {"backend": "gpu", "frames": 180, "frame_dt": 0.016667, "substeps": 40,
 ///                  "velocity_damping": 0.2, "friction": 0.4, "contact_offset": 0.005,
-///                  "gravity": [0, -9.81, 0], "max_speed": 50},
+///                  "gravity": [0, -9.81, 0], "max_speed": 50, "threads": 0,
+///                  "compression_scale": 1, "extension_scale": 1, "tension_exponent": 1,
+///                  "plastic_rate": 0, "yield_strain": 0.02, "yield_angle": 0.2, "max_substep_halvings": 0},
 ///       "output": {"directory": "out", "image_width": 1280, "image_height": 960}
 ///     }
 #include <filesystem>
+#include <optional>
 #include <string>
 
 #include "sim/cloth/ClothModel.h"
@@ -26,7 +33,14 @@ namespace hg {
 
 struct DrapeScene {
   std::string name = "scene";
-  SquareClothSpec cloth;
+  std::filesystem::path directory;   ///< folder of the scene file; relative paths start here
+  SquareClothSpec sheet;             ///< used when mesh is empty
+  std::filesystem::path mesh;        ///< cloth mesh file (relative to directory), or empty
+  ClothMaterial material;
+  PinSet pinned;
+  std::filesystem::path anisotropyTexture;  ///< PNG, or empty
+  std::optional<glm::vec4> anisotropyUniform;
+  float anisotropyScale = 2.0f;
   ClothSettings settings;
   Backend backend = Backend::Gpu;
   int frames = 180;
@@ -39,5 +53,9 @@ struct DrapeScene {
 Result<DrapeScene> loadDrapeScene(const std::filesystem::path& path);
 /// Parses scene text; `origin` names it in error messages.
 Result<DrapeScene> parseDrapeScene(const std::string& text, const std::string& origin);
+
+/// The scene's cloth model (mesh or sheet, material, pins, anisotropy); errors name
+/// the scene file and the mesh or texture file.
+Result<ClothModel> buildSceneCloth(const DrapeScene& scene);
 
 }  // namespace hg

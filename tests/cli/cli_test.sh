@@ -56,7 +56,7 @@ check "bad EGL platform" 3 "HG_EGL_PLATFORM='vulkan'" -- env HG_EGL_PLATFORM=vul
 if [[ -e "$work/x" ]]; then echo "FAIL: failed runs created output"; failures=$((failures + 1)); else passes=$((passes + 1)); fi
 
 cat >"$work/unstable.json" <<JSON
-{"name": "unstable", "cloth": {"resolution": 12, "stretch_stiffness": 1e7}, "solver": {"frames": 20, "substeps": 2}}
+{"name": "unstable", "cloth": {"resolution": 12, "tensile_stiffness": 1e7}, "solver": {"frames": 20, "substeps": 2}}
 JSON
 check "unstable simulation: exit 4, nothing written" 4 "unstable" -- "$hagoromo" drape "$work/unstable.json" --backend cpu --out "$work/unstable_out"
 if [[ -e "$work/unstable_out" ]]; then echo "FAIL: unstable run wrote output"; failures=$((failures + 1)); else passes=$((passes + 1)); fi

@@ -14,6 +14,8 @@
 namespace hg {
 namespace {
 
+using kernels::ClothHinge;
+using kernels::ClothSpring;
 using kernels::ClothStepParams;
 using kernels::SpringEntry;
 
@@ -24,14 +26,21 @@ protected:
     auto program = gl::ShaderRegistry().buildCompute("cloth_step.comp");
     ASSERT_TRUE(program) << program.error().message;
     m_program = std::move(program).value();
+    auto forces = gl::ShaderRegistry().buildCompute("cloth_forces.comp");
+    ASSERT_TRUE(forces) << forces.error().message;
+    m_forces = std::move(forces).value();
+    collect(m_program);
+    collect(m_forces);
+  }
+  void collect(const gl::Program& program) {
     GLint count = 0;
-    glGetProgramInterfaceiv(m_program.id(), GL_BUFFER_VARIABLE, GL_ACTIVE_RESOURCES, &count);
+    glGetProgramInterfaceiv(program.id(), GL_BUFFER_VARIABLE, GL_ACTIVE_RESOURCES, &count);
     for (GLint i = 0; i < count; ++i) {
       char name[256];
-      glGetProgramResourceName(m_program.id(), GL_BUFFER_VARIABLE, GLuint(i), sizeof name, nullptr, name);
+      glGetProgramResourceName(program.id(), GL_BUFFER_VARIABLE, GLuint(i), sizeof name, nullptr, name);
       const GLenum props[] = {GL_OFFSET, GL_TOP_LEVEL_ARRAY_STRIDE, GL_ARRAY_STRIDE};
       GLint values[3] = {};
-      glGetProgramResourceiv(m_program.id(), GL_BUFFER_VARIABLE, GLuint(i), 3, props, 3, nullptr, values);
+      glGetProgramResourceiv(program.id(), GL_BUFFER_VARIABLE, GLuint(i), 3, props, 3, nullptr, values);
       m_offsets[name] = values[0];
       m_strides[name] = values[1];
       m_arrayStrides[name] = values[2];
@@ -41,7 +50,7 @@ protected:
     EXPECT_TRUE(m_offsets.count(name)) << "no buffer variable " << name;
     return m_offsets[name];
   }
-  gl::Program m_program;
+  gl::Program m_program, m_forces;
   std::map<std::string, GLint> m_offsets, m_strides, m_arrayStrides;
 };
 
@@ -56,6 +65,15 @@ TEST_F(LayoutGLTest, ClothStepParamsOffsetsMatch) {
   EXPECT_EQ(offset("params.vertexCount"), GLint(offsetof(ClothStepParams, vertexCount)));
   EXPECT_EQ(offset("params.maxSpeed"), GLint(offsetof(ClothStepParams, maxSpeed)));
   EXPECT_EQ(offset("params.usePlane"), GLint(offsetof(ClothStepParams, usePlane)));
+  EXPECT_EQ(offset("params.springCount"), GLint(offsetof(ClothStepParams, springCount)));
+  EXPECT_EQ(offset("params.compressionScale"), GLint(offsetof(ClothStepParams, compressionScale)));
+  EXPECT_EQ(offset("params.extensionScale"), GLint(offsetof(ClothStepParams, extensionScale)));
+  EXPECT_EQ(offset("params.tensionExponent"), GLint(offsetof(ClothStepParams, tensionExponent)));
+  EXPECT_EQ(offset("params.hingeCount"), GLint(offsetof(ClothStepParams, hingeCount)));
+  EXPECT_EQ(offset("params.yieldStrain"), GLint(offsetof(ClothStepParams, yieldStrain)));
+  EXPECT_EQ(offset("params.yieldAngle"), GLint(offsetof(ClothStepParams, yieldAngle)));
+  EXPECT_EQ(offset("params.plasticRate"), GLint(offsetof(ClothStepParams, plasticRate)));
+  EXPECT_EQ(offset("params.useContacts"), GLint(offsetof(ClothStepParams, useContacts)));
   const GLuint block = glGetProgramResourceIndex(m_program.id(), GL_SHADER_STORAGE_BLOCK, "ParamsBlock");
   const GLenum prop = GL_BUFFER_DATA_SIZE;
   GLint size = 0;
@@ -63,13 +81,26 @@ TEST_F(LayoutGLTest, ClothStepParamsOffsetsMatch) {
   EXPECT_EQ(size, GLint(sizeof(ClothStepParams)));
 }
 
-TEST_F(LayoutGLTest, SpringEntryOffsetsAndStrideMatch) {
-  EXPECT_EQ(offset("springs[0].neighbor"), GLint(offsetof(SpringEntry, neighbor)));
-  EXPECT_EQ(offset("springs[0].restLength"), GLint(offsetof(SpringEntry, restLength)));
-  EXPECT_EQ(offset("springs[0].stiffness"), GLint(offsetof(SpringEntry, stiffness)));
-  EXPECT_EQ(offset("springs[0].damping"), GLint(offsetof(SpringEntry, damping)));
-  EXPECT_EQ(m_strides["springs[0].neighbor"], GLint(sizeof(SpringEntry)));
+TEST_F(LayoutGLTest, ElementStructOffsetsAndStridesMatch) {
+  EXPECT_EQ(offset("springEntries[0].neighbor"), GLint(offsetof(SpringEntry, neighbor)));
+  EXPECT_EQ(offset("springEntries[0].spring"), GLint(offsetof(SpringEntry, spring)));
+  EXPECT_EQ(m_strides["springEntries[0].neighbor"], GLint(sizeof(SpringEntry)));
+  EXPECT_EQ(offset("springs[0].a"), GLint(offsetof(ClothSpring, a)));
+  EXPECT_EQ(offset("springs[0].b"), GLint(offsetof(ClothSpring, b)));
+  EXPECT_EQ(offset("springs[0].restLength"), GLint(offsetof(ClothSpring, restLength)));
+  EXPECT_EQ(offset("springs[0].stiffness"), GLint(offsetof(ClothSpring, stiffness)));
+  EXPECT_EQ(offset("springs[0].uv"), GLint(offsetof(ClothSpring, uv)));
+  EXPECT_EQ(offset("springs[0].baseStiffness"), GLint(offsetof(ClothSpring, baseStiffness)));
+  EXPECT_EQ(offset("springs[0].damping"), GLint(offsetof(ClothSpring, damping)));
+  EXPECT_EQ(offset("springs[0].restLength0"), GLint(offsetof(ClothSpring, restLength0)));
+  EXPECT_EQ(m_strides["springs[0].a"], GLint(sizeof(ClothSpring)));
+  EXPECT_EQ(offset("hinges[0].vertices"), GLint(offsetof(ClothHinge, vertices)));
+  EXPECT_EQ(offset("hinges[0].restAngle"), GLint(offsetof(ClothHinge, restAngle)));
+  EXPECT_EQ(offset("hinges[0].stiffness"), GLint(offsetof(ClothHinge, stiffness)));
+  EXPECT_EQ(offset("hinges[0].restAngle0"), GLint(offsetof(ClothHinge, restAngle0)));
+  EXPECT_EQ(m_strides["hinges[0].vertices"], GLint(sizeof(ClothHinge)));
   EXPECT_EQ(m_arrayStrides["positionsIn[0]"], GLint(sizeof(glm::vec4)));
+  EXPECT_EQ(m_arrayStrides["elementForces[0]"], GLint(sizeof(glm::vec4)));
 }
 
 TEST_F(LayoutGLTest, BindingPointsAndWorkgroupSizeMatch) {
@@ -87,7 +118,10 @@ TEST_F(LayoutGLTest, BindingPointsAndWorkgroupSizeMatch) {
   EXPECT_EQ(binding("PositionsOut"), HG_BINDING_POSITIONS_OUT);
   EXPECT_EQ(binding("VelocitiesOut"), HG_BINDING_VELOCITIES_OUT);
   EXPECT_EQ(binding("SpringOffsets"), HG_BINDING_SPRING_OFFSETS);
-  EXPECT_EQ(binding("Springs"), HG_BINDING_SPRINGS);
+  EXPECT_EQ(binding("SpringEntries"), HG_BINDING_SPRING_ENTRIES);
+  EXPECT_EQ(binding("HingeOffsets"), HG_BINDING_HINGE_OFFSETS);
+  EXPECT_EQ(binding("HingeEntries"), HG_BINDING_HINGE_ENTRIES);
+  EXPECT_EQ(binding("ElementForces"), HG_BINDING_ELEMENT_FORCES);
   EXPECT_EQ(binding("StepStatusBlock"), HG_BINDING_STEP_STATUS);
   GLint size[3] = {};
   glGetProgramiv(m_program.id(), GL_COMPUTE_WORK_GROUP_SIZE, size);

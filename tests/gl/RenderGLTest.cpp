@@ -33,7 +33,7 @@ class RenderGLTest : public test::GlTest {};
 TEST_F(RenderGLTest, DrapeSceneShowsClothOverSphereOnGround) {
   auto scene = loadDrapeScene(fs::path(HG_SOURCE_DIR) / "scenes/cloth_on_sphere.json");
   ASSERT_TRUE(scene);
-  auto model = makeSquareCloth(scene->cloth).value();
+  auto model = buildSceneCloth(*scene).value();
   DrapeSceneView view(model, scene->settings);
   auto renderer = MeshRenderer::create(gl::ShaderRegistry());
   ASSERT_TRUE(renderer) << renderer.error().message;

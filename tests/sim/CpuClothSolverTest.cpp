@@ -7,18 +7,12 @@
 
 #include "sim/cpu/CpuClothSolver.h"
 #include "sim/scene/DrapeScene.h"
+#include "tests/support/ClothFixtures.h"
 
 namespace hg {
 namespace {
 
-std::shared_ptr<const ClothModel> sheet(int resolution, std::vector<std::uint32_t> pinned = {}) {
-  SquareClothSpec spec;
-  spec.resolution = resolution;
-  spec.pinned = std::move(pinned);
-  auto model = makeSquareCloth(spec);
-  EXPECT_TRUE(model);
-  return std::make_shared<const ClothModel>(std::move(model).value());
-}
+using test::sheet;
 
 ClothSettings freeSpace() {
   ClothSettings s;
@@ -28,16 +22,30 @@ ClothSettings freeSpace() {
   return s;
 }
 
-/// Sum over vertices of the internal (spring) forces in a perturbed state.
-glm::dvec3 internalForceSum(const ClothModel& model, const ClothState& state) {
-  glm::dvec3 sum(0.0);
-  for (std::uint32_t i = 0; i < model.vertexCount(); ++i)
-    for (std::uint32_t k = model.springOffsets[i]; k < model.springOffsets[i + 1]; ++k) {
-      const auto& e = model.springEntries[k];
-      sum += glm::dvec3(kernels::springForce(glm::vec3(state.positions[i]), glm::vec3(state.positions[e.neighbor]),
-                                             glm::vec3(state.velocities[i]), glm::vec3(state.velocities[e.neighbor]), e));
-    }
-  return sum;
+/// Sum over vertices of the internal (spring + bending) forces, and their torque.
+std::pair<glm::dvec3, glm::dvec3> internalForceSum(const ClothModel& model, const ClothState& state) {
+  const kernels::ClothStepParams p = ClothSettings{}.stepParams(model, 1, 0.0f);
+  glm::dvec3 sum(0.0), torque(0.0);
+  auto add = [&](std::uint32_t vertex, glm::vec3 f) {
+    sum += glm::dvec3(f);
+    torque += glm::cross(glm::dvec3(state.positions[vertex]), glm::dvec3(f));
+  };
+  for (const auto& s : model.springs) {
+    const glm::vec3 f = kernels::springForce(glm::vec3(state.positions[s.a]), glm::vec3(state.positions[s.b]),
+                                             glm::vec3(0.0f), glm::vec3(0.0f), s, p);
+    add(s.a, f);
+    add(s.b, -f);
+  }
+  for (const auto& h : model.hinges) {
+    const glm::uvec4 v = h.vertices;
+    const auto f = kernels::bendingForces(glm::vec3(state.positions[v.x]), glm::vec3(state.positions[v.y]),
+                                          glm::vec3(state.positions[v.z]), glm::vec3(state.positions[v.w]), h);
+    add(v.x, f.f0);
+    add(v.y, f.f1);
+    add(v.z, f.f2);
+    add(v.w, f.f3);
+  }
+  return {sum, torque};
 }
 
 ClothState perturbed(const ClothModel& model, unsigned seed) {
@@ -61,18 +69,27 @@ double energy(const ClothModel& model, const ClothState& state, const ClothSetti
       potential -= 1.0 / w * glm::dot(glm::dvec3(settings.gravity), glm::dvec3(state.positions[i]));
     }
   }
-  for (const Spring& s : model.springs) {
+  for (const auto& s : model.springs) {
     const double stretch = glm::distance(glm::dvec3(state.positions[s.a]), glm::dvec3(state.positions[s.b])) - s.restLength;
     potential += 0.5 * s.stiffness * stretch * stretch;
+  }
+  for (const auto& h : model.hinges) {
+    const glm::uvec4 v = h.vertices;
+    const float theta = kernels::hingeAngle(glm::vec3(state.positions[v.x]), glm::vec3(state.positions[v.y]),
+                                            glm::vec3(state.positions[v.z]), glm::vec3(state.positions[v.w]));
+    potential += h.stiffness * (1.0 - std::cos(theta - h.restAngle));
   }
   return kinetic + potential;
 }
 
-TEST(ClothInvariants, InternalForcesSumToZero) {
-  auto model = sheet(17);
+TEST(ClothInvariants, InternalForcesSumToZeroWithZeroTorque) {
+  ClothMaterial material;
+  material.bendingRigidity = 1e-3f;  // make bending matter
+  auto model = sheet(17, {}, material);
   for (unsigned seed : {1u, 2u, 3u}) {
-    const glm::dvec3 sum = internalForceSum(*model, perturbed(*model, seed));
+    const auto [sum, torque] = internalForceSum(*model, perturbed(*model, seed));
     EXPECT_NEAR(glm::length(sum), 0.0, 1e-3) << "seed " << seed;
+    EXPECT_NEAR(glm::length(torque), 0.0, 1e-3) << "seed " << seed;
   }
 }
 
@@ -81,7 +98,8 @@ TEST(ClothInvariants, TotalGravityEqualsClothWeight) {
   ClothSettings settings = freeSpace();
   double weight = 0.0;
   for (const glm::vec4& p : model->restPositions) weight += double(settings.gravity.y) / p.w;
-  EXPECT_NEAR(weight, -9.81 * 0.3, 1e-5);  // W = m g with the spec's 0.3 kg
+  EXPECT_NEAR(weight, -9.81 * model->totalMass, 1e-5);  // W = m g
+  EXPECT_NEAR(model->totalMass, 1.6 * 1.6 * ClothMaterial{}.arealDensity, 1e-5);
 }
 
 TEST(ClothInvariants, FreeFallMatchesSymplecticEuler) {
@@ -126,6 +144,24 @@ TEST(ClothInvariants, PinnedVerticesNeverMove) {
   EXPECT_LT(state.positions[143].y, model->restPositions[143].y - 0.1f);  // the free corner fell
 }
 
+TEST(ClothInvariants, PinsFollowTheirTargets) {
+  auto model = sheet(12, {0, 11});
+  auto solver = createCpuClothSolver(model, ClothSettings{});
+  ASSERT_TRUE(solver);
+  const std::uint32_t pins[] = {0, 11, 5};  // 5 is not pinned: ignored
+  for (int f = 1; f <= 30; ++f) {
+    const float shift = 0.01f * float(f);  // the pins slide along +x
+    const glm::vec3 targets[] = {glm::vec3(model->restPositions[0]) + glm::vec3(shift, 0.0f, 0.0f),
+                                 glm::vec3(model->restPositions[11]) + glm::vec3(shift, 0.0f, 0.0f), glm::vec3(9.0f)};
+    (*solver)->setPinTargets(pins, targets);
+    ASSERT_EQ((*solver)->step(), StepStatus::Ok);
+    const ClothState state = (*solver)->readState();
+    EXPECT_EQ(glm::vec3(state.positions[0]), targets[0]);
+    EXPECT_EQ(glm::vec3(state.positions[11]), targets[1]);
+    EXPECT_NE(glm::vec3(state.positions[5]), targets[2]);
+  }
+}
+
 TEST(ClothInvariants, DampedEnergyNeverGrows) {
   auto model = sheet(12, {0, 11});  // hanging from two corners: gravity + springs + damping
   ClothSettings settings = freeSpace();
@@ -159,10 +195,9 @@ TEST(ClothInvariants, NothingEndsInsideTheSphere) {
 }
 
 TEST(ClothSafety, InstabilityIsReportedInTheStepStatus) {
-  SquareClothSpec spec;
-  spec.resolution = 10;
-  spec.stretchStiffness = 1e7f;  // far beyond what 40 substeps can integrate
-  auto model = std::make_shared<const ClothModel>(makeSquareCloth(spec).value());
+  ClothMaterial material;
+  material.tensileStiffness = 1e7f;  // far beyond what 40 substeps can integrate
+  auto model = sheet(10, {}, material);
   ClothSettings settings;
   auto solver = createCpuClothSolver(model, settings);
   ASSERT_TRUE(solver);
@@ -175,6 +210,27 @@ TEST(ClothSafety, InstabilityIsReportedInTheStepStatus) {
   EXPECT_NE(describe(status).find("substeps"), std::string::npos);
 }
 
+TEST(ClothSafety, SubstepHalvingRecoversAnUnstableStep) {
+  ClothMaterial material;
+  material.tensileStiffness = 7000.0f;  // unstable at 10 substeps, stable at 20
+  auto model = sheet(10, {0, 9}, material);
+  ClothSettings settings;
+  settings.substeps = 10;
+  settings.hasSphere = false;
+  auto plain = createCpuClothSolver(model, settings);
+  settings.maxSubstepHalvings = 3;
+  auto retrying = createCpuClothSolver(model, settings);
+  ASSERT_TRUE(plain && retrying);
+  StepStatus plainStatus = StepStatus::Ok, retryStatus = StepStatus::Ok;
+  for (int f = 0; f < 30; ++f) {
+    plainStatus |= (*plain)->step();
+    retryStatus |= (*retrying)->step();
+  }
+  EXPECT_TRUE(any(plainStatus)) << "the test needs a step that is unstable at 10 substeps";
+  EXPECT_EQ(retryStatus, StepStatus::Ok);
+  EXPECT_GT((*retrying)->lastSubsteps(), 10);
+}
+
 TEST(ClothSafety, InvalidSettingsAreRejected) {
   auto model = sheet(4);
   ClothSettings settings;
@@ -185,9 +241,12 @@ TEST(ClothSafety, InvalidSettingsAreRejected) {
 }
 
 ClothState runWithThreads(int threads, int frames) {
-  auto model = sheet(33);  // 1089 vertices: not a multiple of any chunk size
+  ClothMaterial material;
+  material.bendingRigidity = 1e-4f;
+  auto model = sheet(33, {}, material, AnisotropyTexture::uniform(glm::vec4(1.0f, 0.5f, 0.3f, 0.8f)));  // 1089 vertices
   ClothSettings settings;
   settings.threads = threads;
+  settings.plasticRate = 1.0f;
   auto solver = createCpuClothSolver(model, settings);
   EXPECT_TRUE(solver);
   for (int f = 0; f < frames; ++f) (void)(*solver)->step();

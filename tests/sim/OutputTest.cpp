@@ -52,7 +52,7 @@ TEST(AtomicFile, FailureKeepsTheOldFileAndNamesThePath) {
 TEST(MeshExport, ObjRoundTripsThroughAssimp) {
   SquareClothSpec spec;
   spec.resolution = 6;
-  const TriangleMesh mesh = makeSquareCloth(spec).value().restMesh();
+  const TriangleMesh mesh = makeSquareSheet(spec).value();
   const fs::path path = scratch("cloth.obj");
   ASSERT_TRUE(exportMesh(mesh, path));
   Assimp::Importer importer;
@@ -64,6 +64,20 @@ TEST(MeshExport, ObjRoundTripsThroughAssimp) {
   EXPECT_TRUE(scene->mMeshes[0]->HasNormals());
   EXPECT_TRUE(scene->mMeshes[0]->HasTextureCoords(0));
   EXPECT_EQ(slurp(path).find("mtllib"), std::string::npos);
+  // And it reads back as a cloth: same topology once welded.
+  auto imported = importClothMesh(path);
+  ASSERT_TRUE(imported) << imported.error().message;
+  EXPECT_EQ(imported->vertexCount(), mesh.vertexCount());
+  EXPECT_EQ(imported->triangleCount(), mesh.triangleCount());
+  EXPECT_TRUE(buildClothModel(*imported, {}));
+}
+
+TEST(MeshImport, UnreadableFileNamesIt) {
+  const fs::path path = scratch("broken.obj");
+  ASSERT_TRUE(writeFileAtomically(path, "v 0 0 0\nf 1 2 3\nthis is not obj\n"));
+  auto mesh = importClothMesh(path);
+  ASSERT_FALSE(mesh);
+  EXPECT_NE(mesh.error().message.find("broken.obj"), std::string::npos) << mesh.error().message;
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "sim/gpu/GpuClothSolver.h"
+#include "tests/support/ClothFixtures.h"
 #include "tests/support/GlTest.h"
 
 namespace hg {
@@ -16,12 +17,7 @@ void PrintTo(Backend backend, std::ostream* os) { *os << backendName(backend); }
 
 namespace {
 
-std::shared_ptr<const ClothModel> sheet(int resolution, std::vector<std::uint32_t> pinned = {}) {
-  SquareClothSpec spec;
-  spec.resolution = resolution;
-  spec.pinned = std::move(pinned);
-  return std::make_shared<const ClothModel>(makeSquareCloth(spec).value());
-}
+using test::sheet;
 
 class ClothSolverGLTest : public test::GlTest, public ::testing::WithParamInterface<Backend> {
 protected:
@@ -86,10 +82,9 @@ TEST_P(ClothSolverGLTest, WriteStateThenReadStateRoundTrips) {
 }
 
 TEST_P(ClothSolverGLTest, ExplosionIsFlagged) {
-  SquareClothSpec spec;
-  spec.resolution = 10;
-  spec.stretchStiffness = 1e7f;
-  auto model = std::make_shared<const ClothModel>(makeSquareCloth(spec).value());
+  ClothMaterial material;
+  material.tensileStiffness = 1e7f;
+  auto model = sheet(10, {}, material);
   auto solver = make(model, ClothSettings{});
   ASSERT_TRUE(solver);
   ClothState kicked = restState(*model);
