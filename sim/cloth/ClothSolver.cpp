@@ -14,6 +14,16 @@ static_assert(std::uint32_t(StepStatus::SpeedLimitExceeded) == HG_STATUS_SPEED_L
 
 std::string_view backendName(Backend backend) { return backend == Backend::Cpu ? "cpu" : "gpu"; }
 
+std::string_view integratorName(ClothIntegrator integrator) {
+  return integrator == ClothIntegrator::SymplecticEuler ? "symplectic_euler" : "projective_jacobi";
+}
+
+Result<ClothIntegrator> parseIntegrator(std::string_view name) {
+  if (name == "symplectic_euler") return ClothIntegrator::SymplecticEuler;
+  if (name == "projective_jacobi") return ClothIntegrator::ProjectiveJacobi;
+  return Error{"unknown integrator '" + std::string(name) + "' (use symplectic_euler or projective_jacobi)"};
+}
+
 Result<Backend> parseBackend(std::string_view name) {
   if (name == "cpu") return Backend::Cpu;
   if (name == "gpu") return Backend::Gpu;
@@ -42,6 +52,8 @@ Status ClothSettings::validate() const {
   if (!(plasticRate >= 0.0f) || !(yieldStrain >= 0.0f) || !(yieldAngle >= 0.0f))
     return Error{"plastic_rate, yield_strain and yield_angle must be >= 0"};
   if (maxSubstepHalvings < 0 || maxSubstepHalvings > 10) return Error{"max_substep_halvings must be in 0..10"};
+  if (solverIterations < 1 || solverIterations > 10000) return Error{"iterations must be in 1..10000"};
+  if (!(chebyshevRho >= 0.0f && chebyshevRho < 1.0f)) return Error{"chebyshev_rho must be in [0, 1)"};
   return Status::success();
 }
 

@@ -19,6 +19,21 @@ namespace hg {
 
 enum class Backend { Cpu, Gpu };
 
+/// The time integrator of a cloth solver.
+enum class ClothIntegrator {
+  /// Explicit symplectic Euler with substeps (sim/cpu/CpuClothSolver.cpp): exact for
+  /// every force, needs substeps below ~2/omega of the stiffest spring.
+  SymplecticEuler,
+  /// Projective dynamics / fast mass-spring (Liu et al. 2013, Bouaziz et al. 2014),
+  /// local/global iterations solved by Jacobi with Chebyshev acceleration (Wang 2015):
+  /// stays stable at large steps for stiff cloth; runs on the GPU.
+  ProjectiveJacobi,
+};
+
+std::string_view integratorName(ClothIntegrator integrator);
+/// "symplectic_euler" or "projective_jacobi"; error otherwise.
+Result<ClothIntegrator> parseIntegrator(std::string_view name);
+
 std::string_view backendName(Backend backend);
 /// "cpu" or "gpu" (case-sensitive); error otherwise.
 Result<Backend> parseBackend(std::string_view name);
@@ -38,6 +53,9 @@ struct ClothSettings {
   float groundHeight = 0.0f;                 ///< m, plane y = groundHeight
   float maxSpeed = 50.0f;                    ///< m/s; faster flags StepStatus::SpeedLimitExceeded
   int threads = 0;                           ///< CPU backend: OpenMP threads (0 = default)
+  ClothIntegrator integrator = ClothIntegrator::SymplecticEuler;
+  int solverIterations = 20;                 ///< ProjectiveJacobi: Jacobi iterations per substep
+  float chebyshevRho = 0.9f;                 ///< ProjectiveJacobi: spectral radius estimate (0: no acceleration)
 
   // Tension law (seed 004): compression f = k a L |e|^n, extension f = k b L e^n.
   float compressionScale = 1.0f;  ///< a

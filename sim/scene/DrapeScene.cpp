@@ -138,7 +138,7 @@ Result<DrapeScene> parseDrapeScene(const std::string& text, const std::string& o
       checkKeys(s, "solver", {"backend", "frames", "frame_dt", "substeps", "velocity_damping", "friction",
                               "contact_offset", "gravity", "max_speed", "threads", "compression_scale",
                               "extension_scale", "tension_exponent", "plastic_rate", "yield_strain", "yield_angle",
-                              "max_substep_halvings"});
+                              "max_substep_halvings", "integrator", "iterations", "chebyshev_rho"});
       if (s.contains("backend")) {
         if (!s["backend"].is_string()) throw SceneError{"solver.backend must be \"cpu\" or \"gpu\""};
         auto backend = parseBackend(s["backend"].get<std::string>());
@@ -161,6 +161,14 @@ Result<DrapeScene> parseDrapeScene(const std::string& text, const std::string& o
       settings.yieldStrain = number(s, "solver", "yield_strain", settings.yieldStrain);
       settings.yieldAngle = number(s, "solver", "yield_angle", settings.yieldAngle);
       settings.maxSubstepHalvings = integer(s, "solver", "max_substep_halvings", settings.maxSubstepHalvings);
+      if (s.contains("integrator")) {
+        if (!s["integrator"].is_string()) throw SceneError{"solver.integrator must be a string"};
+        auto integrator = parseIntegrator(s["integrator"].get<std::string>());
+        if (!integrator) throw SceneError{"solver.integrator: " + integrator.error().message};
+        settings.integrator = *integrator;
+      }
+      settings.solverIterations = integer(s, "solver", "iterations", settings.solverIterations);
+      settings.chebyshevRho = number(s, "solver", "chebyshev_rho", settings.chebyshevRho);
     }
     if (root.contains("output")) {
       const json& o = root["output"];

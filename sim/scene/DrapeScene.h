@@ -18,7 +18,8 @@
 ///                  "velocity_damping": 0.2, "friction": 0.4, "contact_offset": 0.005,
 ///                  "gravity": [0, -9.81, 0], "max_speed": 50, "threads": 0,
 ///                  "compression_scale": 1, "extension_scale": 1, "tension_exponent": 1,
-///                  "plastic_rate": 0, "yield_strain": 0.02, "yield_angle": 0.2, "max_substep_halvings": 0},
+///                  "plastic_rate": 0, "yield_strain": 0.02, "yield_angle": 0.2, "max_substep_halvings": 0,
+///                  "integrator": "symplectic_euler", "iterations": 20, "chebyshev_rho": 0.9},
 ///       "output": {"directory": "out", "image_width": 1280, "image_height": 960}
 ///     }
 #include <filesystem>
