@@ -15,6 +15,8 @@ packages=(
   libglm-dev libeigen3-dev libassimp-dev zlib1g-dev nlohmann-json3-dev libcli11-dev libstb-dev
   # tests and benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev
+  # peers for benchmarks (bench/ only: Bullet soft-body cloth)
+  libbullet-dev
 )
 
 missing=()

@@ -42,7 +42,7 @@ void main() {
     force += elementForces[params.springCount + hingeEntries[k]].xyz;  // entry = hinge * 4 + role
   VertexState state = integrateVertex(xi.xyz, vi, force, inverseMass, params);
   VertexContact contact = analyticContact(state.position, params);
-  state = resolveContact(state, contact, params.contactOffset);
+  state = resolveContact(state, contact, params.contactOffset, params.dt);
   uint anomaly = vertexAnomaly(state, params.maxSpeed);
   if (anomaly != 0u) atomicOr(stepStatus, anomaly);
   positionsOut[i] = vec4(state.position, inverseMass);

@@ -40,7 +40,7 @@ void main() {
   VertexState s = integrateVertex(c.x[0].xyz, c.v[0].xyz, force + h.f0, c.x[0].w, params);
   results[o + 5u] = vec4(s.position, 0.0);
   results[o + 6u] = vec4(s.velocity, 0.0);
-  s = resolveContact(s, analyticContact(s.position, params), params.contactOffset);
+  s = resolveContact(s, analyticContact(s.position, params), params.contactOffset, params.dt);
   results[o + 7u] = vec4(s.position, 0.0);
   results[o + 8u] = vec4(s.velocity, 0.0);
   float theta = hingeAngle(c.x[0].xyz, c.x[1].xyz, c.x[2].xyz, c.x[3].xyz);

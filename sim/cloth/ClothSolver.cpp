@@ -42,7 +42,9 @@ Status ClothSettings::validate() const {
   if (!finite(gravity)) return Error{"gravity must be finite"};
   if (hasSphere && (!finite(sphereCenter) || !(sphereRadius > 0.0f) || !std::isfinite(sphereRadius)))
     return Error{"sphere needs a finite center and a radius > 0 m"};
-  if (hasGround && !std::isfinite(groundHeight)) return Error{"ground height must be finite"};
+  if (hasGround && (!std::isfinite(groundHeight) || !finite(groundNormal) ||
+                    std::abs(glm::length(groundNormal) - 1.0f) > 1e-4f))
+    return Error{"ground needs a finite height and a unit normal"};
   if (!(maxSpeed > 0.0f)) return Error{"max_speed must be > 0 m/s"};
   if (threads < 0) return Error{"threads must be >= 0"};
   if (!(compressionScale >= 0.0f) || !(extensionScale >= 0.0f) || !std::isfinite(compressionScale) ||
@@ -61,7 +63,7 @@ kernels::ClothStepParams ClothSettings::stepParams(const ClothModel& model, int 
   kernels::ClothStepParams p{};
   p.gravity = glm::vec4(gravity, 0.0f);
   p.sphere = hasSphere ? glm::vec4(sphereCenter, sphereRadius) : glm::vec4(0.0f);
-  p.plane = glm::vec4(0.0f, 1.0f, 0.0f, groundHeight);
+  p.plane = glm::vec4(groundNormal, groundHeight);
   p.usePlane = hasGround ? 1u : 0u;
   p.dt = frameDt / float(substepCount);
   p.velocityDamping = damping;
@@ -101,28 +103,34 @@ StepStatus ClothSolver::step() {
   return status;
 }
 
-RelaxReport ClothSolver::relaxToRest(float threshold, int maxIterations) {
-  // Overdamped: c dt = 50 makes each substep a small step along the force.
-  const int substeps = m_settings.substeps;
-  const float dt = m_settings.frameDt / float(substeps);
-  const float damping = 50.0f / dt;
+RelaxReport ClothSolver::relaxToRest(float speedThreshold, int maxIterations) {
   RelaxReport report;
   ClothState previous = readState();
+  double previousKinetic = 0.0;
   while (report.iterations < maxIterations) {
-    report.status = advance(substeps, damping);
-    report.iterations += substeps;
-    ClothState current = readState();
-    float largest = 0.0f;
-    for (std::size_t i = 0; i < current.positions.size(); ++i)
-      largest = std::max(largest, glm::distance(glm::vec3(current.positions[i]), glm::vec3(previous.positions[i])));
-    report.maxDisplacement = largest / float(substeps);  // per substep, averaged over the batch
+    report.status = step();
+    report.iterations += m_lastSubsteps;
     if (any(report.status)) break;
-    if (report.maxDisplacement < threshold) {
+    ClothState current = readState();
+    double kinetic = 0.0;
+    float largest = 0.0f;
+    for (std::size_t i = 0; i < current.positions.size(); ++i) {
+      const float w = current.positions[i].w;
+      if (w > 0.0f) kinetic += 0.5 / double(w) * double(glm::dot(glm::vec3(current.velocities[i]), glm::vec3(current.velocities[i])));
+      largest = std::max(largest, glm::distance(glm::vec3(current.positions[i]), glm::vec3(previous.positions[i])));
+    }
+    report.maxSpeed = largest / m_settings.frameDt;
+    if (report.maxSpeed < speedThreshold) {
       report.converged = true;
-      for (glm::vec4& v : current.velocities) v = glm::vec4(0.0f);
-      writeState(current);
       break;
     }
+    if (kinetic < previousKinetic) {  // past a kinetic-energy peak: take the energy out
+      for (std::size_t i = 0; i < current.velocities.size(); ++i)
+        if (current.positions[i].w > 0.0f) current.velocities[i] = glm::vec4(0.0f);
+      writeState(current);
+      kinetic = 0.0;
+    }
+    previousKinetic = kinetic;
     previous = std::move(current);
   }
   return report;

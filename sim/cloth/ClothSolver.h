@@ -50,7 +50,8 @@ struct ClothSettings {
   glm::vec3 sphereCenter{0.0f, 0.6f, 0.0f};  ///< m
   float sphereRadius = 0.5f;                 ///< m
   bool hasGround = true;
-  float groundHeight = 0.0f;                 ///< m, plane y = groundHeight
+  float groundHeight = 0.0f;                 ///< m: the plane dot(groundNormal, x) = groundHeight
+  glm::vec3 groundNormal{0.0f, 1.0f, 0.0f};  ///< unit normal of the ground plane (tilt it for an incline)
   float maxSpeed = 50.0f;                    ///< m/s; faster flags StepStatus::SpeedLimitExceeded
   int threads = 0;                           ///< CPU backend: OpenMP threads (0 = default)
   ClothIntegrator integrator = ClothIntegrator::SymplecticEuler;
@@ -91,9 +92,9 @@ ClothState restState(const ClothModel& model);
 
 /// Result of a drape-to-rest relaxation.
 struct RelaxReport {
-  int iterations = 0;            ///< substeps taken
-  float maxDisplacement = 0.0f;  ///< m, largest vertex displacement in the last iteration
-  bool converged = false;        ///< maxDisplacement fell below the threshold
+  int iterations = 0;       ///< substeps taken
+  float maxSpeed = 0.0f;    ///< m/s, largest vertex speed (frame displacement / frameDt) at the end
+  bool converged = false;   ///< maxSpeed fell below the threshold
   StepStatus status = StepStatus::Ok;
 };
 
@@ -112,10 +113,12 @@ public:
   /// Substeps used by the last step() (more than settings().substeps after a retry).
   int lastSubsteps() const { return m_lastSubsteps; }
 
-  /// Drape-to-rest (seed 004's quasi-static relaxation): overdamped substeps, in which
-  /// each vertex moves by dt^2 F / (m (1 + c dt)) ~ a step along its force, until the
-  /// largest displacement per substep falls below `threshold` (m) or `maxIterations`.
-  RelaxReport relaxToRest(float threshold = 1e-6f, int maxIterations = 200000);
+  /// Drape-to-rest: the quasi-static shape (seed 004 relaxed "force into displacement")
+  /// by dynamic relaxation with kinetic damping (Day 1965; Barnes 1999): frames of the
+  /// dynamic solver, and whenever the kinetic energy passes a peak all velocities are
+  /// zeroed, until the largest vertex speed over a frame falls below `speedThreshold`
+  /// (m/s) or `maxIterations` substeps. Contacts and friction act as in step().
+  RelaxReport relaxToRest(float speedThreshold = 1e-3f, int maxIterations = 2000000);
 
   /// Moves pinned vertices (inverse mass 0) to new positions, e.g. along an animation;
   /// their velocity becomes (target - current) / frameDt for the spring damping.

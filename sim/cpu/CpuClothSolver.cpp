@@ -1,4 +1,5 @@
 #include "sim/cpu/CpuClothSolver.h"
+#include "sim/cpu/CpuProjectiveClothSolver.h"
 
 #include <omp.h>
 
@@ -56,6 +57,10 @@ protected:
 
 private:
   int threads() const { return m_settings.threads > 0 ? m_settings.threads : omp_get_max_threads(); }
+  /// Loops shorter than this run on one thread: a parallel region costs more than
+  /// it saves there, and spinning threads crawl when the cores are oversubscribed.
+  /// The result does not depend on it (per-element work, fixed gather order).
+  static constexpr std::int64_t kParallelThreshold = 2048;
 
   /// Element pass, as shaders/cloth_forces.comp: one force per spring (on end a),
   /// four per hinge.
@@ -66,7 +71,7 @@ private:
     m_elementForces.resize(springCount + 4 * m_hinges.size());
     glm::vec4* out = m_elementForces.data();
     const auto elements = std::int64_t(springCount + m_hinges.size());
-#pragma omp parallel for schedule(static) num_threads(threads())
+#pragma omp parallel for schedule(static) num_threads(threads()) if (elements >= kParallelThreshold)
     for (std::int64_t e = 0; e < elements; ++e) {
       if (std::size_t(e) < springCount) {
         const kernels::ClothSpring& s = m_springs[std::size_t(e)];
@@ -99,7 +104,7 @@ private:
     const std::uint32_t springCount = std::uint32_t(m_springs.size());
     const auto n = std::int64_t(model.vertexCount());
     std::uint32_t status = 0;
-#pragma omp parallel for schedule(static) num_threads(threads()) reduction(| : status)
+#pragma omp parallel for schedule(static) num_threads(threads()) reduction(| : status) if (n >= kParallelThreshold)
     for (std::int64_t i = 0; i < n; ++i) {
       const glm::vec4 xi = x[i];
       const glm::vec3 vi(v[i]);
@@ -119,7 +124,7 @@ private:
         force += glm::vec3(forces[springCount + model.hingeEntries[k]]);  // entry = hinge * 4 + role
       VertexState state = kernels::integrateVertex(glm::vec3(xi), vi, force, inverseMass, params);
       VertexContact contact = kernels::analyticContact(state.position, params);
-      state = kernels::resolveContact(state, contact, params.contactOffset);
+      state = kernels::resolveContact(state, contact, params.contactOffset, params.dt);
       status |= kernels::vertexAnomaly(state, params.maxSpeed);
       xOut[i] = glm::vec4(state.position, inverseMass);
       vOut[i] = glm::vec4(state.velocity, 0.0f);
@@ -131,14 +136,14 @@ private:
   void creep(const ClothStepParams& params) {
     const glm::vec4* x = m_current.positions.data();
     const auto springCount = std::int64_t(m_springs.size());
-#pragma omp parallel for schedule(static) num_threads(threads())
+#pragma omp parallel for schedule(static) num_threads(threads()) if (springCount >= kParallelThreshold)
     for (std::int64_t s = 0; s < springCount; ++s) {
       kernels::ClothSpring& spring = m_springs[s];
       const float r = glm::distance(glm::vec3(x[spring.a]), glm::vec3(x[spring.b]));
       spring.restLength = kernels::plasticRestLength(r, spring.restLength, params);
     }
     const auto hingeCount = std::int64_t(m_hinges.size());
-#pragma omp parallel for schedule(static) num_threads(threads())
+#pragma omp parallel for schedule(static) num_threads(threads()) if (hingeCount >= kParallelThreshold)
     for (std::int64_t h = 0; h < hingeCount; ++h) {
       kernels::ClothHinge& hinge = m_hinges[h];
       const float theta = kernels::hingeAngle(glm::vec3(x[hinge.vertices.x]), glm::vec3(x[hinge.vertices.y]),
@@ -160,6 +165,8 @@ Result<std::unique_ptr<ClothSolver>> createCpuClothSolver(std::shared_ptr<const 
                                                           const ClothSettings& settings) {
   if (!model) return Error{"createCpuClothSolver: no cloth model"};
   if (Status s = settings.validate(); !s) return s.error();
+  if (settings.integrator == ClothIntegrator::ProjectiveJacobi)
+    return createCpuProjectiveClothSolver(std::move(model), settings);
   return std::unique_ptr<ClothSolver>(new CpuClothSolver(std::move(model), settings));
 }
 

@@ -6,6 +6,7 @@
 #include "render/gl/GlObjects.h"
 #include "render/gl/ShaderRegistry.h"
 #include "sim/cpu/CpuClothSolver.h"
+#include "sim/gpu/GpuProjectiveClothSolver.h"
 
 namespace hg {
 namespace {
@@ -177,6 +178,8 @@ Result<std::unique_ptr<ClothSolver>> createGpuClothSolver(std::shared_ptr<const 
                                                           const ClothSettings& settings) {
   if (!model) return Error{"createGpuClothSolver: no cloth model"};
   if (Status s = settings.validate(); !s) return s.error();
+  if (settings.integrator == ClothIntegrator::ProjectiveJacobi)
+    return createGpuProjectiveClothSolver(std::move(model), settings);
   const gl::ShaderRegistry registry;
   GpuClothPrograms programs;
   for (auto [program, name] : {std::pair{&programs.forces, "cloth_forces.comp"}, std::pair{&programs.step, "cloth_step.comp"},

@@ -41,6 +41,7 @@ inline bool any(glm::bvec3 b) { return glm::any(b); }
 #include "sim/kernels/bending.glslh"
 #include "sim/kernels/anisotropy.glslh"
 #include "sim/kernels/cloth_vertex.glslh"
+#include "sim/kernels/projective.glslh"
 
 // std430 agreement (see layout.glslh). The GL side is checked in LayoutGLTest.
 static_assert(sizeof(vec4) == 16 && alignof(vec4) <= 16 && sizeof(uvec4) == 16);

@@ -90,7 +90,7 @@ TEST_F(KernelGLTest, GlslMatchesCpp) {
     cpu[5] = vec4(s.position, 0.0f);
     cpu[6] = vec4(s.velocity, 0.0f);
     const VertexState beforeContact = s;
-    s = resolveContact(s, analyticContact(s.position, params), params.contactOffset);
+    s = resolveContact(s, analyticContact(s.position, params), params.contactOffset, params.dt);
     contacts += s.position != beforeContact.position;
     cpu[7] = vec4(s.position, 0.0f);
     cpu[8] = vec4(s.velocity, 0.0f);

@@ -229,24 +229,37 @@ TEST(ContactKernel, SeparatingVelocityIsKept) {
 TEST(ContactKernel, SphereContactProjectsOntoSurfacePlusOffset) {
   ClothStepParams p = params();
   p.contactOffset = 0.01f;
+  p.friction = 0.0f;  // frictionless: a purely radial projection
   VertexState s{vec3(0.0f, 0.5f, 0.5f), vec3(0.0f, -1.0f, 0.0f)};
   const VertexContact c = analyticContact(s.position, p);
   EXPECT_NEAR(c.normalGap.w, std::sqrt(0.5f) - 1.0f, 1e-6f);
-  s = resolveContact(s, c, p.contactOffset);
+  s = resolveContact(s, c, p.contactOffset, p.dt);
   EXPECT_NEAR(length(s.position), 1.01f, 1e-6f);
   EXPECT_NEAR(s.position.y, s.position.z, 1e-6f);  // along the radial direction
   EXPECT_GE(dot(s.velocity, normalize(s.position)), -1e-6f);
   VertexState outside{vec3(0.0f, 2.0f, 0.0f), vec3(0.0f, -1.0f, 0.0f)};
-  const VertexState untouched = resolveContact(outside, analyticContact(outside.position, p), p.contactOffset);
+  const VertexState untouched = resolveContact(outside, analyticContact(outside.position, p), p.contactOffset, p.dt);
   EXPECT_EQ(untouched.position, outside.position);
   EXPECT_EQ(untouched.velocity, outside.velocity);
+}
+
+TEST(ContactKernel, StaticFrictionTakesBackTheSubstepsTangentialMove) {
+  ClothStepParams p = params();
+  p.sphere.w = 0.0f;
+  p.plane = vec4(0.0f, 1.0f, 0.0f, 0.0f);
+  // The substep moved the vertex 0.1 mm sideways and 0.2 mm into the ground.
+  VertexState s{vec3(1e-4f, -2e-4f, 0.0f), vec3(1e-4f / p.dt, -2e-4f / p.dt, 0.0f)};
+  s = resolveContact(s, analyticContact(s.position, p), 0.0f, p.dt);
+  EXPECT_NEAR(s.position.x, 0.0f, 1e-9f);  // held: mu 0.5 * 0.2 >= 0.1
+  EXPECT_NEAR(s.position.y, 0.0f, 1e-9f);
+  EXPECT_EQ(s.velocity, vec3(0.0f));
 }
 
 TEST(ContactKernel, DeepestColliderWinsAndPlaneKeepsVertexAbove) {
   ClothStepParams p = params();
   p.sphere.w = 0.0f;  // no sphere
   VertexState s{vec3(1.0f, -5.2f, 0.0f), vec3(0.0f, -3.0f, 0.0f)};
-  s = resolveContact(s, analyticContact(s.position, p), 0.0f);
+  s = resolveContact(s, analyticContact(s.position, p), 0.0f, p.dt);
   EXPECT_FLOAT_EQ(s.position.y, -5.0f);
   EXPECT_FLOAT_EQ(s.velocity.y, 0.0f);
   VertexContact a = noContact(), b = noContact();
