@@ -1,11 +1,14 @@
 #include "sim/scene/DrapeScene.h"
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <set>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
+
+#include "sim/cloth/FabricPresets.h"
 
 namespace hg {
 namespace {
@@ -64,7 +67,7 @@ Result<DrapeScene> parseDrapeScene(const std::string& text, const std::string& o
     }
     if (root.contains("cloth")) {
       const json& c = root["cloth"];
-      checkKeys(c, "cloth", {"resolution", "size", "center", "mesh", "areal_density", "area_weighted_mass",
+      checkKeys(c, "cloth", {"resolution", "size", "center", "mesh", "fabric", "areal_density", "area_weighted_mass",
                              "tensile_stiffness", "bending_rigidity", "spring_damping", "pinned", "anisotropy"});
       SquareClothSpec& s = scene.sheet;
       s.resolution = integer(c, "cloth", "resolution", s.resolution);
@@ -74,7 +77,13 @@ Result<DrapeScene> parseDrapeScene(const std::string& text, const std::string& o
         if (!c["mesh"].is_string()) throw SceneError{"cloth.mesh must be a file name"};
         scene.mesh = c["mesh"].get<std::string>();
       }
+      if (c.contains("fabric")) {
+        if (!c["fabric"].is_string()) throw SceneError{"cloth.fabric must be a preset name"};
+        scene.fabric = c["fabric"].get<std::string>();
+      }
       ClothMaterial& m = scene.material;
+      for (const char* key : {"areal_density", "tensile_stiffness", "bending_rigidity"})
+        if (c.contains(key)) scene.materialOverrides.push_back(key);
       m.arealDensity = number(c, "cloth", "areal_density", m.arealDensity);
       if (c.contains("area_weighted_mass")) {
         if (!c["area_weighted_mass"].is_boolean()) throw SceneError{"cloth.area_weighted_mass must be true or false"};
@@ -205,7 +214,32 @@ Result<DrapeScene> loadDrapeScene(const std::filesystem::path& path) {
   return scene;
 }
 
+Result<FabricMaterial> fabricMaterial(const std::filesystem::path& presetsFile, const std::string& name) {
+  auto preset = findFabricPreset(presetsFile, name);
+  if (!preset) return preset.error();
+  FabricMaterial result;
+  const float reference = std::max({preset->stretchWarp, preset->stretchWeft, preset->stretchBias});
+  result.material.arealDensity = preset->arealDensity;
+  result.material.tensileStiffness = reference;
+  result.material.bendingRigidity = preset->bendingRigidity;
+  result.anisotropy = glm::vec4(preset->stretchWarp, preset->stretchWeft, preset->stretchBias, preset->stretchBias) / reference;
+  return result;
+}
+
 Result<ClothModel> buildSceneCloth(const DrapeScene& scene) {
+  ClothMaterial material = scene.material;
+  std::optional<glm::vec4> uniform = scene.anisotropyUniform;
+  if (!scene.fabric.empty()) {
+    auto fabric = fabricMaterial(scene.directory / "fabrics.json", scene.fabric);
+    if (!fabric) return Error{"cloth.fabric: " + fabric.error().message};
+    auto overridden = [&](const char* key) {
+      return std::find(scene.materialOverrides.begin(), scene.materialOverrides.end(), key) != scene.materialOverrides.end();
+    };
+    if (!overridden("areal_density")) material.arealDensity = fabric->material.arealDensity;
+    if (!overridden("tensile_stiffness")) material.tensileStiffness = fabric->material.tensileStiffness;
+    if (!overridden("bending_rigidity")) material.bendingRigidity = fabric->material.bendingRigidity;
+    if (!uniform && scene.anisotropyTexture.empty()) uniform = fabric->anisotropy;
+  }
   Result<TriangleMesh> mesh = scene.mesh.empty() ? makeSquareSheet(scene.sheet) : importClothMesh(scene.directory / scene.mesh);
   if (!mesh) return Error{"cloth: " + mesh.error().message};
   std::optional<AnisotropyTexture> anisotropy;
@@ -213,10 +247,10 @@ Result<ClothModel> buildSceneCloth(const DrapeScene& scene) {
     auto texture = loadAnisotropyTexture(scene.directory / scene.anisotropyTexture, scene.anisotropyScale);
     if (!texture) return Error{"cloth: " + texture.error().message};
     anisotropy = std::move(texture).value();
-  } else if (scene.anisotropyUniform) {
-    anisotropy = AnisotropyTexture::uniform(*scene.anisotropyUniform, scene.anisotropyScale);
+  } else if (uniform) {
+    anisotropy = AnisotropyTexture::uniform(*uniform, scene.anisotropyScale);
   }
-  auto model = buildClothModel(*mesh, scene.material, scene.pinned, std::move(anisotropy));
+  auto model = buildClothModel(*mesh, material, scene.pinned, std::move(anisotropy));
   if (!model) return Error{"cloth: " + model.error().message};
   return model;
 }

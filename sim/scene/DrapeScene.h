@@ -7,6 +7,8 @@
 ///       "name": "cloth_on_sphere",
 ///       "cloth":  {"resolution": 48, "size": 1.6, "center": [0, 1.3, 0],   // generated sheet, or
 ///                  "mesh": "garment.obj",                                // a mesh with UVs (path relative to the scene)
+///                  "fabric": "denim",     // a preset of fabrics.json beside the scene: sets the density,
+///                                         // stiffness, bending and a uniform anisotropy (keys below override)
 ///                  "areal_density": 0.15, "area_weighted_mass": false,   // kg/m^2
 ///                  "tensile_stiffness": 500, "bending_rigidity": 2e-6,   // N/m, N m
 ///                  "spring_damping": 0.002, "pinned": [],
@@ -25,6 +27,8 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
+#include <string>
 
 #include "sim/cloth/ClothModel.h"
 #include "sim/cloth/ClothSolver.h"
@@ -37,6 +41,8 @@ struct DrapeScene {
   std::filesystem::path directory;   ///< folder of the scene file; relative paths start here
   SquareClothSpec sheet;             ///< used when mesh is empty
   std::filesystem::path mesh;        ///< cloth mesh file (relative to directory), or empty
+  std::string fabric;                ///< preset name in directory / "fabrics.json", or empty
+  std::vector<std::string> materialOverrides;  ///< material keys given explicitly (win over the fabric)
   ClothMaterial material;
   PinSet pinned;
   std::filesystem::path anisotropyTexture;  ///< PNG, or empty
@@ -58,5 +64,16 @@ Result<DrapeScene> parseDrapeScene(const std::string& text, const std::string& o
 /// The scene's cloth model (mesh or sheet, material, pins, anisotropy); errors name
 /// the scene file and the mesh or texture file.
 Result<ClothModel> buildSceneCloth(const DrapeScene& scene);
+
+/// Material and uniform anisotropy (Ka, Kb, Kc, Kd with scale 2) from a fabric preset:
+/// E = max(warp, weft, bias) stretch stiffness, K = direction stiffness / E; bending
+/// rigidity and areal density as measured. The bias channels take the preset's bias
+/// stretch stiffness, which on the edge-spring grid governs how easily the cloth shears
+/// under a bias pull (strain-controlled, warp and weft springs add to it).
+struct FabricMaterial {
+  ClothMaterial material;
+  glm::vec4 anisotropy{1.0f};
+};
+Result<FabricMaterial> fabricMaterial(const std::filesystem::path& presetsFile, const std::string& name);
 
 }  // namespace hg

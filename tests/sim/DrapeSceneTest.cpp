@@ -1,4 +1,5 @@
 // Scene files: defaults, every shipped scene parses, and bad input is a clear error.
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -82,6 +83,28 @@ TEST(DrapeScene, MissingMeshOrTextureNamesTheFile) {
   model = buildSceneCloth(*scene);
   ASSERT_FALSE(model);
   EXPECT_NE(model.error().message.find("no_such_weave.png"), std::string::npos) << model.error().message;
+}
+
+TEST(DrapeScene, FabricPresetSetsTheMaterialAndExplicitKeysWin) {
+  auto fabric = fabricMaterial(kScenes / "fabrics.json", "denim");
+  ASSERT_TRUE(fabric) << fabric.error().message;
+  EXPECT_NEAR(fabric->material.arealDensity, 0.324f, 1e-6f);
+  EXPECT_GT(fabric->material.tensileStiffness, 1000.0f);
+  EXPECT_NEAR(std::max({fabric->anisotropy.x, fabric->anisotropy.y, fabric->anisotropy.z}), 1.0f, 1e-6f);
+  EXPECT_LT(fabric->anisotropy.z, fabric->anisotropy.x);  // woven: softer on the bias
+  auto scene = parseDrapeScene(R"({"cloth": {"resolution": 6, "fabric": "denim", "bending_rigidity": 0.5}})", "x");
+  ASSERT_TRUE(scene);
+  scene->directory = kScenes;
+  auto model = buildSceneCloth(*scene);
+  ASSERT_TRUE(model) << model.error().message;
+  EXPECT_NEAR(model->totalMass, 0.324f * 1.6f * 1.6f, 1e-4f);
+  ASSERT_TRUE(model->anisotropy);
+  const float bendingRatio = model->hinges[0].stiffness / scene->material.bendingRigidity;
+  EXPECT_GT(bendingRatio, 0.0f);  // built from the explicit 0.5 N m, not the preset
+  EXPECT_NEAR(scene->material.bendingRigidity, 0.5f, 1e-6f);
+  auto unknown = fabricMaterial(kScenes / "fabrics.json", "tweed");
+  ASSERT_FALSE(unknown);
+  EXPECT_NE(unknown.error().message.find("tweed"), std::string::npos) << unknown.error().message;
 }
 
 TEST(DrapeScene, MissingFileIsAnError) {
