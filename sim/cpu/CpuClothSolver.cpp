@@ -1,9 +1,9 @@
 #include "sim/cpu/CpuClothSolver.h"
 #include "sim/cpu/CpuProjectiveClothSolver.h"
 
-#include <omp.h>
-
 #include <utility>
+
+#include "sim/cpu/CpuClothSolverBase.h"
 
 namespace hg {
 namespace {
@@ -12,61 +12,31 @@ using kernels::ClothStepParams;
 using kernels::VertexContact;
 using kernels::VertexState;
 
-class CpuClothSolver final : public ClothSolver {
-public:
+class CpuClothSolver final : public CpuClothSolverBase {
+ public:
   CpuClothSolver(std::shared_ptr<const ClothModel> model, const ClothSettings& settings)
-      : ClothSolver(std::move(model), settings), m_springs(m_model->springs), m_hinges(m_model->hinges) {
-    m_current = restState(*m_model);
-    m_next = m_current;
+      : CpuClothSolverBase(std::move(model), settings) {
+    m_next = m_state;
   }
 
-  Backend backend() const override { return Backend::Cpu; }
-
-  ClothState readState() const override { return m_current; }
-
-  void writeState(const ClothState& state) override {
-    assert(state.positions.size() == m_model->vertexCount());
-    assert(state.velocities.size() == m_model->vertexCount());
-    m_current = state;
-  }
-
-  void setPinTargets(std::span<const std::uint32_t> vertices, std::span<const glm::vec3> positions) override {
-    assert(vertices.size() == positions.size());
-    for (std::size_t k = 0; k < vertices.size(); ++k) {
-      glm::vec4& x = m_current.positions[vertices[k]];
-      if (x.w != 0.0f) continue;  // only pinned vertices are kinematic
-      m_current.velocities[vertices[k]] = glm::vec4((positions[k] - glm::vec3(x)) / m_settings.frameDt, 0.0f);
-      x = glm::vec4(positions[k], 0.0f);
-    }
-  }
-
-  std::vector<kernels::ClothSpring> readSprings() const override { return m_springs; }
-  std::vector<kernels::ClothHinge> readHinges() const override { return m_hinges; }
-
-protected:
+ protected:
   StepStatus advance(int substeps, float velocityDamping) override {
     const ClothStepParams params = m_settings.stepParams(*m_model, substeps, velocityDamping);
     std::uint32_t status = 0;
     for (int s = 0; s < substeps; ++s) {
       status |= substep(params);
-      std::swap(m_current, m_next);
+      std::swap(m_state, m_next);
       if (params.plasticRate > 0.0f) creep(params);
     }
     return StepStatus(status);
   }
 
-private:
-  int threads() const { return m_settings.threads > 0 ? m_settings.threads : omp_get_max_threads(); }
-  /// Loops shorter than this run on one thread: a parallel region costs more than
-  /// it saves there, and spinning threads crawl when the cores are oversubscribed.
-  /// The result does not depend on it (per-element work, fixed gather order).
-  static constexpr std::int64_t kParallelThreshold = 2048;
-
+ private:
   /// Element pass, as shaders/cloth_forces.comp: one force per spring (on end a),
   /// four per hinge.
   void elementForces(const ClothStepParams& params) {
-    const glm::vec4* x = m_current.positions.data();
-    const glm::vec4* v = m_current.velocities.data();
+    const glm::vec4* x = m_state.positions.data();
+    const glm::vec4* v = m_state.velocities.data();
     const std::size_t springCount = m_springs.size();
     m_elementForces.resize(springCount + 4 * m_hinges.size());
     glm::vec4* out = m_elementForces.data();
@@ -96,8 +66,8 @@ private:
   std::uint32_t substep(const ClothStepParams& params) {
     elementForces(params);
     const ClothModel& model = *m_model;
-    const glm::vec4* x = m_current.positions.data();
-    const glm::vec4* v = m_current.velocities.data();
+    const glm::vec4* x = m_state.positions.data();
+    const glm::vec4* v = m_state.velocities.data();
     glm::vec4* xOut = m_next.positions.data();
     glm::vec4* vOut = m_next.velocities.data();
     const glm::vec4* forces = m_elementForces.data();
@@ -132,30 +102,7 @@ private:
     return status;
   }
 
-  /// Plastic creep of rest lengths and angles (shaders/cloth_plasticity.comp).
-  void creep(const ClothStepParams& params) {
-    const glm::vec4* x = m_current.positions.data();
-    const auto springCount = std::int64_t(m_springs.size());
-#pragma omp parallel for schedule(static) num_threads(threads()) if (springCount >= kParallelThreshold)
-    for (std::int64_t s = 0; s < springCount; ++s) {
-      kernels::ClothSpring& spring = m_springs[s];
-      const float r = glm::distance(glm::vec3(x[spring.a]), glm::vec3(x[spring.b]));
-      spring.restLength = kernels::plasticRestLength(r, spring.restLength, params);
-    }
-    const auto hingeCount = std::int64_t(m_hinges.size());
-#pragma omp parallel for schedule(static) num_threads(threads()) if (hingeCount >= kParallelThreshold)
-    for (std::int64_t h = 0; h < hingeCount; ++h) {
-      kernels::ClothHinge& hinge = m_hinges[h];
-      const float theta = kernels::hingeAngle(glm::vec3(x[hinge.vertices.x]), glm::vec3(x[hinge.vertices.y]),
-                                              glm::vec3(x[hinge.vertices.z]), glm::vec3(x[hinge.vertices.w]));
-      hinge.restAngle = kernels::plasticRestAngle(theta, hinge.restAngle, params);
-    }
-  }
-
-  ClothState m_current;
-  ClothState m_next;
-  std::vector<kernels::ClothSpring> m_springs;  // rest lengths change under plasticity
-  std::vector<kernels::ClothHinge> m_hinges;
+  ClothState m_next;  // the state being written by the substep (ping-pong with m_state)
   std::vector<glm::vec4> m_elementForces;
 };
 

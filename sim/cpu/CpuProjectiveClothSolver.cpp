@@ -1,11 +1,10 @@
 #include "sim/cpu/CpuProjectiveClothSolver.h"
 
-#include <omp.h>
-
 #include <algorithm>
-#include <cassert>
 #include <cstdint>
 #include <utility>
+
+#include "sim/cpu/CpuClothSolverBase.h"
 
 namespace hg {
 namespace {
@@ -14,39 +13,15 @@ using kernels::ClothStepParams;
 using kernels::VertexContact;
 using kernels::VertexState;
 
-class CpuProjectiveClothSolver final : public ClothSolver {
+class CpuProjectiveClothSolver final : public CpuClothSolverBase {
  public:
   CpuProjectiveClothSolver(std::shared_ptr<const ClothModel> model, const ClothSettings& settings)
-      : ClothSolver(std::move(model), settings), m_springs(m_model->springs), m_hinges(m_model->hinges) {
-    m_state = restState(*m_model);
+      : CpuClothSolverBase(std::move(model), settings) {
     const std::size_t n = m_model->vertexCount();
     m_predicted.resize(n);
     for (std::vector<glm::vec4>& iterate : m_iterates) iterate.resize(n);
     m_hingeForces.resize(4 * m_hinges.size());
   }
-
-  Backend backend() const override { return Backend::Cpu; }
-
-  ClothState readState() const override { return m_state; }
-
-  void writeState(const ClothState& state) override {
-    assert(state.positions.size() == m_model->vertexCount());
-    assert(state.velocities.size() == m_model->vertexCount());
-    m_state = state;
-  }
-
-  void setPinTargets(std::span<const std::uint32_t> vertices, std::span<const glm::vec3> positions) override {
-    assert(vertices.size() == positions.size());
-    for (std::size_t k = 0; k < vertices.size(); ++k) {
-      glm::vec4& x = m_state.positions[vertices[k]];
-      if (x.w != 0.0f) continue;  // only pinned vertices are kinematic
-      m_state.velocities[vertices[k]] = glm::vec4((positions[k] - glm::vec3(x)) / m_settings.frameDt, 0.0f);
-      x = glm::vec4(positions[k], 0.0f);
-    }
-  }
-
-  std::vector<kernels::ClothSpring> readSprings() const override { return m_springs; }
-  std::vector<kernels::ClothHinge> readHinges() const override { return m_hinges; }
 
  protected:
   StepStatus advance(int substeps, float velocityDamping) override {
@@ -60,10 +35,6 @@ class CpuProjectiveClothSolver final : public ClothSolver {
   }
 
  private:
-  int threads() const { return m_settings.threads > 0 ? m_settings.threads : omp_get_max_threads(); }
-  /// Loops shorter than this run on one thread (see CpuClothSolver: same reasons).
-  static constexpr std::int64_t kParallelThreshold = 2048;
-
   std::uint32_t substep(const ClothStepParams& params) {
     hingeForces();
     predict(params);
@@ -187,34 +158,10 @@ class CpuProjectiveClothSolver final : public ClothSolver {
     return status;
   }
 
-  /// Plastic creep of rest lengths and angles after the substep, the same kernels and
-  /// loop as CpuClothSolver (shaders/cloth_plasticity.comp on the GPU).
-  void creep(const ClothStepParams& params) {
-    const glm::vec4* x = m_state.positions.data();
-    const auto springCount = std::int64_t(m_springs.size());
-#pragma omp parallel for schedule(static) num_threads(threads()) if (springCount >= kParallelThreshold)
-    for (std::int64_t s = 0; s < springCount; ++s) {
-      kernels::ClothSpring& spring = m_springs[std::size_t(s)];
-      const float r = glm::distance(glm::vec3(x[spring.a]), glm::vec3(x[spring.b]));
-      spring.restLength = kernels::plasticRestLength(r, spring.restLength, params);
-    }
-    const auto hingeCount = std::int64_t(m_hinges.size());
-#pragma omp parallel for schedule(static) num_threads(threads()) if (hingeCount >= kParallelThreshold)
-    for (std::int64_t h = 0; h < hingeCount; ++h) {
-      kernels::ClothHinge& hinge = m_hinges[std::size_t(h)];
-      const float theta = kernels::hingeAngle(glm::vec3(x[hinge.vertices.x]), glm::vec3(x[hinge.vertices.y]),
-                                              glm::vec3(x[hinge.vertices.z]), glm::vec3(x[hinge.vertices.w]));
-      hinge.restAngle = kernels::plasticRestAngle(theta, hinge.restAngle, params);
-    }
-  }
-
-  ClothState m_state;
-  std::vector<glm::vec4> m_predicted;           // y, m (w: inverse mass)
-  std::vector<glm::vec4> m_iterates[3];         // rotating u^{k-1}, u^k, u^{k+1}: x - y, m
-  std::size_t m_base = 0;                       // the buffer of u^0 (the last solution's)
-  std::vector<glm::vec4> m_hingeForces;         // N, 4 per hinge (roles 0..3)
-  std::vector<kernels::ClothSpring> m_springs;  // rest lengths change under plasticity
-  std::vector<kernels::ClothHinge> m_hinges;
+  std::vector<glm::vec4> m_predicted;    // y, m (w: inverse mass)
+  std::vector<glm::vec4> m_iterates[3];  // rotating u^{k-1}, u^k, u^{k+1}: x - y, m
+  std::size_t m_base = 0;                // the buffer of u^0 (the last solution's)
+  std::vector<glm::vec4> m_hingeForces;  // N, 4 per hinge (roles 0..3)
 };
 
 }  // namespace

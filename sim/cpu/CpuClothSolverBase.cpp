@@ -1,0 +1,54 @@
+#include "sim/cpu/CpuClothSolverBase.h"
+
+#include <omp.h>
+
+#include <cassert>
+#include <utility>
+
+#include <glm/geometric.hpp>
+
+namespace hg {
+
+CpuClothSolverBase::CpuClothSolverBase(std::shared_ptr<const ClothModel> model, const ClothSettings& settings)
+    : ClothSolver(std::move(model), settings), m_springs(m_model->springs), m_hinges(m_model->hinges) {
+  m_state = restState(*m_model);
+}
+
+void CpuClothSolverBase::writeState(const ClothState& state) {
+  assert(state.positions.size() == m_model->vertexCount());
+  assert(state.velocities.size() == m_model->vertexCount());
+  m_state = state;
+}
+
+void CpuClothSolverBase::setPinTargets(std::span<const std::uint32_t> vertices, std::span<const glm::vec3> positions) {
+  assert(vertices.size() == positions.size());
+  for (std::size_t k = 0; k < vertices.size(); ++k) {
+    glm::vec4& x = m_state.positions[vertices[k]];
+    if (x.w != 0.0f) continue;  // only pinned vertices are kinematic
+    m_state.velocities[vertices[k]] = glm::vec4((positions[k] - glm::vec3(x)) / m_settings.frameDt, 0.0f);
+    x = glm::vec4(positions[k], 0.0f);
+  }
+}
+
+int CpuClothSolverBase::threads() const { return m_settings.threads > 0 ? m_settings.threads : omp_get_max_threads(); }
+
+void CpuClothSolverBase::creep(const kernels::ClothStepParams& params) {
+  const glm::vec4* x = m_state.positions.data();
+  const auto springCount = std::int64_t(m_springs.size());
+#pragma omp parallel for schedule(static) num_threads(threads()) if (springCount >= kParallelThreshold)
+  for (std::int64_t s = 0; s < springCount; ++s) {
+    kernels::ClothSpring& spring = m_springs[std::size_t(s)];
+    const float r = glm::distance(glm::vec3(x[spring.a]), glm::vec3(x[spring.b]));
+    spring.restLength = kernels::plasticRestLength(r, spring.restLength, params);
+  }
+  const auto hingeCount = std::int64_t(m_hinges.size());
+#pragma omp parallel for schedule(static) num_threads(threads()) if (hingeCount >= kParallelThreshold)
+  for (std::int64_t h = 0; h < hingeCount; ++h) {
+    kernels::ClothHinge& hinge = m_hinges[std::size_t(h)];
+    const float theta = kernels::hingeAngle(glm::vec3(x[hinge.vertices.x]), glm::vec3(x[hinge.vertices.y]),
+                                            glm::vec3(x[hinge.vertices.z]), glm::vec3(x[hinge.vertices.w]));
+    hinge.restAngle = kernels::plasticRestAngle(theta, hinge.restAngle, params);
+  }
+}
+
+}  // namespace hg

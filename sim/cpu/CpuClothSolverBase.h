@@ -1,0 +1,48 @@
+#pragma once
+/// The plumbing shared by the CPU cloth solvers (CpuClothSolver.cpp: symplectic Euler;
+/// CpuProjectiveClothSolver.cpp: projective Jacobi): the current state, the springs and
+/// hinges as plasticity changes them, state and pin transfers, the OpenMP thread count
+/// and the plastic creep pass. Derived solvers implement advance() and own their
+/// scratch buffers.
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "sim/cloth/ClothSolver.h"
+
+namespace hg {
+
+class CpuClothSolverBase : public ClothSolver {
+ public:
+  Backend backend() const override { return Backend::Cpu; }
+
+  ClothState readState() const override { return m_state; }
+  void writeState(const ClothState& state) override;
+  void setPinTargets(std::span<const std::uint32_t> vertices, std::span<const glm::vec3> positions) override;
+
+  std::vector<kernels::ClothSpring> readSprings() const override { return m_springs; }
+  std::vector<kernels::ClothHinge> readHinges() const override { return m_hinges; }
+
+ protected:
+  /// Starts at the model's rest state with the model's springs and hinges.
+  CpuClothSolverBase(std::shared_ptr<const ClothModel> model, const ClothSettings& settings);
+
+  /// OpenMP threads of a parallel loop: settings().threads, or the OpenMP default if 0.
+  int threads() const;
+  /// Loops shorter than this run on one thread: a parallel region costs more than
+  /// it saves there, and spinning threads crawl when the cores are oversubscribed.
+  /// The result does not depend on it (per-element work, fixed gather order).
+  static constexpr std::int64_t kParallelThreshold = 2048;
+
+  /// Plastic creep of rest lengths and angles toward the current state's shape
+  /// (shaders/cloth_plasticity.comp on the GPU); run after each substep when
+  /// params.plasticRate > 0.
+  void creep(const kernels::ClothStepParams& params);
+
+  ClothState m_state;                           ///< the current state (positions m, velocities m/s)
+  std::vector<kernels::ClothSpring> m_springs;  ///< rest lengths change under plasticity
+  std::vector<kernels::ClothHinge> m_hinges;    ///< rest angles change under plasticity
+};
+
+}  // namespace hg

@@ -1,0 +1,161 @@
+#include "sim/gpu/GpuClothSolverBase.h"
+
+#include <cassert>
+
+namespace hg {
+
+Status buildGpuClothPrograms(const gl::ShaderRegistry& registry, GpuClothSharedPrograms& shared,
+                             std::initializer_list<std::pair<gl::Program*, const char*>> own) {
+  auto build = [&registry](gl::Program& program, const char* name) -> Status {
+    auto built = registry.buildCompute(name);
+    if (!built) return built.error();
+    program = std::move(built).value();
+    return Status::success();
+  };
+  if (Status s = build(shared.forces, "cloth_forces.comp"); !s) return s;
+  for (auto [program, name] : own)
+    if (Status s = build(*program, name); !s) return s;
+  if (Status s = build(shared.setup, "cloth_setup.comp"); !s) return s;
+  return build(shared.plasticity, "cloth_plasticity.comp");
+}
+
+GpuClothSolverBase::GpuClothSolverBase(std::shared_ptr<const ClothModel> model, const ClothSettings& settings,
+                                       GpuClothSharedPrograms programs)
+    : ClothSolver(std::move(model), settings), m_sharedPrograms(std::move(programs)) {
+  const ClothModel& m = *m_model;
+  m_params = gl::createBuffer(sizeof(kernels::ClothStepParams));
+  m_springOffsets = gl::createBuffer(std::span<const std::uint32_t>(m.springOffsets));
+  m_springEntries = gl::createBuffer(std::span<const kernels::SpringEntry>(m.springEntries));
+  m_springs = gl::createBuffer(std::span<const kernels::ClothSpring>(m.springs));
+  m_hingeOffsets = gl::createBuffer(std::span<const std::uint32_t>(m.hingeOffsets));
+  m_hingeEntries = gl::createBuffer(std::span<const std::uint32_t>(m.hingeEntries));
+  m_hinges = gl::createBuffer(std::span<const kernels::ClothHinge>(m.hinges));
+  m_elementForces = gl::createBuffer((m.springs.size() + 4 * m.hinges.size()) * sizeof(glm::vec4));
+  const std::uint32_t zero = 0;
+  m_status = gl::createBuffer(sizeof(zero), &zero);
+}
+
+GLuint GpuClothSolverBase::groupsFor(std::size_t count) {
+  return GLuint((count + HG_WORKGROUP_SIZE - 1) / HG_WORKGROUP_SIZE);
+}
+
+ClothState GpuClothSolverBase::readState() const {
+  ClothState state;
+  state.positions.resize(m_model->vertexCount());
+  state.velocities.resize(m_model->vertexCount());
+  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+  gl::readBuffer(positionsBuffer(), state.positions.size() * sizeof(glm::vec4), state.positions.data());
+  gl::readBuffer(velocitiesBuffer(), state.velocities.size() * sizeof(glm::vec4), state.velocities.data());
+  return state;
+}
+
+void GpuClothSolverBase::writeState(const ClothState& state) {
+  assert(state.positions.size() == m_model->vertexCount());
+  assert(state.velocities.size() == m_model->vertexCount());
+  const std::size_t bytes = state.positions.size() * sizeof(glm::vec4);
+  if (bytes == 0) return;
+  glNamedBufferSubData(positionsBuffer().id(), 0, GLsizeiptr(bytes), state.positions.data());
+  glNamedBufferSubData(velocitiesBuffer().id(), 0, GLsizeiptr(bytes), state.velocities.data());
+}
+
+void GpuClothSolverBase::setPinTargets(std::span<const std::uint32_t> vertices, std::span<const glm::vec3> positions) {
+  assert(vertices.size() == positions.size());
+  for (std::size_t k = 0; k < vertices.size(); ++k) {
+    const std::uint32_t v = vertices[k];
+    if (m_model->restPositions[v].w != 0.0f) continue;  // only pinned vertices are kinematic
+    glm::vec4 current;
+    gl::readBuffer(positionsBuffer(), sizeof(glm::vec4), &current, v * sizeof(glm::vec4));
+    const glm::vec4 velocity((positions[k] - glm::vec3(current)) / m_settings.frameDt, 0.0f);
+    const glm::vec4 target(positions[k], 0.0f);
+    glNamedBufferSubData(positionsBuffer().id(), GLintptr(v * sizeof(glm::vec4)), sizeof(glm::vec4), &target);
+    glNamedBufferSubData(velocitiesBuffer().id(), GLintptr(v * sizeof(glm::vec4)), sizeof(glm::vec4), &velocity);
+  }
+}
+
+std::vector<kernels::ClothSpring> GpuClothSolverBase::readSprings() const {
+  std::vector<kernels::ClothSpring> springs(m_model->springs.size());
+  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+  gl::readBuffer(m_springs, springs.size() * sizeof(kernels::ClothSpring), springs.data());
+  return springs;
+}
+
+std::vector<kernels::ClothHinge> GpuClothSolverBase::readHinges() const {
+  std::vector<kernels::ClothHinge> hinges(m_model->hinges.size());
+  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+  gl::readBuffer(m_hinges, hinges.size() * sizeof(kernels::ClothHinge), hinges.data());
+  return hinges;
+}
+
+void GpuClothSolverBase::initializeState() {
+  writeState(restState(*m_model));
+  runSetup();
+}
+
+void GpuClothSolverBase::bindModel() const {
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HG_BINDING_CLOTH_PARAMS, m_params.id());
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HG_BINDING_SPRING_OFFSETS, m_springOffsets.id());
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HG_BINDING_SPRING_ENTRIES, m_springEntries.id());
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HG_BINDING_SPRINGS, m_springs.id());
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HG_BINDING_HINGE_OFFSETS, m_hingeOffsets.id());
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HG_BINDING_HINGE_ENTRIES, m_hingeEntries.id());
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HG_BINDING_HINGES, m_hinges.id());
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HG_BINDING_STEP_STATUS, m_status.id());
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HG_BINDING_ELEMENT_FORCES, m_elementForces.id());
+}
+
+void GpuClothSolverBase::runSetup() {
+  const kernels::ClothStepParams params =
+      m_settings.stepParams(*m_model, m_settings.substeps, m_settings.velocityDamping);
+  glNamedBufferSubData(m_params.id(), 0, sizeof(params), &params);
+  gl::Texture texture;
+  const bool hasTexture = m_model->anisotropy.has_value();
+  if (hasTexture) {
+    const AnisotropyTexture& t = *m_model->anisotropy;
+    GLuint id = 0;
+    glCreateTextures(GL_TEXTURE_2D, 1, &id);
+    texture = gl::Texture(id);
+    glTextureStorage2D(id, 1, GL_RGBA8, t.width, t.height);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    glTextureSubImage2D(id, 0, 0, 0, t.width, t.height, GL_RGBA, GL_UNSIGNED_BYTE, t.rgba.data());
+    glBindTextureUnit(HG_TEXTURE_UNIT_ANISOTROPY, id);
+  }
+  glUseProgram(m_sharedPrograms.setup.id());
+  glUniform1i(0, hasTexture ? 1 : 0);
+  glUniform1f(1, hasTexture ? m_model->anisotropy->scale : 1.0f);
+  bindModel();
+  if (const GLuint groups = groupsFor(m_model->springs.size()); groups > 0) glDispatchCompute(groups, 1, 1);
+  glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
+  if (hasTexture) glBindTextureUnit(HG_TEXTURE_UNIT_ANISOTROPY, 0);
+}
+
+void GpuClothSolverBase::beginAdvance(const kernels::ClothStepParams& params) {
+  glNamedBufferSubData(m_params.id(), 0, sizeof(params), &params);
+  const std::uint32_t zero = 0;
+  glNamedBufferSubData(m_status.id(), 0, sizeof(zero), &zero);
+  bindModel();
+}
+
+void GpuClothSolverBase::dispatchForces(GLuint elementGroups) const {
+  if (elementGroups == 0) return;
+  glUseProgram(m_sharedPrograms.forces.id());
+  glDispatchCompute(elementGroups, 1, 1);
+  glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+}
+
+void GpuClothSolverBase::dispatchPlasticity(const kernels::ClothStepParams& params, const gl::Buffer& positions,
+                                            GLuint elementGroups) const {
+  if (!(params.plasticRate > 0.0f && elementGroups > 0)) return;
+  glUseProgram(m_sharedPrograms.plasticity.id());
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HG_BINDING_POSITIONS_IN, positions.id());
+  glDispatchCompute(elementGroups, 1, 1);
+  glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+}
+
+StepStatus GpuClothSolverBase::readStatus() const {
+  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+  std::uint32_t status = 0;
+  gl::readBuffer(m_status, sizeof(status), &status);  // one word per frame
+  return StepStatus(status);
+}
+
+}  // namespace hg

@@ -1,0 +1,87 @@
+#pragma once
+/// The plumbing shared by the GPU cloth solvers (GpuClothSolver.cpp: symplectic Euler;
+/// GpuProjectiveClothSolver.cpp: projective Jacobi): the model's shader storage
+/// buffers (step parameters, spring / hinge CSR offsets and entries, springs, hinges,
+/// element forces, status word), the programs both run (cloth_forces, cloth_setup,
+/// cloth_plasticity), the anisotropy setup pass, state / spring / hinge transfers and
+/// pin updates. Derived solvers own their state buffers (positionsBuffer(),
+/// velocitiesBuffer()), their own programs and buffers, and implement advance().
+/// Requires a current OpenGL 4.5 context.
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <memory>
+#include <span>
+#include <utility>
+#include <vector>
+
+#include "render/gl/GlObjects.h"
+#include "render/gl/ShaderRegistry.h"
+#include "sim/cloth/ClothSolver.h"
+
+namespace hg {
+
+/// The compute programs both GPU integrators run.
+struct GpuClothSharedPrograms {
+  gl::Program forces;      ///< shaders/cloth_forces.comp: spring and hinge forces per element
+  gl::Program setup;       ///< shaders/cloth_setup.comp: anisotropy texture into spring stiffness
+  gl::Program plasticity;  ///< shaders/cloth_plasticity.comp: plastic creep of rest lengths / angles
+};
+
+/// Builds cloth_forces.comp, then each of `own` (program, shader name) in order, then
+/// cloth_setup.comp and cloth_plasticity.comp; error (the driver's log) from the first
+/// shader that fails.
+Status buildGpuClothPrograms(const gl::ShaderRegistry& registry, GpuClothSharedPrograms& shared,
+                             std::initializer_list<std::pair<gl::Program*, const char*>> own);
+
+class GpuClothSolverBase : public ClothSolver {
+ public:
+  Backend backend() const override { return Backend::Gpu; }
+
+  ClothState readState() const override;
+  void writeState(const ClothState& state) override;
+  void setPinTargets(std::span<const std::uint32_t> vertices, std::span<const glm::vec3> positions) override;
+  std::vector<kernels::ClothSpring> readSprings() const override;
+  std::vector<kernels::ClothHinge> readHinges() const override;
+
+ protected:
+  /// Creates and fills the model's buffers; the derived constructor creates its state
+  /// buffers and then calls initializeState().
+  GpuClothSolverBase(std::shared_ptr<const ClothModel> model, const ClothSettings& settings,
+                     GpuClothSharedPrograms programs);
+
+  /// Workgroups of HG_WORKGROUP_SIZE covering `count` invocations.
+  static GLuint groupsFor(std::size_t count);
+
+  /// The buffers holding the current state: positions (xyz m, w inverse mass) and
+  /// velocities (xyz m/s), one vec4 per vertex.
+  virtual const gl::Buffer& positionsBuffer() const = 0;
+  virtual const gl::Buffer& velocitiesBuffer() const = 0;
+
+  /// Uploads the rest state and runs the anisotropy setup pass (runSetup()).
+  void initializeState();
+  /// Binds the model's buffers to their HG_BINDING_* points.
+  void bindModel() const;
+  /// Samples the anisotropy texture on the GPU into every spring's stiffness
+  /// (shaders/cloth_setup.comp).
+  void runSetup();
+
+  /// Start of advance(): uploads the substep parameters, clears the status word and
+  /// binds the model.
+  void beginAdvance(const kernels::ClothStepParams& params);
+  /// Element pass (spring and hinge forces at the bound POSITIONS_IN / VELOCITIES_IN)
+  /// into the element forces buffer, if there are elements.
+  void dispatchForces(GLuint elementGroups) const;
+  /// Plastic creep of rest lengths and angles at `positions`, if params.plasticRate > 0
+  /// and there are elements.
+  void dispatchPlasticity(const kernels::ClothStepParams& params, const gl::Buffer& positions,
+                          GLuint elementGroups) const;
+  /// End of advance(): the anomaly bits of the step (one word read back).
+  StepStatus readStatus() const;
+
+  GpuClothSharedPrograms m_sharedPrograms;
+  gl::Buffer m_params, m_springOffsets, m_springEntries, m_springs, m_hingeOffsets, m_hingeEntries, m_hinges, m_status,
+      m_elementForces;
+};
+
+}  // namespace hg
