@@ -155,7 +155,7 @@ TEST(BendingKernel, FlatHingeAtRestHasNoForce) {
 
 // Anisotropy ---------------------------------------------------------------------
 
-TEST(AnisotropyKernel, ChannelsByDirectionAndLinearBlendInBetween) {
+TEST(AnisotropyKernel, ChannelsByDirectionAndCosineBlendInBetween) {
   const vec4 K(1.0f, 2.0f, 3.0f, 4.0f);  // R warp, G weft, B bias +u+v, A bias -u+v
   EXPECT_FLOAT_EQ(anisotropyFactor(K, vec2(1.0f, 0.0f)), 1.0f);
   EXPECT_FLOAT_EQ(anisotropyFactor(K, vec2(-1.0f, 0.0f)), 1.0f);  // a spring has no sign
@@ -167,6 +167,8 @@ TEST(AnisotropyKernel, ChannelsByDirectionAndLinearBlendInBetween) {
   EXPECT_NEAR(anisotropyFactor(K, vec2(std::cos(a), std::sin(a))), 2.0f, 1e-4f);
   EXPECT_NEAR(anisotropyFactor(K, vec2(std::cos(3.0f * a), std::sin(3.0f * a))), 2.5f, 1e-4f);  // B..G
   EXPECT_NEAR(anisotropyFactor(K, vec2(std::cos(7.0f * a), std::sin(7.0f * a))), 2.5f, 1e-4f);  // A..R
+  const float thirty = 0.5235988f;  // weights cos 60 = 0.5 (R) and cos 30 = 0.866 (B)
+  EXPECT_NEAR(anisotropyFactor(K, vec2(std::cos(thirty), std::sin(thirty))), (0.5f * 1.0f + 0.8660254f * 3.0f) / 1.3660254f, 1e-4f);
 }
 
 TEST(AnisotropyKernel, BilinearTapsFollowGlTexelCentresAndClamp) {

@@ -159,6 +159,63 @@ TEST_F(ClothCrossCheckGLTest, OneSubstepAgreesTightly) {
   EXPECT_LE(velocityExcess, 0.0f);
 }
 
+TEST_F(ClothCrossCheckGLTest, AnisotropySetupPassMatchesTheCpuReference) {
+  // A random 7 x 5 texture (not a power of two, bilinear between texels): the GPU setup
+  // pass (texelFetch in cloth_setup.comp) gives the CPU reference's stiffness per spring.
+  AnisotropyTexture texture;
+  texture.width = 7;
+  texture.height = 5;
+  texture.scale = 2.0f;
+  std::uint32_t seed = 12345;
+  for (int i = 0; i < 7 * 5 * 4; ++i) {
+    seed = seed * 1664525u + 1013904223u;
+    texture.rgba.push_back(std::uint8_t(seed >> 24));
+  }
+  auto model = sheet(33, {}, {}, texture);
+  auto gpu = createClothSolver(Backend::Gpu, model, ClothSettings{});
+  ASSERT_TRUE(gpu) << gpu.error().message;
+  const auto springs = (*gpu)->readSprings();
+  ASSERT_EQ(springs.size(), model->springs.size());
+  float worst = 0.0f, spread = 0.0f;
+  for (std::size_t s = 0; s < springs.size(); ++s) {
+    const float cpu = model->springs[s].stiffness;
+    worst = std::max(worst, std::abs(springs[s].stiffness - cpu) / cpu);
+    spread = std::max(spread, cpu / model->springs[s].baseStiffness);
+  }
+  std::printf("[ cross-check ] anisotropy setup: worst relative stiffness difference %.3g\n", double(worst));
+  EXPECT_LT(worst, 1e-5f);
+  EXPECT_GT(spread, 1.2f);  // the texture really varies the stiffness
+}
+
+TEST_F(ClothCrossCheckGLTest, PlasticCreepAgrees) {
+  std::vector<std::uint32_t> ends;
+  for (std::uint32_t j = 0; j < 21; ++j) ends.push_back(j);
+  auto model = sheet(21, ends);
+  ClothSettings settings;
+  settings.hasSphere = false;
+  settings.hasGround = false;
+  settings.gravity = glm::vec3(0.0f, 0.0f, -30.0f);  // in the sheet's plane: stretches it past yield
+  settings.plasticRate = 5.0f;
+  settings.yieldStrain = 0.005f;
+  auto cpu = createClothSolver(Backend::Cpu, model, settings);
+  auto gpu = createClothSolver(Backend::Gpu, model, settings);
+  ASSERT_TRUE(cpu && gpu);
+  for (int f = 0; f < 30; ++f) {
+    ASSERT_EQ((*cpu)->step(), StepStatus::Ok);
+    ASSERT_EQ((*gpu)->step(), StepStatus::Ok);
+  }
+  const auto a = (*cpu)->readSprings(), b = (*gpu)->readSprings();
+  float worst = 0.0f, grown = 0.0f;
+  for (std::size_t s = 0; s < a.size(); ++s) {
+    worst = std::max(worst, std::abs(a[s].restLength - b[s].restLength) / a[s].restLength0);
+    grown = std::max(grown, a[s].restLength / a[s].restLength0 - 1.0f);
+  }
+  std::printf("[ cross-check ] plasticity: rest lengths grew up to %.4f, worst cpu-gpu difference %.3g\n",
+              double(grown), double(worst));
+  EXPECT_GT(grown, 0.005f);
+  EXPECT_LT(worst, 1e-4f);
+}
+
 TEST_F(ClothCrossCheckGLTest, HangingTrajectoriesAgreeOver200Frames) {
   // Smooth dynamics: a sheet hanging from its whole top edge, gravity in its plane,
   // stretching and oscillating (damped), no contacts. Differences then stay at
