@@ -43,6 +43,8 @@
 
 #include <benchmark/benchmark.h>
 
+#include "bench/BenchOutput.h"
+
 #include <BulletSoftBody/btSoftBodyHelpers.h>
 #include <BulletSoftBody/btSoftBodyRigidBodyCollisionConfiguration.h>
 #include <BulletSoftBody/btSoftRigidDynamicsWorld.h>
@@ -321,20 +323,8 @@ int main(int argc, char** argv) {
     benchmark::RegisterBenchmark("bullet_bend", bulletStep, true, "bullet_bend")->Arg(r)->Unit(benchmark::kMillisecond)->UseRealTime();
   }
 
-  // Default output file in bench/results/, named after the machine.
-  std::vector<char*> args(argv, argv + argc);
-  std::string outArg, formatArg = "--benchmark_out_format=json";
-  bool hasOut = false;
-  for (int i = 1; i < argc; ++i) hasOut |= std::strncmp(argv[i], "--benchmark_out=", 16) == 0;
-  if (!hasOut) {
-    char host[256] = "unknown";
-    gethostname(host, sizeof host - 1);
-    outArg = std::string("--benchmark_out=") + HG_BENCH_RESULTS_DIR + "/cloth_peer_" + host + ".json";
-    args.push_back(outArg.data());
-    args.push_back(formatArg.data());
-  }
-  int count = int(args.size());
-  benchmark::Initialize(&count, args.data());
+  bench::DefaultOutput output(argc, argv, "cloth_peer");
+  benchmark::Initialize(output.argc(), output.argv());
   benchmark::AddCustomContext("bullet_version", std::to_string(btGetVersion()));
   benchmark::AddCustomContext("substeps_per_frame", std::to_string(kSubsteps));
   SummaryReporter reporter;
@@ -352,6 +342,6 @@ int main(int argc, char** argv) {
         std::printf("%-8d %-14s %12.3f %12s %12.3f %8.3f (%.2fx)\n", r * r, ours, a->second * 1e3, peer, b->second * 1e3,
                     a->second / b->second, b->second / a->second);
       }
-  if (!hasOut) std::printf("results written to %s\n", outArg.c_str() + 16);
+  if (!output.path().empty()) std::printf("results written to %s\n", output.path().c_str());
   return 0;
 }

@@ -14,6 +14,8 @@
 
 #include <benchmark/benchmark.h>
 
+#include "bench/BenchOutput.h"
+
 #include "render/gl/HeadlessContext.h"
 #include "sim/gpu/GpuClothSolver.h"
 
@@ -65,24 +67,12 @@ int main(int argc, char** argv) {
     return 3;
   }
   g_context = std::move(context).value();
-  // Default output file in bench/results/, named after the machine.
-  std::vector<char*> args(argv, argv + argc);
-  std::string outArg, formatArg = "--benchmark_out_format=json";
-  bool hasOut = false;
-  for (int i = 1; i < argc; ++i) hasOut |= std::strncmp(argv[i], "--benchmark_out=", 16) == 0;
-  if (!hasOut) {
-    char host[256] = "unknown";
-    gethostname(host, sizeof host - 1);
-    outArg = std::string("--benchmark_out=") + HG_BENCH_RESULTS_DIR + "/cloth_step_" + host + ".json";
-    args.push_back(outArg.data());
-    args.push_back(formatArg.data());
-  }
-  int count = int(args.size());
-  benchmark::Initialize(&count, args.data());
+  bench::DefaultOutput output(argc, argv, "cloth_step");
+  benchmark::Initialize(output.argc(), output.argv());
   benchmark::AddCustomContext("gl_renderer", g_context->description());
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   g_context.reset();
-  if (!hasOut) std::printf("results written to %s\n", outArg.c_str() + 16);
+  if (!output.path().empty()) std::printf("results written to %s\n", output.path().c_str());
   return 0;
 }
