@@ -39,10 +39,23 @@ void DrapeSceneView::update(const ClothState& state) {
 }
 
 OrbitCamera DrapeSceneView::defaultCamera() const {
+  // Frame the cloth as it is now (it may have moved far from its rest shape) with the colliders.
+  glm::vec3 lo(1e30f), hi(-1e30f);
+  for (const glm::vec3& p : m_cloth.positions) {
+    lo = glm::min(lo, p);
+    hi = glm::max(hi, p);
+  }
+  for (const glm::vec3& p : m_sphere.positions) {
+    lo = glm::min(lo, p);
+    hi = glm::max(hi, p);
+  }
+  glm::vec3 center = 0.5f * (lo + hi);
+  const float radius = std::max(0.5f * glm::length(hi - lo), 0.25f * m_radius);
   OrbitCamera camera;
   camera.azimuth = 0.55f;
   camera.elevation = 0.42f;
-  camera.frame(m_center, 0.8f * m_radius);
+  center.y = std::max(center.y, m_center.y - m_radius);  // keep some ground in view
+  camera.frame(center, 0.8f * radius);
   return camera;
 }
 

@@ -74,6 +74,7 @@ int runDrape(const DrapeOptions& options) {
   Progress progress("drape " + scene.name + " (" + std::string(backendName(scene.backend)) + ")", scene.frames,
                     !options.quiet && isatty(STDERR_FILENO));
   for (int frame = 0; frame < scene.frames; ++frame) {
+    scene.pinAnimation.apply(**solver, scene.pinned, float(frame + 1) * scene.settings.frameDt);
     const StepStatus status = (*solver)->step();
     if (any(status)) {
       progress.finish();

@@ -169,8 +169,12 @@ int main(int argc, char** argv) {
         ui.reset = false;
       }
       if (batch) {
-        for (; frame < batchFrames; ++frame) lastStatus |= (*solver)->step();
+        for (; frame < batchFrames; ++frame) {
+          scene.pinAnimation.apply(**solver, scene.pinned, float(frame + 1) * scene.settings.frameDt);
+          lastStatus |= (*solver)->step();
+        }
       } else if (ui.playing || ui.stepOnce) {
+        scene.pinAnimation.apply(**solver, scene.pinned, float(frame + 1) * scene.settings.frameDt);
         lastStatus = (*solver)->step();
         ++frame;
         ui.stepOnce = false;

@@ -68,6 +68,7 @@ Result<DrapeScene> parseDrapeScene(const std::string& text, const std::string& o
     if (root.contains("cloth")) {
       const json& c = root["cloth"];
       checkKeys(c, "cloth", {"resolution", "size", "center", "mesh", "fabric", "areal_density", "area_weighted_mass",
+                             "pin_animation",
                              "tensile_stiffness", "bending_rigidity", "spring_damping", "pinned", "anisotropy"});
       SquareClothSpec& s = scene.sheet;
       s.resolution = integer(c, "cloth", "resolution", s.resolution);
@@ -98,6 +99,19 @@ Result<DrapeScene> parseDrapeScene(const std::string& text, const std::string& o
           if (!p.is_number_unsigned()) throw SceneError{"cloth.pinned must hold non-negative integers"};
           scene.pinned.push_back(p.get<std::uint32_t>());
         }
+      }
+      if (c.contains("pin_animation")) {
+        const json& a = c["pin_animation"];
+        if (!a.is_array()) throw SceneError{"cloth.pin_animation must be an array of {time, translate} keys"};
+        std::vector<PinKey> keys;
+        for (const json& key : a) {
+          checkKeys(key, "cloth.pin_animation[]", {"time", "translate"});
+          keys.push_back({number(key, "cloth.pin_animation[]", "time", 0.0f),
+                          vec3(key, "cloth.pin_animation[]", "translate", glm::vec3(0.0f))});
+        }
+        auto animation = PinAnimation::fromKeys(std::move(keys));
+        if (!animation) throw SceneError{"cloth.pin_animation: " + animation.error().message};
+        scene.pinAnimation = std::move(animation).value();
       }
       if (c.contains("anisotropy")) {
         const json& a = c["anisotropy"];

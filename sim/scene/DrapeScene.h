@@ -12,6 +12,7 @@
 ///                  "areal_density": 0.15, "area_weighted_mass": false,   // kg/m^2
 ///                  "tensile_stiffness": 500, "bending_rigidity": 2e-6,   // N/m, N m
 ///                  "spring_damping": 0.002, "pinned": [],
+///                  "pin_animation": [{"time": 0, "translate": [0, 0, 0]}, {"time": 2, "translate": [0, 0.3, 0]}],
 ///                  "anisotropy": {"texture": "weave.png", "scale": 2.0}  // or {"uniform": [Ka, Kb, Kc, Kd]}
 ///                 },
 ///       "sphere": {"center": [0, 0.6, 0], "radius": 0.5},      // or null for none
@@ -32,6 +33,7 @@
 
 #include "sim/cloth/ClothModel.h"
 #include "sim/cloth/ClothSolver.h"
+#include "sim/cloth/PinAnimation.h"
 #include "sim/core/Result.h"
 
 namespace hg {
@@ -45,6 +47,7 @@ struct DrapeScene {
   std::vector<std::string> materialOverrides;  ///< material keys given explicitly (win over the fabric)
   ClothMaterial material;
   PinSet pinned;
+  PinAnimation pinAnimation;  ///< moves the pinned vertices over time (empty: they stay)
   std::filesystem::path anisotropyTexture;  ///< PNG, or empty
   std::optional<glm::vec4> anisotropyUniform;
   float anisotropyScale = 2.0f;

@@ -107,6 +107,38 @@ TEST(DrapeScene, FabricPresetSetsTheMaterialAndExplicitKeysWin) {
   EXPECT_NE(unknown.error().message.find("tweed"), std::string::npos) << unknown.error().message;
 }
 
+TEST(PinAnimation, InterpolatesLinearlyAndHoldsAtTheEnds) {
+  auto animation = PinAnimation::fromKeys({{0.5f, glm::vec3(0.0f)}, {1.5f, glm::vec3(1.0f, 2.0f, 0.0f)}});
+  ASSERT_TRUE(animation);
+  EXPECT_EQ(animation->translationAt(0.0f), glm::vec3(0.0f));
+  EXPECT_EQ(animation->translationAt(1.0f), glm::vec3(0.5f, 1.0f, 0.0f));
+  EXPECT_EQ(animation->translationAt(9.0f), glm::vec3(1.0f, 2.0f, 0.0f));
+  auto backwards = PinAnimation::fromKeys({{1.0f, glm::vec3(0.0f)}, {1.0f, glm::vec3(1.0f)}});
+  ASSERT_FALSE(backwards);
+  EXPECT_NE(backwards.error().message.find("key 1"), std::string::npos);
+  expectError(R"({"cloth": {"pin_animation": [{"time": 2}, {"time": 1}]}})", "cloth.pin_animation");
+  expectError(R"({"cloth": {"pin_animation": [{"time": 0, "move": [0, 0, 0]}]}})", "unknown key 'cloth.pin_animation[].move'");
+}
+
+TEST(PinAnimation, PinnedVerticesFollowTheSceneAnimation) {
+  auto scene = loadDrapeScene(kScenes / "curtain_lift.json");
+  ASSERT_TRUE(scene) << scene.error().message;
+  ASSERT_FALSE(scene->pinAnimation.empty());
+  auto model = std::make_shared<const ClothModel>(buildSceneCloth(*scene).value());
+  ClothSettings settings = scene->settings;
+  settings.substeps = 10;
+  auto solver = createCpuClothSolver(model, settings);
+  ASSERT_TRUE(solver);
+  const int frames = 150;  // 2.5 s: the end of the animation
+  for (int f = 0; f < frames; ++f) {
+    scene->pinAnimation.apply(**solver, scene->pinned, float(f + 1) * settings.frameDt);
+    (void)(*solver)->step();
+  }
+  const ClothState state = (*solver)->readState();
+  const glm::vec3 expected = glm::vec3(model->restPositions[scene->pinned[3]]) + glm::vec3(0.0f, 0.25f, -0.4f);
+  EXPECT_NEAR(glm::distance(glm::vec3(state.positions[scene->pinned[3]]), expected), 0.0f, 1e-5f);
+}
+
 TEST(DrapeScene, MissingFileIsAnError) {
   auto scene = loadDrapeScene("/nonexistent/scene.json");
   ASSERT_FALSE(scene);
