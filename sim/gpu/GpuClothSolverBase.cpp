@@ -1,5 +1,6 @@
 #include "sim/gpu/GpuClothSolverBase.h"
 
+#include <algorithm>
 #include <cassert>
 
 namespace hg {
@@ -60,12 +61,17 @@ void GpuClothSolverBase::writeState(const ClothState& state) {
 
 void GpuClothSolverBase::setPinTargets(std::span<const std::uint32_t> vertices, std::span<const glm::vec3> positions) {
   assert(vertices.size() == positions.size());
+  if (vertices.empty()) return;
+  // One readback of the range the pins span (not one synchronous read per pin): the
+  // current positions give the pins' velocities for the spring damping.
+  const auto [lo, hi] = std::minmax_element(vertices.begin(), vertices.end());
+  std::vector<glm::vec4> current(std::size_t(*hi - *lo) + 1);
+  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+  gl::readBuffer(positionsBuffer(), current.size() * sizeof(glm::vec4), current.data(), *lo * sizeof(glm::vec4));
   for (std::size_t k = 0; k < vertices.size(); ++k) {
     const std::uint32_t v = vertices[k];
     if (m_model->restPositions[v].w != 0.0f) continue;  // only pinned vertices are kinematic
-    glm::vec4 current;
-    gl::readBuffer(positionsBuffer(), sizeof(glm::vec4), &current, v * sizeof(glm::vec4));
-    const glm::vec4 velocity((positions[k] - glm::vec3(current)) / m_settings.frameDt, 0.0f);
+    const glm::vec4 velocity((positions[k] - glm::vec3(current[v - *lo])) / m_settings.frameDt, 0.0f);
     const glm::vec4 target(positions[k], 0.0f);
     glNamedBufferSubData(positionsBuffer().id(), GLintptr(v * sizeof(glm::vec4)), sizeof(glm::vec4), &target);
     glNamedBufferSubData(velocitiesBuffer().id(), GLintptr(v * sizeof(glm::vec4)), sizeof(glm::vec4), &velocity);

@@ -15,13 +15,6 @@ namespace {
 
 using test::sheet;
 
-ClothSettings noColliders() {
-  ClothSettings s;
-  s.hasSphere = false;
-  s.hasGround = false;
-  return s;
-}
-
 std::unique_ptr<ClothSolver> cpuSolver(std::shared_ptr<const ClothModel> model, const ClothSettings& settings) {
   auto solver = createCpuClothSolver(std::move(model), settings);
   EXPECT_TRUE(solver) << solver.error().message;
@@ -47,7 +40,7 @@ double uniaxialEnergy(const glm::vec4& multipliers, float angle) {
     for (int j = 0; j < r; ++j)
       if (i == 0 || j == 0 || i == r - 1 || j == r - 1) boundary.push_back(std::uint32_t(i * r + j));
   auto model = sheet(r, boundary, {}, AnisotropyTexture::uniform(multipliers, 2.0f), 1.0f);
-  ClothSettings settings = noColliders();
+  ClothSettings settings = test::withoutColliders();
   settings.gravity = glm::vec3(0.0f);
   auto solver = cpuSolver(model, settings);
   // UV u runs along +x, v along -z (makeSquareSheet).
@@ -100,7 +93,7 @@ TEST(ClothAnisotropy, AStiffStripeShowsInTheDeformation) {
   ClothMaterial material;
   material.tensileStiffness = 100.0f;  // soft, so the stretch is visible
   auto model = sheet(r, top, material, stripe);
-  ClothSettings settings = noColliders();
+  ClothSettings settings = test::withoutColliders();
   settings.gravity = glm::vec3(0.0f, 0.0f, -9.81f);
   auto solver = cpuSolver(model, settings);
   ASSERT_TRUE(solver->relaxToRest(1e-4f, 400000).converged);
@@ -129,7 +122,7 @@ TEST(ClothBending, ACantileverDeflectsMoreAsRigidityFalls) {
     material.bendingRigidity = rigidity;
     material.tensileStiffness = 2000.0f;
     auto model = sheet(r, clamp, material, std::nullopt, 0.3f);
-    ClothSettings settings = noColliders();
+    ClothSettings settings = test::withoutColliders();
     settings.substeps = 80;
     settings.velocityDamping = 2.0f;
     auto solver = cpuSolver(model, settings);
@@ -153,7 +146,7 @@ TEST(ClothPlasticity, StretchedClothKeepsPartOfItsDeformationWhenUnloaded) {
   for (int j = 0; j < r; ++j) ends.push_back(std::uint32_t((r - 1) * r + j));  // bottom row
   auto model = sheet(r, ends, {}, std::nullopt, 0.5f);
   for (float rate : {0.0f, 5.0f}) {
-    ClothSettings settings = noColliders();
+    ClothSettings settings = test::withoutColliders();
     settings.gravity = glm::vec3(0.0f);
     settings.plasticRate = rate;
     settings.yieldStrain = 0.02f;
@@ -185,7 +178,7 @@ TEST(ClothPlasticity, StretchedClothKeepsPartOfItsDeformationWhenUnloaded) {
 /// Distance (m) a small cloth patch slides in 1 s down a plane inclined by `angle`.
 double slideOnIncline(float angle, float mu) {
   auto model = sheet(5, {}, {}, std::nullopt, 0.1f);
-  ClothSettings settings = noColliders();
+  ClothSettings settings = test::withoutColliders();
   settings.hasGround = true;
   settings.groundNormal = glm::vec3(-std::sin(angle), std::cos(angle), 0.0f);
   settings.groundHeight = 0.0f;
@@ -229,7 +222,7 @@ TEST(ClothDrapeToRest, ConvergesToTheShapeTheDynamicSolverSettlesInto) {
   ClothMaterial material;
   material.bendingRigidity = 1e-3f;
   auto model = sheet(r, {0, std::uint32_t(r - 1)}, material, std::nullopt, 0.6f);  // hangs from two corners
-  ClothSettings settings = noColliders();
+  ClothSettings settings = test::withoutColliders();
   settings.velocityDamping = 2.0f;
   auto dynamic = cpuSolver(model, settings);
   for (int f = 0; f < 900; ++f) ASSERT_EQ(dynamic->step(), StepStatus::Ok);  // 15 s

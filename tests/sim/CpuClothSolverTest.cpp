@@ -14,10 +14,9 @@ namespace {
 
 using test::sheet;
 
+/// No colliders and no air drag.
 ClothSettings freeSpace() {
-  ClothSettings s;
-  s.hasSphere = false;
-  s.hasGround = false;
+  ClothSettings s = test::withoutColliders();
   s.velocityDamping = 0.0f;
   return s;
 }

@@ -54,6 +54,26 @@ TEST_P(ClothSolverGLTest, PinnedStayPinnedAndTheRestHangs) {
   EXPECT_LT(state.positions[224].y, model->restPositions[224].y - 0.2f);
 }
 
+TEST_P(ClothSolverGLTest, PinsFollowTheirTargets) {
+  auto model = sheet(15, {0, 14});
+  auto solver = make(model, test::withoutColliders());
+  ASSERT_TRUE(solver);
+  const std::uint32_t pins[] = {14, 0, 7};  // 7 is not pinned: ignored
+  for (int f = 1; f <= 20; ++f) {
+    const glm::vec3 shift(0.0f, 0.01f * float(f), -0.005f * float(f));
+    const glm::vec3 targets[] = {glm::vec3(model->restPositions[14]) + shift, glm::vec3(model->restPositions[0]) + shift,
+                                 glm::vec3(9.0f)};
+    solver->setPinTargets(pins, targets);
+    ASSERT_EQ(solver->step(), StepStatus::Ok);
+    const ClothState state = solver->readState();
+    EXPECT_EQ(glm::vec3(state.positions[14]), targets[0]);
+    EXPECT_EQ(glm::vec3(state.positions[0]), targets[1]);
+    EXPECT_NE(glm::vec3(state.positions[7]), targets[2]);
+    // The pins' velocity is their motion over the frame (used by the spring damping).
+    EXPECT_NEAR(state.velocities[0].y, 0.01f / ClothSettings{}.frameDt, 1e-3f);
+  }
+}
+
 TEST_P(ClothSolverGLTest, LandsOnTheSphereWithoutPenetrating) {
   ClothSettings settings;
   auto solver = make(sheet(30), settings);

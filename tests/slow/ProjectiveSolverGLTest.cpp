@@ -26,11 +26,7 @@ ClothSettings projective(int iterations = 30, float rho = 0.9f) {
   return s;
 }
 
-ClothSettings withoutColliders(ClothSettings s) {
-  s.hasSphere = false;
-  s.hasGround = false;
-  return s;
-}
+using test::withoutColliders;
 
 ClothMaterial stiffMaterial() {
   ClothMaterial m;

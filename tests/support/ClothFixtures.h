@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "sim/cloth/ClothModel.h"
+#include "sim/cloth/ClothSolver.h"
 
 namespace hg::test {
 
@@ -21,6 +22,13 @@ inline std::shared_ptr<const ClothModel> sheet(int resolution, PinSet pinned = {
   auto model = buildClothModel(*mesh, material, pinned, std::move(anisotropy));
   EXPECT_TRUE(model) << model.error().message;
   return std::make_shared<const ClothModel>(std::move(model).value());
+}
+
+/// The settings with the analytic sphere and ground switched off.
+inline ClothSettings withoutColliders(ClothSettings settings = {}) {
+  settings.hasSphere = false;
+  settings.hasGround = false;
+  return settings;
 }
 
 }  // namespace hg::test
