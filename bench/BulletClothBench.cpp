@@ -328,7 +328,7 @@ int main(int argc, char** argv) {
   benchmark::AddCustomContext("bullet_version", std::to_string(btGetVersion()));
   benchmark::AddCustomContext("substeps_per_frame", std::to_string(kSubsteps));
   SummaryReporter reporter;
-  benchmark::RunSpecifiedBenchmarks(&reporter);
+  const std::size_t ran = benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();
 
   // Summary: our time per frame / Bullet's at equal N (< 1/3 meets issue 3's goal of >= 3x).
@@ -342,6 +342,5 @@ int main(int argc, char** argv) {
         std::printf("%-8d %-14s %12.3f %12s %12.3f %8.3f (%.2fx)\n", r * r, ours, a->second * 1e3, peer, b->second * 1e3,
                     a->second / b->second, b->second / a->second);
       }
-  if (!output.path().empty()) std::printf("results written to %s\n", output.path().c_str());
-  return 0;
+  return output.finish(ran) ? 0 : 1;
 }

@@ -70,9 +70,8 @@ int main(int argc, char** argv) {
   bench::DefaultOutput output(argc, argv, "cloth_step");
   benchmark::Initialize(output.argc(), output.argv());
   benchmark::AddCustomContext("gl_renderer", g_context->description());
-  benchmark::RunSpecifiedBenchmarks();
+  const std::size_t ran = benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   g_context.reset();
-  if (!output.path().empty()) std::printf("results written to %s\n", output.path().c_str());
-  return 0;
+  return output.finish(ran) ? 0 : 1;
 }
