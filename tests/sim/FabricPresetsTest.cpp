@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <fstream>
 #include <numbers>
+#include <set>
 #include <string>
 
 #include <unistd.h>
@@ -144,6 +145,67 @@ TEST(FabricPresets, ShippedDataDenimIsHeavierThanTheKnit) {
   const json& knit = root["fabrics"]["knit_jersey"]["measured"]["weight"];
   ASSERT_EQ(denim["unit"], knit["unit"]);
   EXPECT_GT(denim["value"].get<double>(), knit["value"].get<double>());
+}
+
+// Every shipped number is traceable: a direction, a cited source and a note saying where in the
+// source it sits (table / row / sample). Every citation in "sources" backs at least one entry.
+TEST(FabricPresets, ShippedEntriesCarryDirectionSourceAndNote) {
+  const json root = readShipped();
+  std::set<std::string> used;
+  for (const auto& [fabric, f] : root["fabrics"].items()) {
+    for (const auto& [quantity, value] : f["measured"].items()) {
+      SCOPED_TRACE(fabric + "." + quantity);
+      const json list = value.is_array() ? value : json::array({value});
+      for (const json& e : list) {
+        ASSERT_TRUE(e.contains("direction"));
+        ASSERT_TRUE(e.contains("source"));
+        ASSERT_TRUE(e.contains("note"));
+        EXPECT_FALSE(e["direction"].get<std::string>().empty());
+        EXPECT_FALSE(e["note"].get<std::string>().empty());
+        used.insert(e["source"].get<std::string>());
+      }
+    }
+  }
+  for (const auto& [key, citation] : root["sources"].items()) {
+    EXPECT_TRUE(used.count(key)) << "source '" << key << "' is cited by no entry";
+    EXPECT_FALSE(citation.get<std::string>().empty()) << key;
+  }
+}
+
+// A fabric that does not load must say why in its own data: every required quantity it has no
+// usable measurement for (in either its KES or its SI form) starts an entry of its "gaps" list,
+// and the loader's error names the first of them.
+TEST(FabricPresets, ShippedIncompleteFabricsListEveryMissingRequiredQuantityAsAGap) {
+  const json root = readShipped();
+  // {KES name, SI name}; weight has only one form.
+  const std::pair<std::string, std::string> required[] = {
+      {"weight", "weight"}, {"EMT", "tensile_stiffness"}, {"G", "shear_stiffness"}, {"B", "bending_stiffness"}};
+  for (const char* name : kNames) {
+    SCOPED_TRACE(name);
+    const json& f = root["fabrics"][name];
+    auto hasUsable = [&](const std::string& quantity) {
+      if (!f["measured"].contains(quantity)) return false;
+      const json& value = f["measured"][quantity];
+      const json list = value.is_array() ? value : json::array({value});
+      for (const json& e : list)
+        if (e.value("use", true)) return true;
+      return false;
+    };
+    std::vector<std::string> missing;
+    for (const auto& [kes, si] : required)
+      if (!hasUsable(kes) && !hasUsable(si)) missing.push_back(kes);
+    auto preset = findFabricPreset(kShipped, name);
+    EXPECT_EQ(bool(preset), missing.empty());
+    if (missing.empty()) continue;
+    for (const std::string& quantity : missing) {
+      bool listed = false;
+      for (const json& gap : f["gaps"]) listed = listed || gap.get<std::string>().rfind(quantity, 0) == 0;
+      EXPECT_TRUE(listed) << "missing '" << quantity << "' is not listed under gaps";
+    }
+    ASSERT_FALSE(preset);
+    const std::string& message = preset.error().message;
+    EXPECT_NE(message.find("missing measured quantity '" + missing.front() + "'"), std::string::npos) << message;
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
