@@ -23,6 +23,7 @@ void main() {
     uint h = i - params.springCount;
     uvec4 v = hinges[h].vertices;
     float theta = hingeAngle(positions[v.x].xyz, positions[v.y].xyz, positions[v.z].xyz, positions[v.w].xyz);
-    hinges[h].restAngle = plasticRestAngle(theta, hinges[h].restAngle, params);
+    ClothHinge hinge = hinges[h];
+    hinges[h] = withRestAngle(hinge, plasticRestAngle(theta, hinge.restAngle, params));
   }
 }

@@ -191,7 +191,7 @@ Result<ClothModel> buildClothModel(const TriangleMesh& mesh, const ClothMaterial
       const EdgeUse& second = uses[0].forward ? uses[1] : uses[0];
       kernels::ClothHinge h{};
       h.vertices = glm::uvec4(a, b, first.opposite, second.opposite);
-      h.restAngle = h.restAngle0 = kernels::hingeAngle(pa, pb, mesh.positions[first.opposite], mesh.positions[second.opposite]);
+      h = kernels::withRestAngle(h, kernels::hingeAngle(pa, pb, mesh.positions[first.opposite], mesh.positions[second.opposite]));
       h.stiffness = material.bendingRigidity * 3.0f * length * length / adjacentArea;
       model.hinges.push_back(h);
     }

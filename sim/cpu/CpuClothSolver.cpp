@@ -33,27 +33,34 @@ class CpuClothSolver final : public CpuClothSolverBase {
 
  private:
   /// Element pass, as shaders/cloth_forces.comp: one force per spring (on end a),
-  /// four per hinge.
+  /// four per hinge. Springs, then hinges, in one parallel region (elements write
+  /// only their own slots, so the spring loop needs no barrier before the hinges).
   void elementForces(const ClothStepParams& params) {
     const glm::vec4* x = m_state.positions.data();
     const glm::vec4* v = m_state.velocities.data();
-    const std::size_t springCount = m_springs.size();
-    m_elementForces.resize(springCount + 4 * m_hinges.size());
-    glm::vec4* out = m_elementForces.data();
-    const auto elements = std::int64_t(springCount + m_hinges.size());
-#pragma omp parallel for schedule(static) num_threads(threads()) if (elements >= kParallelThreshold)
-    for (std::int64_t e = 0; e < elements; ++e) {
-      if (std::size_t(e) < springCount) {
-        const kernels::ClothSpring& s = m_springs[std::size_t(e)];
-        out[e] = glm::vec4(kernels::springForce(glm::vec3(x[s.a]), glm::vec3(x[s.b]), glm::vec3(v[s.a]),
-                                                glm::vec3(v[s.b]), s, params), 0.0f);
-      } else {
-        const std::size_t h = std::size_t(e) - springCount;
-        const kernels::ClothHinge& hinge = m_hinges[h];
+    const auto springCount = std::int64_t(m_springs.size());
+    const auto hingeCount = std::int64_t(m_hinges.size());
+    m_elementForces.resize(std::size_t(springCount + 4 * hingeCount));
+    glm::vec4* springOut = m_elementForces.data();
+    glm::vec4* hingeOut = springOut + springCount;
+    const kernels::ClothSpring* springs = m_springs.data();
+    const kernels::ClothHinge* hinges = m_hinges.data();
+    const bool parallel = springCount + hingeCount >= kParallelThreshold;
+#pragma omp parallel num_threads(threads()) if (parallel)
+    {
+#pragma omp for schedule(static) nowait
+      for (std::int64_t e = 0; e < springCount; ++e) {
+        const kernels::ClothSpring& s = springs[e];
+        springOut[e] = glm::vec4(kernels::springForce(glm::vec3(x[s.a]), glm::vec3(x[s.b]), glm::vec3(v[s.a]),
+                                                      glm::vec3(v[s.b]), s, params), 0.0f);
+      }
+#pragma omp for schedule(static)
+      for (std::int64_t h = 0; h < hingeCount; ++h) {
+        const kernels::ClothHinge& hinge = hinges[h];
         const kernels::HingeForces f =
             kernels::bendingForces(glm::vec3(x[hinge.vertices.x]), glm::vec3(x[hinge.vertices.y]),
                                    glm::vec3(x[hinge.vertices.z]), glm::vec3(x[hinge.vertices.w]), hinge);
-        glm::vec4* o = out + springCount + 4 * h;
+        glm::vec4* o = hingeOut + 4 * h;
         o[0] = glm::vec4(f.f0, 0.0f);
         o[1] = glm::vec4(f.f1, 0.0f);
         o[2] = glm::vec4(f.f2, 0.0f);

@@ -47,7 +47,7 @@ void CpuClothSolverBase::creep(const kernels::ClothStepParams& params) {
     kernels::ClothHinge& hinge = m_hinges[std::size_t(h)];
     const float theta = kernels::hingeAngle(glm::vec3(x[hinge.vertices.x]), glm::vec3(x[hinge.vertices.y]),
                                             glm::vec3(x[hinge.vertices.z]), glm::vec3(x[hinge.vertices.w]));
-    hinge.restAngle = kernels::plasticRestAngle(theta, hinge.restAngle, params);
+    hinge = kernels::withRestAngle(hinge, kernels::plasticRestAngle(theta, hinge.restAngle, params));
   }
 }
 

@@ -18,6 +18,7 @@ using uint = std::uint32_t;
 
 using glm::abs;
 using glm::atan;
+using glm::cos;
 using glm::floor;
 using glm::pow;
 using glm::sin;
@@ -52,7 +53,7 @@ static_assert(offsetof(ClothSpring, baseStiffness) == 32);
 static_assert(offsetof(ClothSpring, restLength0) == 40);
 static_assert(sizeof(ClothHinge) == 32);
 static_assert(offsetof(ClothHinge, restAngle) == 16);
-static_assert(offsetof(ClothHinge, restAngle0) == 24);
+static_assert(offsetof(ClothHinge, cosRestAngle) == 24);
 static_assert(sizeof(VertexContact) == 32);
 static_assert(sizeof(ClothStepParams) == 112);
 static_assert(offsetof(ClothStepParams, sphere) == 16);

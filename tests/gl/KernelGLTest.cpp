@@ -59,7 +59,7 @@ TEST_F(KernelGLTest, GlslMatchesCpp) {
     c.spring.uv = vec4(0.5f, 0.5f, u(rng), u(rng));
     c.hinge = ClothHinge{};
     c.hinge.stiffness = 0.5f + 0.4f * u(rng);
-    c.hinge.restAngle = 0.5f * u(rng);
+    c.hinge = withRestAngle(c.hinge, 0.5f * u(rng));
   }
   gl::Buffer paramsBuffer = gl::createBuffer(sizeof params, &params);
   gl::Buffer casesBuffer = gl::createBuffer(std::span<const ProbeCase>(cases));

@@ -97,7 +97,8 @@ TEST_F(LayoutGLTest, ElementStructOffsetsAndStridesMatch) {
   EXPECT_EQ(offset("hinges[0].vertices"), GLint(offsetof(ClothHinge, vertices)));
   EXPECT_EQ(offset("hinges[0].restAngle"), GLint(offsetof(ClothHinge, restAngle)));
   EXPECT_EQ(offset("hinges[0].stiffness"), GLint(offsetof(ClothHinge, stiffness)));
-  EXPECT_EQ(offset("hinges[0].restAngle0"), GLint(offsetof(ClothHinge, restAngle0)));
+  EXPECT_EQ(offset("hinges[0].cosRestAngle"), GLint(offsetof(ClothHinge, cosRestAngle)));
+  EXPECT_EQ(offset("hinges[0].sinRestAngle"), GLint(offsetof(ClothHinge, sinRestAngle)));
   EXPECT_EQ(m_strides["hinges[0].vertices"], GLint(sizeof(ClothHinge)));
   EXPECT_EQ(m_arrayStrides["positionsIn[0]"], GLint(sizeof(glm::vec4)));
   EXPECT_EQ(m_arrayStrides["elementForces[0]"], GLint(sizeof(glm::vec4)));

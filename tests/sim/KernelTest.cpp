@@ -108,7 +108,7 @@ TEST(BendingKernel, ForcesAreMinusTheEnergyGradient) {
     for (vec3& p : x) p += vec3(u(rng), u(rng), u(rng));
     ClothHinge h{};
     h.stiffness = 2.0f;
-    h.restAngle = u(rng);
+    h = withRestAngle(h, u(rng));
     const HingeForces f = bendingForces(x[0], x[1], x[2], x[3], h);
     const vec3 analytic[4] = {f.f0, f.f1, f.f2, f.f3};
     for (int role = 0; role < 4; ++role) {
