@@ -13,6 +13,8 @@ packages=(
   libglfw3-dev xvfb xauth
   # math, parallelism, I/O (assimp's CMake config links libz.so, which libassimp-dev does not pull in)
   libglm-dev libeigen3-dev libassimp-dev zlib1g-dev nlohmann-json3-dev libcli11-dev libstb-dev
+  # geometry: 2D constrained Delaunay meshing of garment panels, exact mesh queries
+  libcgal-dev
   # tests and benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev
   # peers for benchmarks (bench/ only: Bullet soft-body cloth)
