@@ -21,7 +21,13 @@ struct TriangleMesh {
 /// Area-weighted vertex normals from the triangles (normalized; zero-area stays 0).
 void computeVertexNormals(TriangleMesh& mesh);
 
-/// UV sphere of `radius` around `center`, `rings` x `segments` quads.
+/// Closed icosphere: an icosahedron whose triangles are split in four `subdivisions`
+/// times, vertices projected to the sphere (20 * 4^s triangles, watertight, outward
+/// counter-clockwise). No UVs.
+TriangleMesh makeIcosphere(glm::vec3 center, float radius, int subdivisions);
+
+/// UV sphere of `radius` around `center`, `rings` x `segments` quads (open along its
+/// seam and at the poles: duplicated vertices, for texturing).
 TriangleMesh makeUvSphere(glm::vec3 center, float radius, int rings, int segments);
 
 }  // namespace hg

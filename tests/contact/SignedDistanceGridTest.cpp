@@ -1,0 +1,109 @@
+// Signed distance grids of closed meshes (sim/contact/SignedDistanceGrid.h): exact
+// against analytic spheres and a box, signs inside and outside, bad meshes rejected.
+#include <cmath>
+#include <cstdio>
+
+#include <gtest/gtest.h>
+#include <glm/geometric.hpp>
+
+#include "sim/contact/SignedDistanceGrid.h"
+
+namespace hg {
+namespace {
+
+TEST(SignedDistanceGrid, MatchesTheAnalyticSphere) {
+  const glm::vec3 center(0.1f, 1.0f, -0.2f);
+  const float radius = 0.3f;
+  const TriangleMesh sphere = makeIcosphere(center, radius, 5);  // 20480 triangles
+  SignedDistanceOptions options;
+  options.cellSize = 0.01f;
+  options.band = 0.04f;
+  options.margin = 0.06f;
+  auto grid = buildSignedDistanceGrid(sphere, options);
+  ASSERT_TRUE(grid) << grid.error().message;
+  // The faceted sphere lies inside the true one by at most r (1 - cos(edge angle / 2)):
+  // edge ~ 0.011 m here, so ~0.05 mm; trilinear interpolation of |p - c| - r adds at
+  // most ~3 h^2 / (8 (r - 0.03)) ~ 0.14 mm.
+  const float tolerance = 0.0002f;
+  float worst = 0.0f;
+  int inBand = 0;
+  for (int k = 0; k < 2000; ++k) {
+    // Points on a spiral through the band and beyond, inside and outside.
+    const float u = float(k) / 2000.0f;
+    const glm::vec3 dir = glm::normalize(glm::vec3(std::cos(97.0f * u), 2.0f * u - 1.0f, std::sin(97.0f * u)));
+    // [-0.03, 0.03] m: every trilinear corner then lies within the exact band (0.04 m
+    // minus half a cell diagonal).
+    const float depth = -0.03f + 0.06f * float((k * 37) % 100) / 100.0f;
+    const float d = grid->distance(center + (radius + depth) * dir);
+    worst = std::max(worst, std::abs(d - depth));
+    ++inBand;
+  }
+  std::printf("[ sdf ] sphere r = %.2f m, h = %.3f m: %d samples, worst |d - analytic| = %.2e m\n", double(radius),
+              double(options.cellSize), inBand, double(worst));
+  EXPECT_LT(worst, tolerance);
+  // Far field: clamped, with the right sign.
+  EXPECT_FLOAT_EQ(grid->distance(center), -options.band);
+  EXPECT_FLOAT_EQ(grid->distance(center + glm::vec3(radius + 0.055f, 0, 0)), options.band);
+  EXPECT_FLOAT_EQ(grid->distance(center + glm::vec3(5.0f, 0, 0)), options.band);  // off the grid
+}
+
+TEST(SignedDistanceGrid, ResultDoesNotDependOnThreads) {
+  const TriangleMesh sphere = makeIcosphere(glm::vec3(0.0f), 0.2f, 3);
+  SignedDistanceOptions one, two;
+  one.threads = 1;
+  two.threads = 2;
+  auto a = buildSignedDistanceGrid(sphere, one);
+  auto b = buildSignedDistanceGrid(sphere, two);
+  ASSERT_TRUE(a && b);
+  EXPECT_EQ(a->values, b->values);
+}
+
+TEST(SignedDistanceGrid, HollowShellIsInsideOnlyBetweenItsWalls) {
+  // Two nested spheres, the inner one turned inside out: the solid is the shell
+  // between r = 0.1 and r = 0.3. Its cavity is outside (positive) though enclosed.
+  TriangleMesh outer = makeIcosphere(glm::vec3(0.0f), 0.3f, 3);
+  const TriangleMesh inner = makeIcosphere(glm::vec3(0.0f), 0.1f, 3);
+  const auto offset = std::uint32_t(outer.positions.size());
+  outer.positions.insert(outer.positions.end(), inner.positions.begin(), inner.positions.end());
+  for (std::size_t t = 0; t < inner.triangleCount(); ++t)
+    outer.indices.insert(outer.indices.end(), {offset + inner.indices[3 * t], offset + inner.indices[3 * t + 2],
+                                               offset + inner.indices[3 * t + 1]});
+  SignedDistanceOptions options;
+  options.band = 0.03f;
+  options.margin = 0.05f;
+  auto grid = buildSignedDistanceGrid(outer, options);
+  ASSERT_TRUE(grid) << grid.error().message;
+  EXPECT_GT(grid->distance(glm::vec3(0.0f)), 0.05f);                // cavity: outside the solid
+  EXPECT_FLOAT_EQ(grid->distance(glm::vec3(0.2f, 0, 0)), -options.band);  // mid-wall: deep inside
+  EXPECT_NEAR(grid->distance(glm::vec3(0, 0.12f, 0)), -0.02f, 1e-3f);  // 2 cm into the wall from the cavity
+}
+
+TEST(SignedDistanceGrid, RejectsOpenAndBrokenMeshes) {
+  TriangleMesh open = makeIcosphere(glm::vec3(0.0f), 0.2f, 1);
+  open.indices.resize(open.indices.size() - 3);
+  auto r = buildSignedDistanceGrid(open);
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().message.find("not closed"), std::string::npos) << r.error().message;
+
+  TriangleMesh nan = makeIcosphere(glm::vec3(0.0f), 0.2f, 1);
+  nan.positions[3].y = std::nanf("");
+  r = buildSignedDistanceGrid(nan);
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().message.find("vertex 3"), std::string::npos) << r.error().message;
+
+  TriangleMesh badIndex = makeIcosphere(glm::vec3(0.0f), 0.2f, 1);
+  badIndex.indices[5] = 9999;
+  r = buildSignedDistanceGrid(badIndex);
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().message.find("out of range"), std::string::npos) << r.error().message;
+
+  SignedDistanceOptions thin;
+  thin.band = 0.001f;
+  r = buildSignedDistanceGrid(makeIcosphere(glm::vec3(0.0f), 0.2f, 1), thin);
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().message.find("band"), std::string::npos) << r.error().message;
+  EXPECT_FALSE(buildSignedDistanceGrid(TriangleMesh{}));
+}
+
+}  // namespace
+}  // namespace hg
