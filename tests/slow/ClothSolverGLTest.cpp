@@ -2,6 +2,7 @@
 #include <cmath>
 #include <cstdio>
 #include <tuple>
+#include <filesystem>
 #include <fstream>
 
 #include <gtest/gtest.h>
@@ -122,9 +123,11 @@ INSTANTIATE_TEST_SUITE_P(Backends, ClothSolverGLTest, ::testing::Values(Backend:
 
 class ClothCrossCheckGLTest : public test::GlTest {
 protected:
-  /// Writes both states next to the test binary when a comparison fails.
+  /// Writes both states to a CSV file in the temporary directory when a comparison fails.
   static void dump(const ClothState& cpu, const ClothState& gpu, const std::string& name) {
-    std::ofstream out("cloth_crosscheck_" + name + ".csv");
+    const std::filesystem::path path = std::filesystem::temp_directory_path() / ("cloth_crosscheck_" + name + ".csv");
+    std::printf("[ dump ] both states written to %s\n", path.c_str());
+    std::ofstream out(path);
     out << "vertex,cpu_x,cpu_y,cpu_z,gpu_x,gpu_y,gpu_z\n";
     for (std::size_t i = 0; i < cpu.positions.size(); ++i)
       out << i << ',' << cpu.positions[i].x << ',' << cpu.positions[i].y << ',' << cpu.positions[i].z << ','

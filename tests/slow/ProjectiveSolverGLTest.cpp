@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <string>
 
@@ -315,7 +316,9 @@ TEST(ProjectiveSolverCpu, FactoryPicksTheIntegrator) {
 class ProjectiveCrossCheckGLTest : public test::GlTest {
  protected:
   static void dump(const ClothState& cpu, const ClothState& gpu, const std::string& name) {
-    std::ofstream out("projective_crosscheck_" + name + ".csv");
+    const std::filesystem::path path = std::filesystem::temp_directory_path() / ("projective_crosscheck_" + name + ".csv");
+    std::printf("[ dump ] both states written to %s\n", path.c_str());
+    std::ofstream out(path);
     out << "vertex,cpu_x,cpu_y,cpu_z,gpu_x,gpu_y,gpu_z,cpu_vx,cpu_vy,cpu_vz,gpu_vx,gpu_vy,gpu_vz\n";
     for (std::size_t i = 0; i < cpu.positions.size(); ++i)
       out << i << ',' << cpu.positions[i].x << ',' << cpu.positions[i].y << ',' << cpu.positions[i].z << ','
