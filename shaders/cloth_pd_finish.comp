@@ -6,11 +6,13 @@
 // (kinematic). The CPU twin is CpuProjectiveClothSolver::finish.
 #include "kernels/layout.glslh"
 #include "kernels/cloth_vertex.glslh"
+#include "kernels/body_contact.glslh"
 #include "kernels/projective.glslh"
 
 layout(local_size_x = HG_WORKGROUP_SIZE) in;
 
 layout(std430, binding = HG_BINDING_CLOTH_PARAMS) readonly buffer ParamsBlock { ClothStepParams params; };
+#include "body_sdf.glsl"
 layout(std430, binding = HG_BINDING_PD_PREDICTED) readonly buffer Predicted { vec4 predicted[]; };
 layout(std430, binding = HG_BINDING_PD_CURRENT) readonly buffer Solved { vec4 solved[]; };
 layout(std430, binding = HG_BINDING_POSITIONS_OUT) buffer Positions { vec4 positions[]; };
@@ -24,7 +26,7 @@ void main() {
   float inverseMass = yi.w;
   if (inverseMass == 0.0) return;  // pinned: kinematic, keeps its velocity for damping
   VertexState state = projectiveState(yi.xyz, velocities[i].xyz, solved[i].xyz, params);
-  VertexContact contact = analyticContact(state.position, params);
+  VertexContact contact = contactAt(state.position);
   state = resolveContact(state, contact, params.contactOffset, params.dt);
   uint anomaly = vertexAnomaly(state, params.maxSpeed);
   if (anomaly != 0u) atomicOr(stepStatus, anomaly);

@@ -6,10 +6,12 @@
 // Reads state from the *_IN buffers, writes *_OUT (ping-pong, no races).
 #include "kernels/layout.glslh"
 #include "kernels/cloth_vertex.glslh"
+#include "kernels/body_contact.glslh"
 
 layout(local_size_x = HG_WORKGROUP_SIZE) in;
 
 layout(std430, binding = HG_BINDING_CLOTH_PARAMS) readonly buffer ParamsBlock { ClothStepParams params; };
+#include "body_sdf.glsl"
 layout(std430, binding = HG_BINDING_POSITIONS_IN) readonly buffer PositionsIn { vec4 positionsIn[]; };
 layout(std430, binding = HG_BINDING_VELOCITIES_IN) readonly buffer VelocitiesIn { vec4 velocitiesIn[]; };
 layout(std430, binding = HG_BINDING_POSITIONS_OUT) writeonly buffer PositionsOut { vec4 positionsOut[]; };
@@ -41,7 +43,7 @@ void main() {
   for (uint k = hingeOffsets[i]; k < hingeOffsets[i + 1u]; ++k)
     force += elementForces[params.springCount + hingeEntries[k]].xyz;  // entry = hinge * 4 + role
   VertexState state = integrateVertex(xi.xyz, vi, force, inverseMass, params);
-  VertexContact contact = analyticContact(state.position, params);
+  VertexContact contact = contactAt(state.position);
   state = resolveContact(state, contact, params.contactOffset, params.dt);
   uint anomaly = vertexAnomaly(state, params.maxSpeed);
   if (anomaly != 0u) atomicOr(stepStatus, anomaly);

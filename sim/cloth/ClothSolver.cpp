@@ -80,6 +80,10 @@ kernels::ClothStepParams ClothSettings::stepParams(const ClothModel& model, int 
   p.yieldAngle = yieldAngle;
   p.plasticRate = plasticRate;
   p.useContacts = 0u;
+  if (body) {
+    p.bodyGrid = glm::vec4(body->origin, body->cellSize);
+    p.bodyGridDims = glm::uvec4(glm::uvec3(body->dims), 0u);
+  }
   return p;
 }
 

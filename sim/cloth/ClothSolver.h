@@ -12,6 +12,7 @@
 #include <glm/vec4.hpp>
 
 #include "sim/cloth/ClothModel.h"
+#include "sim/contact/SignedDistanceGrid.h"
 #include "sim/core/Result.h"
 #include "sim/core/StepStatus.h"
 
@@ -52,6 +53,9 @@ struct ClothSettings {
   bool hasGround = true;
   float groundHeight = 0.0f;                 ///< m: the plane dot(groundNormal, x) = groundHeight
   glm::vec3 groundNormal{0.0f, 1.0f, 0.0f};  ///< unit normal of the ground plane (tilt it for an incline)
+  /// A body collider (signed distance grid of a closed mesh, sim/contact), or none.
+  /// The body holds still; friction and contactOffset apply as at the other colliders.
+  std::shared_ptr<const SignedDistanceGrid> body;
   float maxSpeed = 50.0f;                    ///< m/s; faster flags StepStatus::SpeedLimitExceeded
   int threads = 0;                           ///< CPU backend: OpenMP threads (0 = default)
   ClothIntegrator integrator = ClothIntegrator::SymplecticEuler;

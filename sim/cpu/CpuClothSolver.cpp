@@ -100,7 +100,7 @@ class CpuClothSolver final : public CpuClothSolverBase {
       for (std::uint32_t k = model.hingeOffsets[i]; k < model.hingeOffsets[i + 1]; ++k)
         force += glm::vec3(forces[springCount + model.hingeEntries[k]]);  // entry = hinge * 4 + role
       VertexState state = kernels::integrateVertex(glm::vec3(xi), vi, force, inverseMass, params);
-      VertexContact contact = kernels::analyticContact(state.position, params);
+      VertexContact contact = contactAt(state.position, params);
       state = kernels::resolveContact(state, contact, params.contactOffset, params.dt);
       status |= kernels::vertexAnomaly(state, params.maxSpeed);
       xOut[i] = glm::vec4(state.position, inverseMass);

@@ -51,4 +51,17 @@ void CpuClothSolverBase::creep(const kernels::ClothStepParams& params) {
   }
 }
 
+kernels::VertexContact CpuClothSolverBase::contactAt(glm::vec3 x, const kernels::ClothStepParams& params) const {
+  kernels::VertexContact contact = kernels::analyticContact(x, params);
+  glm::ivec3 corner;
+  glm::vec3 fraction;
+  const SignedDistanceGrid* body = m_settings.body.get();
+  if (body && kernels::bodyGridCell(x, params, corner, fraction)) {
+    float c[8];
+    for (std::uint32_t k = 0; k < 8; ++k) c[k] = body->values[kernels::bodyGridIndex(corner, k, params)];
+    contact = kernels::deeperContact(contact, kernels::bodyContactFromCorners(c, fraction, params));
+  }
+  return contact;
+}
+
 }  // namespace hg

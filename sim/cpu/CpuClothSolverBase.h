@@ -40,6 +40,10 @@ class CpuClothSolverBase : public ClothSolver {
   /// params.plasticRate > 0.
   void creep(const kernels::ClothStepParams& params);
 
+  /// The deepest contact at x: the analytic colliders and the body grid
+  /// (shaders/body_sdf.glsl on the GPU).
+  kernels::VertexContact contactAt(glm::vec3 x, const kernels::ClothStepParams& params) const;
+
   ClothState m_state;                           ///< the current state (positions m, velocities m/s)
   std::vector<kernels::ClothSpring> m_springs;  ///< rest lengths change under plasticity
   std::vector<kernels::ClothHinge> m_hinges;    ///< rest angles change under plasticity

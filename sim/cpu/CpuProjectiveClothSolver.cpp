@@ -149,7 +149,7 @@ class CpuProjectiveClothSolver final : public CpuClothSolverBase {
       const float inverseMass = y[i].w;
       if (inverseMass == 0.0f) continue;  // pinned: kinematic, keeps its velocity for damping
       VertexState state = kernels::projectiveState(glm::vec3(y[i]), glm::vec3(v[i]), glm::vec3(solved[i]), params);
-      const VertexContact contact = kernels::analyticContact(state.position, params);
+      const VertexContact contact = contactAt(state.position, params);
       state = kernels::resolveContact(state, contact, params.contactOffset, params.dt);
       status |= kernels::vertexAnomaly(state, params.maxSpeed);
       x[i] = glm::vec4(state.position, inverseMass);

@@ -34,6 +34,9 @@ GpuClothSolverBase::GpuClothSolverBase(std::shared_ptr<const ClothModel> model, 
   m_elementForces = gl::createBuffer((m.springs.size() + 4 * m.hinges.size()) * sizeof(glm::vec4));
   const std::uint32_t zero = 0;
   m_status = gl::createBuffer(sizeof(zero), &zero);
+  const float noBody = 0.0f;
+  m_bodySdf = m_settings.body ? gl::createBuffer(std::span<const float>(m_settings.body->values))
+                              : gl::createBuffer(sizeof(noBody), &noBody);
 }
 
 GLuint GpuClothSolverBase::groupsFor(std::size_t count) {
@@ -107,6 +110,7 @@ void GpuClothSolverBase::bindModel() const {
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HG_BINDING_HINGES, m_hinges.id());
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HG_BINDING_STEP_STATUS, m_status.id());
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HG_BINDING_ELEMENT_FORCES, m_elementForces.id());
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HG_BINDING_BODY_SDF, m_bodySdf.id());
 }
 
 void GpuClothSolverBase::runSetup() {

@@ -82,6 +82,9 @@ class GpuClothSolverBase : public ClothSolver {
   GpuClothSharedPrograms m_sharedPrograms;
   gl::Buffer m_params, m_springOffsets, m_springEntries, m_springs, m_hingeOffsets, m_hingeEntries, m_hinges, m_status,
       m_elementForces;
+  /// The body's signed distance values (settings().body), or one float when there is no
+  /// body, so the binding is always valid (the shaders then never read it).
+  gl::Buffer m_bodySdf;
 };
 
 }  // namespace hg

@@ -9,6 +9,7 @@
 namespace hg::kernels {
 
 using glm::ivec2;
+using glm::ivec3;
 using glm::ivec4;
 using glm::uvec4;
 using glm::vec2;
@@ -42,6 +43,7 @@ inline bool any(glm::bvec3 b) { return glm::any(b); }
 #include "sim/kernels/bending.glslh"
 #include "sim/kernels/anisotropy.glslh"
 #include "sim/kernels/cloth_vertex.glslh"
+#include "sim/kernels/body_contact.glslh"
 #include "sim/kernels/projective.glslh"
 
 // std430 agreement (see layout.glslh). The GL side is checked in LayoutGLTest.
@@ -55,7 +57,9 @@ static_assert(sizeof(ClothHinge) == 32);
 static_assert(offsetof(ClothHinge, restAngle) == 16);
 static_assert(offsetof(ClothHinge, cosRestAngle) == 24);
 static_assert(sizeof(VertexContact) == 32);
-static_assert(sizeof(ClothStepParams) == 112);
+static_assert(sizeof(ClothStepParams) == 144);
+static_assert(offsetof(ClothStepParams, bodyGrid) == 112);
+static_assert(offsetof(ClothStepParams, bodyGridDims) == 128);
 static_assert(offsetof(ClothStepParams, sphere) == 16);
 static_assert(offsetof(ClothStepParams, plane) == 32);
 static_assert(offsetof(ClothStepParams, dt) == 48);
