@@ -6,8 +6,12 @@
 
 namespace hg {
 
-DrapeSceneView::DrapeSceneView(const ClothModel& model, const ClothSettings& settings)
+DrapeSceneView::DrapeSceneView(const ClothModel& model, const ClothSettings& settings, const TriangleMesh* body)
     : m_cloth(model.restMesh()) {
+  if (body) {
+    m_body = *body;
+    if (m_body.normals.size() != m_body.positions.size()) computeVertexNormals(m_body);
+  }
   glm::vec3 lo(1e30f), hi(-1e30f);
   for (const glm::vec3& p : m_cloth.positions) {
     lo = glm::min(lo, p);
@@ -17,6 +21,10 @@ DrapeSceneView::DrapeSceneView(const ClothModel& model, const ClothSettings& set
     m_sphere = makeUvSphere(settings.sphereCenter, settings.sphereRadius, 48, 96);
     lo = glm::min(lo, settings.sphereCenter - glm::vec3(settings.sphereRadius));
     hi = glm::max(hi, settings.sphereCenter + glm::vec3(settings.sphereRadius));
+  }
+  for (const glm::vec3& p : m_body.positions) {
+    lo = glm::min(lo, p);
+    hi = glm::max(hi, p);
   }
   m_center = 0.5f * (lo + hi);
   m_radius = 0.5f * glm::length(hi - lo);
@@ -45,10 +53,11 @@ OrbitCamera DrapeSceneView::defaultCamera() const {
     lo = glm::min(lo, p);
     hi = glm::max(hi, p);
   }
-  for (const glm::vec3& p : m_sphere.positions) {
-    lo = glm::min(lo, p);
-    hi = glm::max(hi, p);
-  }
+  for (const TriangleMesh* collider : {&m_sphere, &m_body})
+    for (const glm::vec3& p : collider->positions) {
+      lo = glm::min(lo, p);
+      hi = glm::max(hi, p);
+    }
   glm::vec3 center = 0.5f * (lo + hi);
   const float radius = std::max(0.5f * glm::length(hi - lo), 0.25f * m_radius);
   OrbitCamera camera;
@@ -59,6 +68,22 @@ OrbitCamera DrapeSceneView::defaultCamera() const {
   return camera;
 }
 
+OrbitCamera DrapeSceneView::viewFrom(float azimuth) const {
+  glm::vec3 lo(1e30f), hi(-1e30f);
+  for (const TriangleMesh* mesh : {&m_cloth, &m_sphere, &m_body})
+    for (const glm::vec3& p : mesh->positions) {
+      lo = glm::min(lo, p);
+      hi = glm::max(hi, p);
+    }
+  OrbitCamera camera;
+  camera.azimuth = azimuth;
+  camera.elevation = 0.08f;
+  // A standing figure is tall and narrow: frame its height (the larger extent).
+  const glm::vec3 size = hi - lo;
+  camera.frame(0.5f * (lo + hi), 0.55f * std::max({size.y, size.x, size.z}));
+  return camera;
+}
+
 void DrapeSceneView::draw(MeshRenderer& renderer, const OrbitCamera& camera, int width, int height,
                           bool showCloth, bool showColliders) const {
   std::vector<DrawItem> items;
@@ -66,6 +91,8 @@ void DrapeSceneView::draw(MeshRenderer& renderer, const OrbitCamera& camera, int
     items.push_back({&m_ground, glm::vec3(0.55f, 0.57f, 0.60f), glm::vec3(0.3f), true});
   if (showColliders && !m_sphere.indices.empty())
     items.push_back({&m_sphere, glm::vec3(0.80f, 0.62f, 0.50f), glm::vec3(0.4f), false});
+  if (showColliders && !m_body.indices.empty())
+    items.push_back({&m_body, glm::vec3(0.82f, 0.70f, 0.60f), glm::vec3(0.4f), false});
   if (showCloth) items.push_back({&m_cloth, glm::vec3(0.10f, 0.25f, 0.62f), glm::vec3(0.55f, 0.12f, 0.12f), false});
   renderer.draw(items, camera, width, height);
 }

@@ -13,7 +13,8 @@ namespace hg {
 
 class DrapeSceneView {
 public:
-  DrapeSceneView(const ClothModel& model, const ClothSettings& settings);
+  /// `body`: the avatar's surface to draw (a collider like the sphere), or null.
+  DrapeSceneView(const ClothModel& model, const ClothSettings& settings, const TriangleMesh* body = nullptr);
 
   /// Takes the cloth's current shape (recomputes normals).
   void update(const ClothState& state);
@@ -21,12 +22,17 @@ public:
 
   /// A camera that frames the cloth's rest shape and the colliders, seen from the front-left, above.
   OrbitCamera defaultCamera() const;
+  /// A camera that frames everything (cloth, colliders, body) from `azimuth` (rad around
+  /// +y; 0 looks at the front of a body that faces +z, pi/2 from its left, pi from behind),
+  /// nearly level: the front / side / back views of a garment.
+  OrbitCamera viewFrom(float azimuth) const;
   void draw(MeshRenderer& renderer, const OrbitCamera& camera, int width, int height,
             bool showCloth = true, bool showColliders = true) const;
 
 private:
   TriangleMesh m_cloth;
   TriangleMesh m_sphere;
+  TriangleMesh m_body;
   TriangleMesh m_ground;
   glm::vec3 m_center{0.0f};
   float m_radius = 1.0f;

@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <optional>
+#include <vector>
 #include <string>
 
 #include <CLI/CLI.hpp>
@@ -58,6 +60,16 @@ int runDrape(const DrapeOptions& options) {
   if (!options.outDir.empty()) scene.outputDirectory = options.outDir;
   if (options.threads >= 0) scene.settings.threads = options.threads;
 
+  std::optional<SceneBody> body;
+  if (scene.avatar) {
+    if (!options.quiet) std::printf("building the avatar and its collider ...\n");
+    auto built = buildSceneBody(scene);
+    if (!built) return fail(kExitInput, options.scenePath + ": " + built.error().message);
+    body = std::move(built).value();
+    scene.settings.body = body->collider;
+  }
+  const auto tBody = Clock::now();
+
   auto model = buildSceneCloth(scene);
   if (!model) return fail(kExitInput, options.scenePath + ": " + model.error().message);
   auto sharedModel = std::make_shared<const ClothModel>(std::move(model).value());
@@ -87,21 +99,40 @@ int runDrape(const DrapeOptions& options) {
   const ClothState state = (*solver)->readState();
   const auto tSimulated = Clock::now();
 
-  DrapeSceneView view(*sharedModel, scene.settings);
+  DrapeSceneView view(*sharedModel, scene.settings, body ? &body->avatar.mesh : nullptr);
   view.update(state);
   auto renderer = MeshRenderer::create(gl::ShaderRegistry());
   if (!renderer) return fail(kExitGraphics, renderer.error().message);
   OffscreenTarget target(scene.imageWidth, scene.imageHeight);
   target.bind();
-  view.draw(*renderer, view.defaultCamera(), scene.imageWidth, scene.imageHeight);
-  const Image image = target.read();
+  // The overview, and with an avatar the front, side and back views of the garment.
+  std::vector<std::pair<fs::path, Image>> images;
+  auto render = [&](const OrbitCamera& camera, const std::string& suffix) {
+    view.draw(*renderer, camera, scene.imageWidth, scene.imageHeight);
+    images.emplace_back(scene.outputDirectory / (scene.name + suffix + ".png"), target.read());
+  };
+  render(view.defaultCamera(), "");
+  if (body) {
+    render(view.viewFrom(0.0f), "_front");
+    render(view.viewFrom(0.5f * 3.14159265f), "_side");
+    render(view.viewFrom(3.14159265f), "_back");
+  }
   const auto tRendered = Clock::now();
 
   const fs::path objPath = scene.outputDirectory / (scene.name + ".obj");
-  const fs::path pngPath = scene.outputDirectory / (scene.name + ".png");
   const fs::path jsonPath = scene.outputDirectory / (scene.name + ".json");
+  std::vector<std::string> outputs;
   if (Status s = exportMesh(view.clothMesh(), objPath); !s) return fail(kExitOutput, s.error().message);
-  if (Status s = writePng(image, pngPath); !s) return fail(kExitOutput, s.error().message);
+  outputs.push_back(objPath.string());
+  if (body) {
+    const fs::path bodyPath = scene.outputDirectory / (scene.name + "_body.obj");
+    if (Status s = exportMesh(body->avatar.mesh, bodyPath); !s) return fail(kExitOutput, s.error().message);
+    outputs.push_back(bodyPath.string());
+  }
+  for (const auto& [path, image] : images) {
+    if (Status s = writePng(image, path); !s) return fail(kExitOutput, s.error().message);
+    outputs.push_back(path.string());
+  }
 
   auto seconds = [](auto a, auto b) { return std::chrono::duration<double>(b - a).count(); };
   char hash[32];
@@ -115,11 +146,35 @@ int runDrape(const DrapeOptions& options) {
       {"vertices", sharedModel->vertexCount()},
       {"springs", sharedModel->springs.size()},
       {"state_hash", hash},
-      {"seconds", {{"setup", seconds(tStart, tSetup)},
+      {"seconds", {{"avatar", seconds(tStart, tBody)},
+                   {"setup", seconds(tBody, tSetup)},
                    {"simulate", seconds(tSetup, tSimulated)},
                    {"render", seconds(tSimulated, tRendered)}}},
-      {"outputs", {objPath.string(), pngPath.string()}},
+      {"outputs", outputs},
   };
+  if (body) {
+    // Contact statistics against the body's signed distance grid (m; < 0 is inside).
+    const SignedDistanceGrid& grid = *body->collider;
+    int touching = 0, inside = 0;
+    float deepest = grid.band;
+    for (const glm::vec4& p : state.positions) {
+      const float d = grid.distance(glm::vec3(p));
+      touching += d < scene.settings.contactOffset + 0.002f;
+      inside += d < 0.0f;
+      deepest = std::min(deepest, d);
+    }
+    const BodyMeasurements& m = body->measurements;
+    metrics["avatar"] = {{"vertices", body->avatar.mesh.vertexCount()},
+                         {"triangles", body->avatar.mesh.triangleCount()},
+                         {"height_m", m.height},
+                         {"chest_girth_m", m.chestGirth},
+                         {"waist_girth_m", m.waistGirth},
+                         {"hip_girth_m", m.hipGirth}};
+    metrics["contact"] = {{"vertices_touching_body", touching},
+                          {"vertices_inside_body", inside},
+                          {"smallest_body_distance_m", deepest},
+                          {"collider_cell_m", grid.cellSize}};
+  }
   if (Status s = writeFileAtomically(jsonPath, metrics.dump(2) + "\n"); !s) return fail(kExitOutput, s.error().message);
 
   if (!options.quiet) {
@@ -127,7 +182,9 @@ int runDrape(const DrapeOptions& options) {
                 scene.settings.substeps, sharedModel->vertexCount(), seconds(tSetup, tSimulated),
                 std::string(backendName(scene.backend)).c_str());
     std::printf("state hash: %s\n", hash);
-    std::printf("wrote %s\n      %s\n      %s\n", objPath.c_str(), pngPath.c_str(), jsonPath.c_str());
+    std::printf("wrote");
+    for (const std::string& path : outputs) std::printf(" %s\n     ", path.c_str());
+    std::printf(" %s\n", jsonPath.c_str());
   }
   return kExitOk;
 }

@@ -60,7 +60,7 @@ Result<DrapeScene> parseDrapeScene(const std::string& text, const std::string& o
   DrapeScene scene;
   try {
     const json root = json::parse(text);
-    checkKeys(root, "scene", {"name", "cloth", "sphere", "ground", "solver", "output"});
+    checkKeys(root, "scene", {"name", "cloth", "sphere", "ground", "solver", "output", "avatar"});
     if (root.contains("name")) {
       if (!root["name"].is_string()) throw SceneError{"scene.name must be a string"};
       scene.name = root["name"].get<std::string>();
@@ -137,6 +137,43 @@ Result<DrapeScene> parseDrapeScene(const std::string& text, const std::string& o
       }
     }
     ClothSettings& settings = scene.settings;
+    if (root.contains("avatar")) {
+      const json& a = root["avatar"];
+      checkKeys(a, "avatar", {"mannequin", "contact_cell_size"});
+      SceneAvatar avatar;
+      avatar.contactCellSize = number(a, "avatar", "contact_cell_size", avatar.contactCellSize);
+      if (a.contains("mannequin")) {
+        const json& m = a["mannequin"];
+        const std::string where = "avatar.mannequin";
+        checkKeys(m, where, {"height", "chest_girth", "waist_girth", "hip_girth", "neck_girth", "upper_arm_girth",
+                             "thigh_girth", "shoulder_width", "arm_length", "leg_length", "pose", "a_pose_arm_angle",
+                             "cell_size"});
+        MannequinParams& p = avatar.mannequin;
+        p.height = number(m, where, "height", p.height);
+        p.chestGirth = number(m, where, "chest_girth", p.chestGirth);
+        p.waistGirth = number(m, where, "waist_girth", p.waistGirth);
+        p.hipGirth = number(m, where, "hip_girth", p.hipGirth);
+        p.neckGirth = number(m, where, "neck_girth", p.neckGirth);
+        p.upperArmGirth = number(m, where, "upper_arm_girth", p.upperArmGirth);
+        p.thighGirth = number(m, where, "thigh_girth", p.thighGirth);
+        p.shoulderWidth = number(m, where, "shoulder_width", p.shoulderWidth);
+        p.armLength = number(m, where, "arm_length", p.armLength);
+        p.legLength = number(m, where, "leg_length", p.legLength);
+        p.aPoseArmAngleDegrees = number(m, where, "a_pose_arm_angle", p.aPoseArmAngleDegrees);
+        p.cellSize = number(m, where, "cell_size", p.cellSize);
+        if (m.contains("pose")) {
+          const json& pose = m["pose"];
+          if (!pose.is_string() || (pose != "a_pose" && pose != "t_pose"))
+            throw SceneError{where + ".pose must be \"a_pose\" or \"t_pose\""};
+          p.pose = pose == "a_pose" ? MannequinPose::APose : MannequinPose::TPose;
+        }
+        if (Status s = p.validate(); !s) throw SceneError{where + ": " + s.error().message};
+      }
+      if (!(avatar.contactCellSize >= 0.003f && avatar.contactCellSize <= 0.05f))
+        throw SceneError{"avatar.contact_cell_size must be in [0.003, 0.05] m"};
+      scene.avatar = avatar;
+      settings.hasSphere = false;  // the body replaces the default sphere (a "sphere" key still adds one)
+    }
     if (root.contains("sphere")) {
       const json& s = root["sphere"];
       if (s.is_null()) {
@@ -267,6 +304,23 @@ Result<ClothModel> buildSceneCloth(const DrapeScene& scene) {
   auto model = buildClothModel(*mesh, material, scene.pinned, std::move(anisotropy));
   if (!model) return Error{"cloth: " + model.error().message};
   return model;
+}
+
+Result<SceneBody> buildSceneBody(const DrapeScene& scene) {
+  if (!scene.avatar) return Error{"scene '" + scene.name + "' has no avatar"};
+  auto avatar = buildMannequin(scene.avatar->mannequin);
+  if (!avatar) return Error{"avatar.mannequin: " + avatar.error().message};
+  SignedDistanceOptions options;
+  options.cellSize = scene.avatar->contactCellSize;
+  options.band = std::max(0.04f, 3.0f * options.cellSize);
+  options.margin = options.band + 2.0f * options.cellSize;
+  auto grid = buildSignedDistanceGrid(avatar->mesh, options);
+  if (!grid) return Error{"avatar collider: " + grid.error().message};
+  SceneBody body;
+  body.measurements = measureBody(*avatar);
+  body.avatar = std::move(avatar).value();
+  body.collider = std::make_shared<const SignedDistanceGrid>(std::move(grid).value());
+  return body;
 }
 
 }  // namespace hg

@@ -23,20 +23,35 @@
 ///                  "compression_scale": 1, "extension_scale": 1, "tension_exponent": 1,
 ///                  "plastic_rate": 0, "yield_strain": 0.02, "yield_angle": 0.2, "max_substep_halvings": 0,
 ///                  "integrator": "symplectic_euler", "iterations": 20, "chebyshev_rho": 0.9},
-///       "output": {"directory": "out", "image_width": 1280, "image_height": 960}
+///       "output": {"directory": "out", "image_width": 1280, "image_height": 960},
+///       "avatar": {"mannequin": {"height": 1.75, "chest_girth": 0.96, "waist_girth": 0.80,  // the built-in
+///                                "hip_girth": 0.98, "neck_girth": 0.38, "upper_arm_girth": 0.30, // body
+///                                "thigh_girth": 0.56, "shoulder_width": 0.376, "arm_length": 0.58,
+///                                "leg_length": 0.80, "pose": "a_pose" | "t_pose",
+///                                "a_pose_arm_angle": 45, "cell_size": 0.01},          // girths etc. in m
+///                  "contact_cell_size": 0.01}   // m, grid of the body's signed distance (its collider)
 ///     }
+/// With an avatar, the body (sim/body/Mannequin.h) is the cloth's collider: its signed
+/// distance grid (sim/contact) goes into settings.body, and the sphere defaults to none.
 #include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
 #include <string>
 
+#include "sim/body/Mannequin.h"
 #include "sim/cloth/ClothModel.h"
 #include "sim/cloth/ClothSolver.h"
 #include "sim/cloth/PinAnimation.h"
 #include "sim/core/Result.h"
 
 namespace hg {
+
+/// The avatar of a scene: the built-in parametric mannequin.
+struct SceneAvatar {
+  MannequinParams mannequin;
+  float contactCellSize = 0.01f;  ///< m, cell of the body's signed distance grid
+};
 
 struct DrapeScene {
   std::string name = "scene";
@@ -57,12 +72,23 @@ struct DrapeScene {
   std::filesystem::path outputDirectory = "out";
   int imageWidth = 1280;
   int imageHeight = 960;
+  std::optional<SceneAvatar> avatar;  ///< a body to drape on, or none
 };
 
 /// Parses a scene; errors name the file, the key and what is wrong.
 Result<DrapeScene> loadDrapeScene(const std::filesystem::path& path);
 /// Parses scene text; `origin` names it in error messages.
 Result<DrapeScene> parseDrapeScene(const std::string& text, const std::string& origin);
+
+/// The scene's body: the posed avatar mesh with its skeleton, its measurements and its
+/// signed distance grid (the cloth's body collider).
+struct SceneBody {
+  SkinnedMesh avatar;
+  BodyMeasurements measurements;
+  std::shared_ptr<const SignedDistanceGrid> collider;
+};
+/// Builds scene.avatar; errors name the scene and the avatar parameter.
+Result<SceneBody> buildSceneBody(const DrapeScene& scene);
 
 /// The scene's cloth model (mesh or sheet, material, pins, anisotropy); errors name
 /// the scene file and the mesh or texture file.

@@ -72,6 +72,37 @@ TEST(DrapeScene, BadInputNamesFileAndProblem) {
   expectError(R"([1, 2])", "must be an object");
 }
 
+TEST(DrapeScene, AvatarIsReadAndBadAvatarsNameTheKey) {
+  auto scene = parseDrapeScene(
+      R"({"avatar": {"mannequin": {"height": 1.62, "hip_girth": 1.0, "pose": "t_pose"}, "contact_cell_size": 0.012}})",
+      "inline");
+  ASSERT_TRUE(scene) << scene.error().message;
+  ASSERT_TRUE(scene->avatar);
+  EXPECT_FLOAT_EQ(scene->avatar->mannequin.height, 1.62f);
+  EXPECT_FLOAT_EQ(scene->avatar->mannequin.hipGirth, 1.0f);
+  EXPECT_EQ(scene->avatar->mannequin.pose, MannequinPose::TPose);
+  EXPECT_FLOAT_EQ(scene->avatar->contactCellSize, 0.012f);
+  EXPECT_FALSE(scene->settings.hasSphere);  // the body replaces the default sphere
+  expectError(R"({"avatar": {"mannequin": {"hieght": 1.7}}})", "unknown key 'avatar.mannequin.hieght'");
+  expectError(R"({"avatar": {"mannequin": {"pose": "x_pose"}}})", "avatar.mannequin.pose");
+  expectError(R"({"avatar": {"mannequin": {"height": 3.5}}})", "height");
+  expectError(R"({"avatar": {"contact_cell_size": 0.5}})", "contact_cell_size");
+}
+
+TEST(DrapeScene, AvatarBodyIsBuiltWithItsCollider) {
+  auto scene = parseDrapeScene(R"({"avatar": {"mannequin": {"cell_size": 0.02}, "contact_cell_size": 0.02}})", "inline");
+  ASSERT_TRUE(scene) << scene.error().message;
+  auto body = buildSceneBody(*scene);
+  ASSERT_TRUE(body) << body.error().message;
+  EXPECT_TRUE(body->avatar.validate());
+  ASSERT_TRUE(body->collider);
+  EXPECT_NEAR(body->measurements.height, 1.75f, 0.02f);
+  // Inside the chest the collider is negative, a metre in front of it positive.
+  const glm::vec3 chest = body->measurements.joint("chest");
+  EXPECT_LT(body->collider->distance(chest), 0.0f);
+  EXPECT_GT(body->collider->distance(chest + glm::vec3(0.0f, 0.0f, 1.0f)), 0.0f);
+}
+
 TEST(DrapeScene, MissingMeshOrTextureNamesTheFile) {
   auto scene = parseDrapeScene(R"({"cloth": {"mesh": "no_such_garment.obj"}})", "s.json");
   ASSERT_TRUE(scene);
