@@ -3,6 +3,7 @@
 //   hagoromo drape scenes/cloth_on_sphere.json            # simulate, write OBJ + PNG + JSON
 //   hagoromo drape scenes/cloth_on_sphere.json --backend cpu --frames 60 --out /tmp/run
 //   hagoromo info                                          # which OpenGL driver is used
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -70,17 +71,46 @@ int runDrape(const DrapeOptions& options) {
   }
   const auto tBody = Clock::now();
 
-  auto model = buildSceneCloth(scene);
-  if (!model) return fail(kExitInput, options.scenePath + ": " + model.error().message);
-  auto sharedModel = std::make_shared<const ClothModel>(std::move(model).value());
-
   // A context is needed for the GPU backend and for the PNG render in any case.
   auto context = gl::HeadlessContext::create();
   if (!context) return fail(kExitGraphics, context.error().message);
   if (!options.quiet) std::printf("OpenGL: %s\n", (*context)->description().c_str());
 
+  std::shared_ptr<const ClothModel> sharedModel;
+  std::optional<DressedAvatar> dressed;
+  if (!scene.garments.empty()) {
+    // Draft, place and sew the outfit around the avatar (sim/garment/Dressing.h).
+    auto material = sceneClothMaterial(scene);
+    if (!material) return fail(kExitInput, options.scenePath + ": " + material.error().message);
+    Progress sewing("sew " + std::to_string(scene.garments.size()) + " garment(s)", scene.dressing.maxSewingFrames,
+                    !options.quiet && isatty(STDERR_FILENO));
+    auto result = dressAvatar(body->avatar.mesh, body->measurements, scene.garments, material->material,
+                              std::move(material->anisotropy), scene.settings, scene.backend, scene.dressing,
+                              [&](int frame, float) { sewing.update(frame); });
+    sewing.finish();
+    if (!result) {
+      // Seams that do not close or a failed weld are simulation failures; a pattern,
+      // mesh or placement error comes from the scene's measurements and options.
+      const std::string& message = result.error().message;
+      const bool simulation = message.rfind("sewing", 0) == 0 || message.rfind("welding", 0) == 0;
+      return fail(simulation ? kExitSimulation : kExitInput, options.scenePath + ": " + message);
+    }
+    dressed = std::move(result).value();
+    sharedModel = std::make_shared<const ClothModel>(dressed->model);
+    if (!options.quiet)
+      std::printf("sewn in %d frames (largest seam gap %.2f mm, %zu vertices welded), %zu cloth vertices\n",
+                  dressed->sewingFrames, 1e3 * double(dressed->largestGapBeforeWeld), dressed->weldedVertices,
+                  sharedModel->vertexCount());
+  } else {
+    auto model = buildSceneCloth(scene);
+    if (!model) return fail(kExitInput, options.scenePath + ": " + model.error().message);
+    sharedModel = std::make_shared<const ClothModel>(std::move(model).value());
+  }
+  const auto tDressed = Clock::now();
+
   auto solver = createClothSolver(scene.backend, sharedModel, scene.settings);
   if (!solver) return fail(kExitGraphics, solver.error().message);
+  if (dressed) (*solver)->writeState(dressed->state);
   const auto tSetup = Clock::now();
 
   Progress progress("drape " + scene.name + " (" + std::string(backendName(scene.backend)) + ")", scene.frames,
@@ -147,7 +177,8 @@ int runDrape(const DrapeOptions& options) {
       {"springs", sharedModel->springs.size()},
       {"state_hash", hash},
       {"seconds", {{"avatar", seconds(tStart, tBody)},
-                   {"setup", seconds(tBody, tSetup)},
+                   {"dressing", seconds(tBody, tDressed)},
+                   {"setup", seconds(tDressed, tSetup)},
                    {"simulate", seconds(tSetup, tSimulated)},
                    {"render", seconds(tSimulated, tRendered)}}},
       {"outputs", outputs},
@@ -170,6 +201,18 @@ int runDrape(const DrapeOptions& options) {
                          {"chest_girth_m", m.chestGirth},
                          {"waist_girth_m", m.waistGirth},
                          {"hip_girth_m", m.hipGirth}};
+    if (dressed) {
+      nlohmann::json garments = nlohmann::json::array();
+      for (std::size_t g = 0; g < scene.garments.size(); ++g)
+        garments.push_back({{"type", std::string(garmentKindName(scene.garments[g].kind))},
+                            {"vertices", std::count(dressed->garmentOfVertex.begin(), dressed->garmentOfVertex.end(),
+                                                    std::uint32_t(g))}});
+      metrics["dressing"] = {{"garments", garments},
+                             {"sewing_frames", dressed->sewingFrames},
+                             {"largest_seam_gap_before_weld_m", dressed->largestGapBeforeWeld},
+                             {"welded_vertices", dressed->weldedVertices},
+                             {"placement_clearance_m", dressed->placementClearance}};
+    }
     metrics["contact"] = {{"vertices_touching_body", touching},
                           {"vertices_inside_body", inside},
                           {"smallest_body_distance_m", deepest},

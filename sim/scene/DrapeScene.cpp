@@ -60,7 +60,7 @@ Result<DrapeScene> parseDrapeScene(const std::string& text, const std::string& o
   DrapeScene scene;
   try {
     const json root = json::parse(text);
-    checkKeys(root, "scene", {"name", "cloth", "sphere", "ground", "solver", "output", "avatar"});
+    checkKeys(root, "scene", {"name", "cloth", "sphere", "ground", "solver", "output", "avatar", "garments", "dressing"});
     if (root.contains("name")) {
       if (!root["name"].is_string()) throw SceneError{"scene.name must be a string"};
       scene.name = root["name"].get<std::string>();
@@ -70,6 +70,8 @@ Result<DrapeScene> parseDrapeScene(const std::string& text, const std::string& o
       checkKeys(c, "cloth", {"resolution", "size", "center", "mesh", "fabric", "areal_density", "area_weighted_mass",
                              "pin_animation",
                              "tensile_stiffness", "bending_rigidity", "spring_damping", "pinned", "anisotropy"});
+      for (const char* key : {"resolution", "size", "center", "mesh", "pinned", "pin_animation"})
+        scene.clothShapeGiven |= c.contains(key);
       SquareClothSpec& s = scene.sheet;
       s.resolution = integer(c, "cloth", "resolution", s.resolution);
       s.size = number(c, "cloth", "size", s.size);
@@ -174,6 +176,87 @@ Result<DrapeScene> parseDrapeScene(const std::string& text, const std::string& o
       scene.avatar = avatar;
       settings.hasSphere = false;  // the body replaces the default sphere (a "sphere" key still adds one)
     }
+    if (root.contains("garments")) {
+      const json& list = root["garments"];
+      if (!list.is_array() || list.empty()) throw SceneError{"garments must be a non-empty array of garments"};
+      if (!scene.avatar) throw SceneError{"garments need an avatar to be sewn around (add an \"avatar\" block)"};
+      if (scene.clothShapeGiven)
+        throw SceneError{"with garments, the cloth block gives only the material: remove its resolution, size, "
+                         "center, mesh, pinned and pin_animation keys"};
+      for (std::size_t i = 0; i < list.size(); ++i) {
+        const json& g = list[i];
+        const std::string where = "garments[" + std::to_string(i) + "]";
+        if (!g.is_object() || !g.contains("type") || !g["type"].is_string())
+          throw SceneError{where + " must be an object with a \"type\" (tshirt, skirt, trousers, dress)"};
+        auto kind = parseGarmentKind(g["type"].get<std::string>());
+        if (!kind) throw SceneError{where + ".type: " + kind.error().message};
+        GarmentSpec spec;
+        spec.kind = *kind;
+        switch (spec.kind) {
+          case GarmentKind::TShirt: {
+            checkKeys(g, where, {"type", "chest_ease", "hem_below_waist", "sleeve_length", "sleeve_ease", "neck_ease"});
+            TShirtOptions& o = spec.tshirt;
+            o.chestEase = number(g, where, "chest_ease", o.chestEase);
+            o.hemBelowWaist = number(g, where, "hem_below_waist", o.hemBelowWaist);
+            o.sleeveLength = number(g, where, "sleeve_length", o.sleeveLength);
+            o.sleeveEase = number(g, where, "sleeve_ease", o.sleeveEase);
+            o.neckEase = number(g, where, "neck_ease", o.neckEase);
+            break;
+          }
+          case GarmentKind::Skirt: {
+            checkKeys(g, where, {"type", "waist_ease", "hip_ease", "length", "flare"});
+            SkirtOptions& o = spec.skirt;
+            o.waistEase = number(g, where, "waist_ease", o.waistEase);
+            o.hipEase = number(g, where, "hip_ease", o.hipEase);
+            o.length = number(g, where, "length", o.length);
+            o.flare = number(g, where, "flare", o.flare);
+            break;
+          }
+          case GarmentKind::Trousers: {
+            checkKeys(g, where, {"type", "waist_ease", "hip_ease", "knee_girth", "hem_girth", "crotch_ease", "hem_height"});
+            TrouserOptions& o = spec.trousers;
+            o.waistEase = number(g, where, "waist_ease", o.waistEase);
+            o.hipEase = number(g, where, "hip_ease", o.hipEase);
+            o.kneeGirth = number(g, where, "knee_girth", o.kneeGirth);
+            o.hemGirth = number(g, where, "hem_girth", o.hemGirth);
+            o.crotchEase = number(g, where, "crotch_ease", o.crotchEase);
+            o.hemHeight = number(g, where, "hem_height", o.hemHeight);
+            break;
+          }
+          case GarmentKind::Dress: {
+            checkKeys(g, where, {"type", "chest_ease", "waist_ease", "hip_ease", "skirt_length", "flare", "neck_ease"});
+            DressOptions& o = spec.dress;
+            o.chestEase = number(g, where, "chest_ease", o.chestEase);
+            o.waistEase = number(g, where, "waist_ease", o.waistEase);
+            o.hipEase = number(g, where, "hip_ease", o.hipEase);
+            o.skirtLength = number(g, where, "skirt_length", o.skirtLength);
+            o.flare = number(g, where, "flare", o.flare);
+            o.neckEase = number(g, where, "neck_ease", o.neckEase);
+            break;
+          }
+        }
+        scene.garments.push_back(spec);
+      }
+    }
+    if (root.contains("dressing")) {
+      const json& d = root["dressing"];
+      checkKeys(d, "dressing", {"edge_length", "clearance", "seam_stiffness", "seam_damping", "sewing_damping",
+                                "weld_gap", "max_sewing_frames"});
+      DressingSettings& o = scene.dressing;
+      o.edgeLength = number(d, "dressing", "edge_length", o.edgeLength);
+      o.clearance = number(d, "dressing", "clearance", o.clearance);
+      o.seamStiffness = number(d, "dressing", "seam_stiffness", o.seamStiffness);
+      o.seamDamping = number(d, "dressing", "seam_damping", o.seamDamping);
+      o.sewingDamping = number(d, "dressing", "sewing_damping", o.sewingDamping);
+      o.weldGap = number(d, "dressing", "weld_gap", o.weldGap);
+      o.maxSewingFrames = integer(d, "dressing", "max_sewing_frames", o.maxSewingFrames);
+      if (!(o.edgeLength >= 0.005f && o.edgeLength <= 0.1f)) throw SceneError{"dressing.edge_length must be in [0.005, 0.1] m"};
+      if (!(o.clearance > 0.0f && o.clearance <= 0.1f)) throw SceneError{"dressing.clearance must be in (0, 0.1] m"};
+      if (!(o.seamStiffness > 0.0f)) throw SceneError{"dressing.seam_stiffness must be > 0 N/m"};
+      if (!(o.seamDamping >= 0.0f && o.sewingDamping >= 0.0f)) throw SceneError{"dressing damping must be >= 0"};
+      if (!(o.weldGap > 0.0f && o.weldGap <= 0.02f)) throw SceneError{"dressing.weld_gap must be in (0, 0.02] m"};
+      if (o.maxSewingFrames < 1) throw SceneError{"dressing.max_sewing_frames must be >= 1"};
+    }
     if (root.contains("sphere")) {
       const json& s = root["sphere"];
       if (s.is_null()) {
@@ -277,7 +360,7 @@ Result<FabricMaterial> fabricMaterial(const std::filesystem::path& presetsFile, 
   return result;
 }
 
-Result<ClothModel> buildSceneCloth(const DrapeScene& scene) {
+Result<SceneClothMaterial> sceneClothMaterial(const DrapeScene& scene) {
   ClothMaterial material = scene.material;
   std::optional<glm::vec4> uniform = scene.anisotropyUniform;
   if (!scene.fabric.empty()) {
@@ -291,8 +374,6 @@ Result<ClothModel> buildSceneCloth(const DrapeScene& scene) {
     if (!overridden("bending_rigidity")) material.bendingRigidity = fabric->material.bendingRigidity;
     if (!uniform && scene.anisotropyTexture.empty()) uniform = fabric->anisotropy;
   }
-  Result<TriangleMesh> mesh = scene.mesh.empty() ? makeSquareSheet(scene.sheet) : importClothMesh(scene.directory / scene.mesh);
-  if (!mesh) return Error{"cloth: " + mesh.error().message};
   std::optional<AnisotropyTexture> anisotropy;
   if (!scene.anisotropyTexture.empty()) {
     auto texture = loadAnisotropyTexture(scene.directory / scene.anisotropyTexture, scene.anisotropyScale);
@@ -301,7 +382,15 @@ Result<ClothModel> buildSceneCloth(const DrapeScene& scene) {
   } else if (uniform) {
     anisotropy = AnisotropyTexture::uniform(*uniform, scene.anisotropyScale);
   }
-  auto model = buildClothModel(*mesh, material, scene.pinned, std::move(anisotropy));
+  return SceneClothMaterial{material, std::move(anisotropy)};
+}
+
+Result<ClothModel> buildSceneCloth(const DrapeScene& scene) {
+  auto material = sceneClothMaterial(scene);
+  if (!material) return material.error();
+  Result<TriangleMesh> mesh = scene.mesh.empty() ? makeSquareSheet(scene.sheet) : importClothMesh(scene.directory / scene.mesh);
+  if (!mesh) return Error{"cloth: " + mesh.error().message};
+  auto model = buildClothModel(*mesh, material->material, scene.pinned, std::move(material->anisotropy));
   if (!model) return Error{"cloth: " + model.error().message};
   return model;
 }

@@ -29,8 +29,20 @@
 ///                                "thigh_girth": 0.56, "shoulder_width": 0.376, "arm_length": 0.58,
 ///                                "leg_length": 0.80, "pose": "a_pose" | "t_pose",
 ///                                "a_pose_arm_angle": 45, "cell_size": 0.01},          // girths etc. in m
-///                  "contact_cell_size": 0.01}   // m, grid of the body's signed distance (its collider)
+///                  "contact_cell_size": 0.01},  // m, grid of the body's signed distance (its collider)
+///       "garments": [{"type": "tshirt", "chest_ease": 0.10, "hem_below_waist": 0.06, "sleeve_length": 0.24,
+///                     "sleeve_ease": 0.08, "neck_ease": 0.03},
+///                    {"type": "skirt", "waist_ease": 0.02, "hip_ease": 0.04, "length": 0.55, "flare": 0.30},
+///                    {"type": "trousers", "waist_ease": 0.02, "hip_ease": 0.06, "knee_girth": 0,
+///                     "hem_girth": 0.42, "crotch_ease": 0.02, "hem_height": 0},
+///                    {"type": "dress", "chest_ease": 0.06, "waist_ease": 0.04, "hip_ease": 0.05,
+///                     "skirt_length": 0.60, "flare": 0.40, "neck_ease": 0.04}],   // m; any subset of keys
+///       "dressing": {"edge_length": 0.02, "clearance": 0.012, "seam_stiffness": 1500, "seam_damping": 0.01,
+///                    "sewing_damping": 8, "weld_gap": 0.002, "max_sewing_frames": 400}
 ///     }
+/// Garments (sim/garment/Dressing.h) need an avatar; they are drafted from its
+/// measurements, sewn around it and then draped; the "cloth" block then only gives
+/// their material (fabric, density, stiffness, bending, damping, anisotropy).
 /// With an avatar, the body (sim/body/Mannequin.h) is the cloth's collider: its signed
 /// distance grid (sim/contact) goes into settings.body, and the sphere defaults to none.
 #include <filesystem>
@@ -44,6 +56,7 @@
 #include "sim/cloth/ClothSolver.h"
 #include "sim/cloth/PinAnimation.h"
 #include "sim/core/Result.h"
+#include "sim/garment/Dressing.h"
 
 namespace hg {
 
@@ -73,6 +86,9 @@ struct DrapeScene {
   int imageWidth = 1280;
   int imageHeight = 960;
   std::optional<SceneAvatar> avatar;  ///< a body to drape on, or none
+  std::vector<GarmentSpec> garments;  ///< the outfit sewn around the avatar (empty: the cloth block's sheet or mesh)
+  DressingSettings dressing;
+  bool clothShapeGiven = false;       ///< the cloth block named a sheet or mesh shape or pins
 };
 
 /// Parses a scene; errors name the file, the key and what is wrong.
@@ -89,6 +105,14 @@ struct SceneBody {
 };
 /// Builds scene.avatar; errors name the scene and the avatar parameter.
 Result<SceneBody> buildSceneBody(const DrapeScene& scene);
+
+/// The cloth's material and anisotropy (fabric preset, explicit keys, texture or
+/// uniform); errors name the scene key and the file.
+struct SceneClothMaterial {
+  ClothMaterial material;
+  std::optional<AnisotropyTexture> anisotropy;
+};
+Result<SceneClothMaterial> sceneClothMaterial(const DrapeScene& scene);
 
 /// The scene's cloth model (mesh or sheet, material, pins, anisotropy); errors name
 /// the scene file and the mesh or texture file.

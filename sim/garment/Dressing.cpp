@@ -1,0 +1,185 @@
+#include "sim/garment/Dressing.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "sim/garment/PanelMesher.h"
+#include "sim/garment/Sewing.h"
+
+namespace hg {
+namespace {
+
+/// Appends garment `g` to the merged cloth `all` (indices, panels and seams offset).
+void appendGarment(SewnGarment& all, const SewnGarment& g) {
+  const auto vertexOffset = std::uint32_t(all.mesh.positions.size());
+  const auto panelOffset = std::uint32_t(all.panelOffsets.empty() ? 0 : all.panelOffsets.size() - 1);
+  const auto seamOffset = std::uint32_t(all.seamNames.size());
+  all.mesh.positions.insert(all.mesh.positions.end(), g.mesh.positions.begin(), g.mesh.positions.end());
+  all.mesh.normals.insert(all.mesh.normals.end(), g.mesh.normals.begin(), g.mesh.normals.end());
+  all.mesh.uvs.insert(all.mesh.uvs.end(), g.mesh.uvs.begin(), g.mesh.uvs.end());
+  for (std::uint32_t i : g.mesh.indices) all.mesh.indices.push_back(i + vertexOffset);
+  if (all.panelOffsets.empty()) all.panelOffsets.push_back(0);
+  for (std::size_t p = 1; p < g.panelOffsets.size(); ++p) all.panelOffsets.push_back(g.panelOffsets[p] + vertexOffset);
+  for (std::uint32_t p : g.panelOfTriangle) all.panelOfTriangle.push_back(p + panelOffset);
+  all.cornerPanelCoords.insert(all.cornerPanelCoords.end(), g.cornerPanelCoords.begin(), g.cornerPanelCoords.end());
+  for (SeamPair pair : g.pairs) {
+    pair.a += vertexOffset;
+    pair.b += vertexOffset;
+    pair.seam += seamOffset;
+    all.pairs.push_back(pair);
+  }
+  all.seamNames.insert(all.seamNames.end(), g.seamNames.begin(), g.seamNames.end());
+  all.textureScale = g.textureScale;
+}
+
+Result<Pattern> draft(const GarmentSpec& spec, const GarmentSizing& sizing) {
+  switch (spec.kind) {
+    case GarmentKind::TShirt: return tShirt(sizing, spec.tshirt);
+    case GarmentKind::Skirt: return skirt(sizing, spec.skirt);
+    case GarmentKind::Trousers: return trousers(sizing, spec.trousers);
+    case GarmentKind::Dress: return dress(sizing, spec.dress);
+  }
+  return Error{"unknown garment kind"};
+}
+
+}  // namespace
+
+std::string_view garmentKindName(GarmentKind kind) {
+  switch (kind) {
+    case GarmentKind::TShirt: return "tshirt";
+    case GarmentKind::Skirt: return "skirt";
+    case GarmentKind::Trousers: return "trousers";
+    case GarmentKind::Dress: return "dress";
+  }
+  return "?";
+}
+
+Result<GarmentKind> parseGarmentKind(std::string_view name) {
+  for (GarmentKind kind : {GarmentKind::TShirt, GarmentKind::Skirt, GarmentKind::Trousers, GarmentKind::Dress})
+    if (garmentKindName(kind) == name) return kind;
+  return Error{"unknown garment type '" + std::string(name) + "' (tshirt, skirt, trousers, dress)"};
+}
+
+GarmentSizing garmentSizing(const BodyMeasurements& body) {
+  // The mannequin's shoulder joints sit about 4 cm below and 3 cm inside the acromion
+  // (the shoulder point a tailor measures from), as BodyFrame::fromSizing assumes.
+  constexpr float kAcromionAbove = 0.04f, kAcromionOutside = 0.03f;
+  GarmentSizing s;
+  s.chestGirth = body.chestGirth;
+  s.waistGirth = body.waistGirth;
+  s.hipGirth = body.hipGirth;
+  s.neckGirth = body.neckGirth;
+  s.shoulderHeight = body.joint("upper_arm_l").y + kAcromionAbove;
+  s.chestHeight = body.chestHeight;
+  s.waistHeight = body.waistHeight;
+  s.hipHeight = body.hipHeight;
+  s.crotchHeight = body.crotchHeight;
+  s.kneeHeight = body.joint("shin_l").y;
+  s.ankleHeight = body.joint("foot_l").y;
+  s.shoulderWidth = body.shoulderWidth + 2.0f * kAcromionOutside;
+  s.armLength = body.armLength + kAcromionOutside;
+  // Not measured on the mesh: the mannequin's default proportion (0.30 m at 1.75 m).
+  s.upperArmGirth = 0.30f * body.height / 1.75f;
+  s.thighGirth = body.thighGirth;
+  return s;
+}
+
+BodyFrame bodyFrame(const BodyMeasurements& body) {
+  BodyFrame f;
+  f.leftShoulder = body.joint("upper_arm_l");
+  f.leftElbow = body.joint("forearm_l");
+  f.leftWrist = body.joint("hand_l");
+  f.rightShoulder = body.joint("upper_arm_r");
+  f.rightElbow = body.joint("forearm_r");
+  f.rightWrist = body.joint("hand_r");
+  f.leftHip = body.joint("thigh_l");
+  f.leftKnee = body.joint("shin_l");
+  f.leftAnkle = body.joint("foot_l");
+  f.rightHip = body.joint("thigh_r");
+  f.rightKnee = body.joint("shin_r");
+  f.rightAnkle = body.joint("foot_r");
+  const glm::vec3 chest = body.joint("chest");
+  f.torsoAxis = glm::vec2(chest.x, chest.z);
+  return f;
+}
+
+Result<DressedAvatar> dressAvatar(const TriangleMesh& bodyMesh, const BodyMeasurements& measurements,
+                                  const std::vector<GarmentSpec>& outfit, const ClothMaterial& material,
+                                  std::optional<AnisotropyTexture> anisotropy, const ClothSettings& settings,
+                                  Backend backend, const DressingSettings& dressing, const SewingProgress& progress) {
+  if (outfit.empty()) return Error{"the outfit has no garments"};
+  const GarmentSizing sizing = garmentSizing(measurements);
+  if (Status s = sizing.validate(); !s) return Error{"body measurements: " + s.error().message};
+  const BodyFrame frame = bodyFrame(measurements);
+
+  // Draft, mesh, place and assemble every garment; merge them into one cloth.
+  SewnGarment all;
+  std::vector<std::uint32_t> garmentOfSewnVertex;
+  float clearance = 1e9f;
+  MeshingOptions meshing;
+  meshing.targetEdgeLength = dressing.edgeLength;
+  PlacementOptions placement;
+  placement.clearance = dressing.clearance;
+  for (std::size_t g = 0; g < outfit.size(); ++g) {
+    const std::string label = "garment " + std::to_string(g) + " (" + std::string(garmentKindName(outfit[g].kind)) + ")";
+    auto pattern = draft(outfit[g], sizing);
+    if (!pattern) return Error{label + ": pattern: " + pattern.error().message};
+    auto meshes = meshPattern(*pattern, meshing);
+    if (!meshes) return Error{label + ": meshing: " + meshes.error().message};
+    auto placed = placePattern(*pattern, *meshes, sizing, frame, bodyMesh, placement);
+    if (!placed) return Error{label + ": placement: " + placed.error().message};
+    clearance = std::min(clearance, placed->minClearance);
+    auto sewn = assembleGarment(*pattern, *meshes, *placed);
+    if (!sewn) return Error{label + ": " + sewn.error().message};
+    garmentOfSewnVertex.insert(garmentOfSewnVertex.end(), sewn->mesh.positions.size(), std::uint32_t(g));
+    appendGarment(all, *sewn);
+  }
+
+  // Sewing: seam springs pull the panels together; no gravity, strong damping.
+  auto sewnModel = buildClothModel(all.mesh, material, {}, anisotropy);
+  if (!sewnModel) return Error{"sewing: " + sewnModel.error().message};
+  if (Status s = applyPanelRest(*sewnModel, all.cornerPanelCoords, all.textureScale); !s)
+    return Error{"sewing: " + s.error().message};
+  const std::vector<SpringSpec> seams = seamSprings(all, dressing.seamStiffness, dressing.seamDamping);
+  if (Status s = addSprings(*sewnModel, seams); !s) return Error{"sewing: " + s.error().message};
+  auto sharedSewn = std::make_shared<const ClothModel>(std::move(sewnModel).value());
+  ClothSettings sewing = settings;
+  sewing.gravity = glm::vec3(0.0f);
+  sewing.velocityDamping = dressing.sewingDamping;
+  auto solver = createClothSolver(backend, sharedSewn, sewing);
+  if (!solver) return Error{"sewing: " + solver.error().message};
+  ClothState state = (*solver)->readState();
+  float gap = maxSeamGap(state.positions, all.pairs);
+  DressedAvatar dressed;
+  dressed.placementClearance = clearance;
+  for (int f = 1; gap > dressing.weldGap; ++f) {
+    if (f > dressing.maxSewingFrames)
+      return Error{"sewing: the seams did not close within " + std::to_string(dressing.maxSewingFrames) +
+                   " frames (largest gap " + std::to_string(gap * 1000.0f) + " mm)"};
+    const StepStatus status = (*solver)->step();
+    if (any(status)) return Error{"sewing: frame " + std::to_string(f) + ": " + describe(status)};
+    state = (*solver)->readState();
+    gap = maxSeamGap(state.positions, all.pairs);
+    dressed.sewingFrames = f;
+    if (progress) progress(f, gap);
+  }
+  dressed.largestGapBeforeWeld = gap;
+
+  // Welding: one vertex per seam pair; the model is rebuilt, hinges now cross the seams.
+  auto welded = weldSeams(all, state.positions, dressing.weldGap);
+  if (!welded) return Error{"welding: " + welded.error().message};
+  auto model = buildClothModel(welded->mesh, material, {}, std::move(anisotropy));
+  if (!model) return Error{"welding: " + model.error().message};
+  if (Status s = applyPanelRest(*model, welded->cornerPanelCoords, welded->textureScale); !s)
+    return Error{"welding: " + s.error().message};
+  dressed.state = carryState(state, *welded, *model);
+  for (glm::vec4& v : dressed.state.velocities) v = glm::vec4(0.0f);
+  dressed.garmentOfVertex.assign(model->vertexCount(), 0);
+  for (std::size_t i = 0; i < welded->oldToNew.size(); ++i)
+    dressed.garmentOfVertex[welded->oldToNew[i]] = garmentOfSewnVertex[i];
+  dressed.weldedVertices = welded->mergedVertices;
+  dressed.model = std::move(model).value();
+  return dressed;
+}
+
+}  // namespace hg

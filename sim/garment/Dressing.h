@@ -1,0 +1,85 @@
+#pragma once
+/// Dressing an avatar: the garment pipeline from body measurements to one welded cloth
+/// model in place around the body, ready to drape.
+///
+///   sizing  = garmentSizing(measurements)                 // the tailor's measurements
+///   pattern = tShirt / skirt / trousers / dress (sizing)   // Patterns.h, per garment
+///   meshes  = meshPattern(pattern)                        // PanelMesher.h
+///   placed  = placePattern(pattern, meshes, ..., body)    // Placement.h
+///   sewn    = assembleGarment(...)   (all garments merged into one cloth)
+///   sewing  : a cloth solver with seam springs (rest length 0), gravity off, pulls the
+///             seams together against the body collider until the largest gap is
+///             below DressingSettings::weldGap
+///   welded  = weldSeams(...), the model rebuilt from the welded mesh, state carried over
+///
+/// Garments share one cloth model (and so one material); they do not collide with each
+/// other (cloth-cloth contact is not part of the solver yet), so layered garments must
+/// not overlap much: the default outfit is a T-shirt ending above the hip over a skirt.
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/body/Mannequin.h"
+#include "sim/cloth/ClothModel.h"
+#include "sim/cloth/ClothSolver.h"
+#include "sim/core/Result.h"
+#include "sim/garment/Patterns.h"
+#include "sim/garment/Placement.h"
+
+namespace hg {
+
+enum class GarmentKind { TShirt, Skirt, Trousers, Dress };
+
+/// "tshirt", "skirt", "trousers", "dress".
+std::string_view garmentKindName(GarmentKind kind);
+Result<GarmentKind> parseGarmentKind(std::string_view name);
+
+/// One garment of an outfit: its block and the block's options (only the kind's own
+/// options are used).
+struct GarmentSpec {
+  GarmentKind kind = GarmentKind::TShirt;
+  TShirtOptions tshirt;
+  SkirtOptions skirt;
+  TrouserOptions trousers;
+  DressOptions dress;
+};
+
+struct DressingSettings {
+  float edgeLength = 0.02f;        ///< m, target triangle edge of the panels
+  float clearance = 0.012f;        ///< m kept between the placed panels and the body
+  float seamStiffness = 1500.0f;   ///< N/m of each rest-length-0 seam spring
+  float seamDamping = 0.01f;       ///< N s/m axial damping of the seam springs
+  float sewingDamping = 8.0f;      ///< 1/s velocity damping while sewing (settles the panels)
+  float weldGap = 0.002f;          ///< m: seams are welded once every pair is this close
+  int maxSewingFrames = 400;       ///< frames of frameDt before sewing gives up (error)
+};
+
+/// The measurements a pattern needs, from a measured body (mannequin joint names).
+GarmentSizing garmentSizing(const BodyMeasurements& body);
+/// The limb joints and torso axis of a measured body, for placement.
+BodyFrame bodyFrame(const BodyMeasurements& body);
+
+/// Progress of the sewing phase: frame, largest seam gap (m).
+using SewingProgress = std::function<void(int frame, float maxGap)>;
+
+struct DressedAvatar {
+  ClothModel model;                 ///< all garments, welded, rest shape = the flat panels
+  ClothState state;                 ///< sewn shape around the body, at rest
+  std::vector<std::uint32_t> garmentOfVertex;  ///< index into the outfit, per model vertex
+  int sewingFrames = 0;
+  float largestGapBeforeWeld = 0.0f;  ///< m
+  float placementClearance = 0.0f;    ///< m, smallest distance of a placed vertex to the body
+  std::size_t weldedVertices = 0;     ///< vertices merged by welding
+};
+
+/// Runs the pipeline above. `settings` are the drape's cloth settings (body collider,
+/// contact offset, substeps; gravity is switched off while sewing); `material` and
+/// `anisotropy` the cloth's. Errors name the garment and the stage.
+Result<DressedAvatar> dressAvatar(const TriangleMesh& bodyMesh, const BodyMeasurements& measurements,
+                                  const std::vector<GarmentSpec>& outfit, const ClothMaterial& material,
+                                  std::optional<AnisotropyTexture> anisotropy, const ClothSettings& settings,
+                                  Backend backend,
+                                  const DressingSettings& dressing = {}, const SewingProgress& progress = {});
+
+}  // namespace hg
