@@ -1,0 +1,446 @@
+#include "sim/motion/CharacterIO.h"
+
+#include <assimp/Exporter.hpp>
+#include <assimp/Importer.hpp>
+#include <assimp/postprocess.h>
+#include <assimp/scene.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <memory>
+#include <set>
+#include <span>
+#include <unordered_map>
+
+#include "sim/core/AtomicFile.h"
+
+namespace hg {
+
+namespace {
+
+// aiMatrix4x4 is row-major (a1..a4 is the first row); glm is column-major (m[col][row]).
+glm::mat4 toGlm(const aiMatrix4x4& a) {
+  glm::mat4 m;
+  for (int r = 0; r < 4; ++r)
+    for (int c = 0; c < 4; ++c) m[c][r] = a[unsigned(r)][unsigned(c)];
+  return m;
+}
+
+aiMatrix4x4 toAi(const glm::mat4& m) {
+  aiMatrix4x4 a;
+  for (int r = 0; r < 4; ++r)
+    for (int c = 0; c < 4; ++c) a[unsigned(r)][unsigned(c)] = m[c][r];
+  return a;
+}
+
+glm::vec3 toGlm(const aiVector3D& v) { return {v.x, v.y, v.z}; }
+glm::quat toGlm(const aiQuaternion& q) { return glm::quat(q.w, q.x, q.y, q.z); }
+
+Transform decompose(const aiMatrix4x4& m) {
+  aiVector3D scale, translation;
+  aiQuaternion rotation;
+  m.Decompose(scale, rotation, translation);
+  Transform t;
+  t.translation = toGlm(translation);
+  t.rotation = glm::normalize(toGlm(rotation));
+  t.scale = toGlm(scale);
+  return t;
+}
+
+// ---------------------------------------------------------------------------------------
+// Import
+
+struct NodeInfo {
+  const aiNode* node;
+  glm::mat4 global;  ///< model-space matrix of the node (scene root included)
+};
+
+void collectNodes(const aiNode* node, const glm::mat4& parentGlobal, std::vector<NodeInfo>& out,
+                  std::unordered_map<const aiNode*, std::size_t>& index) {
+  const glm::mat4 global = parentGlobal * toGlm(node->mTransformation);
+  index[node] = out.size();
+  out.push_back({node, global});
+  for (unsigned c = 0; c < node->mNumChildren; ++c) collectNodes(node->mChildren[c], global, out, index);
+}
+
+}  // namespace
+
+Result<Character> importCharacter(const std::filesystem::path& path) {
+  const std::string file = path.string();
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) return Error{"cannot import " + file + ": no such file"};
+  Assimp::Importer importer;
+  const std::string ext = path.extension().string();
+  if (!importer.IsExtensionSupported(ext))
+    return Error{"cannot import " + file + ": unsupported format '" + ext + "' (assimp reads glTF 2.0, FBX, COLLADA, ...)"};
+  // Triangulate only: no vertex welding or reordering, so vertex order matches the file.
+  const aiScene* scene = importer.ReadFile(file, aiProcess_Triangulate);
+  if (scene == nullptr) return Error{"cannot import " + file + ": " + importer.GetErrorString()};
+  if (scene->mRootNode == nullptr) return Error{"cannot import " + file + ": the scene has no nodes"};
+
+  std::vector<NodeInfo> nodes;
+  std::unordered_map<const aiNode*, std::size_t> nodeIndex;
+  collectNodes(scene->mRootNode, glm::mat4(1.0f), nodes, nodeIndex);
+
+  // Joints: nodes named by bones, plus their ancestors below the scene root.
+  std::set<std::string> boneNames;
+  bool anyTriangles = false;
+  for (unsigned m = 0; m < scene->mNumMeshes; ++m) {
+    const aiMesh* mesh = scene->mMeshes[m];
+    anyTriangles |= (mesh->mPrimitiveTypes & aiPrimitiveType_TRIANGLE) != 0 && mesh->mNumFaces > 0;
+    for (unsigned b = 0; b < mesh->mNumBones; ++b) boneNames.insert(mesh->mBones[b]->mName.C_Str());
+  }
+  if (!anyTriangles) return Error{"cannot import " + file + ": the file has no triangle mesh"};
+
+  std::vector<char> isJoint(nodes.size(), 0);
+  for (std::size_t n = 0; n < nodes.size(); ++n) {
+    if (!boneNames.count(nodes[n].node->mName.C_Str())) continue;
+    for (const aiNode* a = nodes[n].node; a != nullptr && a != scene->mRootNode; a = a->mParent)
+      isJoint[nodeIndex.at(a)] = 1;
+    if (nodes[n].node == scene->mRootNode) isJoint[n] = 1;
+  }
+  for (const std::string& name : boneNames)
+    if (scene->mRootNode->FindNode(name.c_str()) == nullptr)
+      return Error{"cannot import " + file + ": bone '" + name + "' has no node in the scene"};
+
+  Character character;
+  Skeleton& skeleton = character.body.skeleton;
+  std::vector<int> jointOfNode(nodes.size(), -1);
+  const glm::mat4 rootMatrix = toGlm(scene->mRootNode->mTransformation);
+  for (std::size_t n = 0; n < nodes.size(); ++n) {  // depth-first order: parents first
+    if (!isJoint[n]) continue;
+    const aiNode* node = nodes[n].node;
+    Joint joint;
+    joint.name = node->mName.C_Str();
+    if (skeleton.find(joint.name) >= 0) return Error{"cannot import " + file + ": two joints are named '" + joint.name + "'"};
+    const aiNode* parent = node->mParent;
+    joint.parent = parent != nullptr ? jointOfNode[nodeIndex.at(parent)] : -1;
+    // A root joint's rest includes the scene root's transform (e.g. a COLLADA/FBX axis fix).
+    joint.rest = joint.parent < 0 && node != scene->mRootNode
+                     ? decompose(toAi(rootMatrix * toGlm(node->mTransformation)))
+                     : decompose(node->mTransformation);
+    jointOfNode[n] = int(skeleton.joints.size());
+    skeleton.joints.push_back(std::move(joint));
+  }
+  const bool hasSkeleton = !skeleton.joints.empty();
+  if (!hasSkeleton) skeleton.joints.push_back(Joint{"root", -1, {}});
+  skeleton.computeInverseBind();  // replaced below for joints that are bones
+
+  // Meshes, merged in model space.
+  TriangleMesh& body = character.body.mesh;
+  bool allHaveNormals = true, allHaveUvs = true;
+  for (unsigned m = 0; m < scene->mNumMeshes; ++m) {
+    allHaveNormals &= scene->mMeshes[m]->HasNormals();
+    allHaveUvs &= scene->mMeshes[m]->HasTextureCoords(0);
+  }
+  std::set<std::string> boundJoints;
+  for (const NodeInfo& info : nodes) {
+    // Nearest joint at or above the node, for meshes without bones.
+    int nodeJoint = 0;
+    for (const aiNode* a = info.node; a != nullptr; a = a->mParent)
+      if (const int j = jointOfNode[nodeIndex.at(a)]; j >= 0) {
+        nodeJoint = j;
+        break;
+      }
+    const glm::mat4& meshToModel = info.global;
+    const glm::mat3 normalMatrix = glm::transpose(glm::inverse(glm::mat3(meshToModel)));
+    const glm::mat4 modelToMesh = glm::inverse(meshToModel);
+    for (unsigned k = 0; k < info.node->mNumMeshes; ++k) {
+      const aiMesh* mesh = scene->mMeshes[info.node->mMeshes[k]];
+      if ((mesh->mPrimitiveTypes & aiPrimitiveType_TRIANGLE) == 0) continue;
+      const std::uint32_t base = std::uint32_t(body.positions.size());
+      for (unsigned v = 0; v < mesh->mNumVertices; ++v) {
+        body.positions.push_back(glm::vec3(meshToModel * glm::vec4(toGlm(mesh->mVertices[v]), 1.0f)));
+        if (allHaveNormals) body.normals.push_back(glm::normalize(normalMatrix * toGlm(mesh->mNormals[v])));
+        if (allHaveUvs) body.uvs.emplace_back(mesh->mTextureCoords[0][v].x, mesh->mTextureCoords[0][v].y);
+      }
+      for (unsigned f = 0; f < mesh->mNumFaces; ++f) {
+        const aiFace& face = mesh->mFaces[f];
+        if (face.mNumIndices != 3) continue;
+        for (int c = 0; c < 3; ++c) body.indices.push_back(base + face.mIndices[c]);
+      }
+      std::vector<std::vector<std::pair<std::uint32_t, float>>> influences(mesh->mNumVertices);
+      for (unsigned b = 0; b < mesh->mNumBones; ++b) {
+        const aiBone* bone = mesh->mBones[b];
+        const int joint = skeleton.find(bone->mName.C_Str());
+        // Offset matrix maps mesh space to bone space; our vertices are in model space.
+        if (boundJoints.insert(bone->mName.C_Str()).second)
+          skeleton.inverseBind[std::size_t(joint)] = toGlm(bone->mOffsetMatrix) * modelToMesh;
+        for (unsigned w = 0; w < bone->mNumWeights; ++w) {
+          const aiVertexWeight& vw = bone->mWeights[w];
+          if (vw.mVertexId < mesh->mNumVertices) influences[vw.mVertexId].emplace_back(std::uint32_t(joint), vw.mWeight);
+        }
+      }
+      for (auto& list : influences) appendInfluences(character.body.skin, std::move(list), std::uint32_t(nodeJoint));
+    }
+  }
+  if (body.indices.empty()) return Error{"cannot import " + file + ": the file has no triangle mesh"};
+  if (!allHaveNormals) computeVertexNormals(body);
+
+  // Animations. Root joints' keys get the scene root transform (rotation and uniform scale).
+  const Transform rootTransform = decompose(scene->mRootNode->mTransformation);
+  const bool rootIsIdentity = scene->mRootNode->mTransformation.IsIdentity();
+  for (unsigned a = 0; a < scene->mNumAnimations; ++a) {
+    const aiAnimation* anim = scene->mAnimations[a];
+    // assimp: "mTicksPerSecond ... 0 if not specified in the imported file"; 25 is the
+    // default assimp's own tools assume.
+    const double ticksPerSecond = anim->mTicksPerSecond != 0.0 ? anim->mTicksPerSecond : 25.0;
+    Animation clip;
+    clip.name = anim->mName.length > 0 ? anim->mName.C_Str() : "animation_" + std::to_string(a);
+    clip.duration = float(anim->mDuration / ticksPerSecond);
+    for (unsigned c = 0; c < anim->mNumChannels; ++c) {
+      const aiNodeAnim* na = anim->mChannels[c];
+      const int joint = skeleton.find(na->mNodeName.C_Str());
+      if (joint < 0 || !hasSkeleton) continue;
+      const bool applyRoot = skeleton.joints[std::size_t(joint)].parent < 0 && !rootIsIdentity &&
+                             std::string(na->mNodeName.C_Str()) != scene->mRootNode->mName.C_Str();
+      AnimationChannel ch;
+      ch.joint = joint;
+      for (unsigned k = 0; k < na->mNumPositionKeys; ++k) {
+        glm::vec3 t = toGlm(na->mPositionKeys[k].mValue);
+        if (applyRoot) t = glm::vec3(rootMatrix * glm::vec4(t, 1.0f));
+        ch.translation.times.push_back(float(na->mPositionKeys[k].mTime / ticksPerSecond));
+        ch.translation.values.push_back(t);
+      }
+      for (unsigned k = 0; k < na->mNumRotationKeys; ++k) {
+        glm::quat q = glm::normalize(toGlm(na->mRotationKeys[k].mValue));
+        if (applyRoot) q = glm::normalize(rootTransform.rotation * q);
+        ch.rotation.times.push_back(float(na->mRotationKeys[k].mTime / ticksPerSecond));
+        ch.rotation.values.push_back(q);
+      }
+      for (unsigned k = 0; k < na->mNumScalingKeys; ++k) {
+        glm::vec3 s = toGlm(na->mScalingKeys[k].mValue);
+        if (applyRoot) s *= rootTransform.scale;
+        ch.scale.times.push_back(float(na->mScalingKeys[k].mTime / ticksPerSecond));
+        ch.scale.values.push_back(s);
+      }
+      for (const auto* times : {&ch.translation.times, &ch.rotation.times, &ch.scale.times})
+        if (!times->empty()) clip.duration = std::max(clip.duration, times->back());
+      clip.channels.push_back(std::move(ch));
+    }
+    if (Status s = clip.validate(skeleton); !s) return Error{"cannot import " + file + ": " + s.error().message};
+    character.animations.push_back(std::move(clip));
+  }
+
+  if (Status s = character.body.validate(1e-4f); !s) return Error{"cannot import " + file + ": " + s.error().message};
+  return character;
+}
+
+// ---------------------------------------------------------------------------------------
+// Export
+
+namespace {
+
+aiMesh* makeAiMesh(const TriangleMesh& mesh, const std::string& name) {
+  auto* out = new aiMesh();
+  out->mName = aiString(name);
+  out->mPrimitiveTypes = aiPrimitiveType_TRIANGLE;
+  out->mMaterialIndex = 0;
+  out->mNumVertices = unsigned(mesh.positions.size());
+  out->mVertices = new aiVector3D[out->mNumVertices];
+  for (unsigned i = 0; i < out->mNumVertices; ++i)
+    out->mVertices[i] = {mesh.positions[i].x, mesh.positions[i].y, mesh.positions[i].z};
+  if (mesh.normals.size() == mesh.positions.size()) {
+    out->mNormals = new aiVector3D[out->mNumVertices];
+    for (unsigned i = 0; i < out->mNumVertices; ++i) out->mNormals[i] = {mesh.normals[i].x, mesh.normals[i].y, mesh.normals[i].z};
+  }
+  if (mesh.uvs.size() == mesh.positions.size()) {
+    out->mTextureCoords[0] = new aiVector3D[out->mNumVertices];
+    out->mNumUVComponents[0] = 2;
+    for (unsigned i = 0; i < out->mNumVertices; ++i) out->mTextureCoords[0][i] = {mesh.uvs[i].x, mesh.uvs[i].y, 0.0f};
+  }
+  out->mNumFaces = unsigned(mesh.triangleCount());
+  out->mFaces = new aiFace[out->mNumFaces];
+  for (unsigned f = 0; f < out->mNumFaces; ++f) {
+    out->mFaces[f].mNumIndices = 3;
+    out->mFaces[f].mIndices = new unsigned[3]{mesh.indices[3 * f], mesh.indices[3 * f + 1], mesh.indices[3 * f + 2]};
+  }
+  return out;
+}
+
+template <class T, class Key, class Convert>
+Key* makeKeys(const KeyTrack<T>& track, const T& rest, unsigned& count, Convert convert) {
+  // glTF requires a sampler per channel: an empty track becomes one key holding the rest value.
+  if (track.empty()) {
+    count = 1;
+    return new Key[1]{Key(0.0, convert(rest))};
+  }
+  count = unsigned(track.times.size());
+  Key* keys = new Key[count];
+  for (unsigned k = 0; k < count; ++k) keys[k] = Key(double(track.times[k]), convert(track.values[k]));
+  return keys;
+}
+
+std::string uniqueName(std::string base, std::set<std::string>& taken) {
+  std::string name = base;
+  for (int i = 1; taken.count(name); ++i) name = base + "_" + std::to_string(i);
+  taken.insert(name);
+  return name;
+}
+
+template <class T>
+T** newArray(const std::vector<T*>& items) {
+  T** a = new T*[items.size()];
+  std::copy(items.begin(), items.end(), a);
+  return a;
+}
+
+}  // namespace
+
+Status exportAnimatedGltf(const std::filesystem::path& path, const SkinnedMesh& body,
+                          const std::vector<Animation>& clips, const std::vector<NamedMeshSequence>& garments) {
+  const std::string file = path.string();
+  const std::string ext = path.extension().string();
+  // Binary glTF only: assimp's "gltf2" exporter writes the buffer as a second file whose
+  // URI, when exporting to memory, is the placeholder "$blobfile.bin".
+  if (ext != ".glb")
+    return Error{"cannot export " + file + ": the extension must be .glb (binary glTF 2.0, one file)"};
+  const char* formatId = "glb2";
+  if (Status s = body.validate(1e-4f); !s) return Error{"cannot export " + file + ": body: " + s.error().message};
+  if (body.mesh.indices.empty() || body.mesh.indices.size() % 3 != 0)
+    return Error{"cannot export " + file + ": body mesh has no triangles or an index count not a multiple of 3"};
+  for (const Animation& clip : clips)
+    if (Status s = clip.validate(body.skeleton); !s) return Error{"cannot export " + file + ": " + s.error().message};
+  for (const NamedMeshSequence& g : garments) {
+    const std::string label = "cannot export " + file + ": garment '" + g.name + "': ";
+    if (g.mesh.indices.empty() || g.mesh.indices.size() % 3 != 0) return Error{label + "no triangles"};
+    if (g.times.size() != g.positions.size())
+      return Error{label + std::to_string(g.times.size()) + " times but " + std::to_string(g.positions.size()) + " frames"};
+    for (std::size_t f = 0; f < g.positions.size(); ++f) {
+      if (g.positions[f].size() != g.mesh.vertexCount())
+        return Error{label + "frame " + std::to_string(f) + " has " + std::to_string(g.positions[f].size()) +
+                     " positions for " + std::to_string(g.mesh.vertexCount()) + " vertices"};
+      if (!std::isfinite(g.times[f]) || (f > 0 && g.times[f] <= g.times[f - 1]))
+        return Error{label + "frame times must be finite and increasing (frame " + std::to_string(f) + ")"};
+    }
+  }
+  const Skeleton& skeleton = body.skeleton;
+
+  // aiScene frees every array it points to (new[] / delete[]) in its destructor.
+  auto scene = std::make_unique<aiScene>();
+  std::set<std::string> names;
+  for (const Joint& j : skeleton.joints) names.insert(j.name);
+  scene->mRootNode = new aiNode(uniqueName("Scene", names));
+  scene->mNumMaterials = 1;
+  scene->mMaterials = new aiMaterial*[1]{new aiMaterial()};
+
+  // Joint nodes mirror the skeleton.
+  std::vector<aiNode*> jointNodes(skeleton.size());
+  std::vector<std::vector<aiNode*>> children(skeleton.size() + 1);  // last: the scene root
+  for (std::size_t j = 0; j < skeleton.size(); ++j) {
+    jointNodes[j] = new aiNode(skeleton.joints[j].name);
+    jointNodes[j]->mTransformation = toAi(skeleton.joints[j].rest.matrix());
+    const int p = skeleton.joints[j].parent;
+    children[p < 0 ? skeleton.size() : std::size_t(p)].push_back(jointNodes[j]);
+  }
+
+  // Meshes: 0 = body, 1.. = garments; one node each under the scene root.
+  std::vector<aiMesh*> meshes;
+  meshes.push_back(makeAiMesh(body.mesh, "body"));
+  aiMesh* bodyMesh = meshes[0];
+  {
+    std::vector<std::vector<aiVertexWeight>> weights(skeleton.size());
+    for (std::size_t v = 0; v < body.skin.size(); ++v)
+      for (int k = 0; k < 4; ++k)
+        if (body.skin.weights[v][k] > 0.0f)
+          weights[body.skin.joints[v][k]].push_back(aiVertexWeight(unsigned(v), body.skin.weights[v][k]));
+    // Every joint becomes a bone (also those without weights) so the whole skeleton is a
+    // glTF skin and survives a round trip.
+    std::vector<aiBone*> bones;
+    for (std::size_t j = 0; j < skeleton.size(); ++j) {
+      auto* bone = new aiBone();
+      bone->mName = aiString(skeleton.joints[j].name);
+      bone->mOffsetMatrix = toAi(skeleton.inverseBind[j]);
+      bone->mNumWeights = unsigned(weights[j].size());
+      bone->mWeights = new aiVertexWeight[std::max<std::size_t>(1, weights[j].size())];
+      std::copy(weights[j].begin(), weights[j].end(), bone->mWeights);
+      bones.push_back(bone);
+    }
+    bodyMesh->mNumBones = unsigned(bones.size());
+    bodyMesh->mBones = newArray(bones);
+  }
+  std::vector<aiNode*> meshNodes;
+  auto addMeshNode = [&](const std::string& name, unsigned meshIndex) {
+    auto* node = new aiNode(uniqueName(name, names));
+    node->mNumMeshes = 1;
+    node->mMeshes = new unsigned[1]{meshIndex};
+    children[skeleton.size()].push_back(node);
+    meshNodes.push_back(node);
+    return node;
+  };
+  addMeshNode("body", 0);
+  for (const NamedMeshSequence& g : garments) {
+    // Base shape: the last frame (what a viewer shows without the shape-key animation,
+    // which assimp 5.2 cannot write, see the header).
+    TriangleMesh base = g.mesh;
+    if (!g.positions.empty()) {
+      base.positions = g.positions.back();
+      if (base.normals.size() == base.positions.size()) computeVertexNormals(base);
+    }
+    aiMesh* mesh = makeAiMesh(base, g.name);
+    // One morph target per frame: aiAnimMesh holds absolute positions; the glTF2 exporter
+    // stores them as differences to the base mesh, as glTF requires.
+    mesh->mNumAnimMeshes = unsigned(g.positions.size());
+    mesh->mAnimMeshes = new aiAnimMesh*[std::max<std::size_t>(1, g.positions.size())];
+    for (std::size_t f = 0; f < g.positions.size(); ++f) {
+      auto* am = new aiAnimMesh();
+      am->mName = aiString(g.name + "_frame_" + std::to_string(f));
+      am->mNumVertices = mesh->mNumVertices;
+      am->mVertices = new aiVector3D[am->mNumVertices];
+      for (unsigned v = 0; v < am->mNumVertices; ++v) am->mVertices[v] = {g.positions[f][v].x, g.positions[f][v].y, g.positions[f][v].z};
+      am->mWeight = 0.0f;
+      mesh->mAnimMeshes[f] = am;
+    }
+    meshes.push_back(mesh);
+    addMeshNode(g.name, unsigned(meshes.size() - 1));
+  }
+  scene->mNumMeshes = unsigned(meshes.size());
+  scene->mMeshes = newArray(meshes);
+
+  for (std::size_t j = 0; j <= skeleton.size(); ++j) {
+    aiNode* parent = j < skeleton.size() ? jointNodes[j] : scene->mRootNode;
+    if (children[j].empty()) continue;
+    parent->addChildren(unsigned(children[j].size()), children[j].data());
+  }
+
+  // Animations, with times in seconds (mTicksPerSecond = 1).
+  std::vector<aiAnimation*> animations;
+  for (const Animation& clip : clips) {
+    auto* anim = new aiAnimation();
+    anim->mName = aiString(clip.name);
+    anim->mTicksPerSecond = 1.0;
+    anim->mDuration = clip.duration;
+    std::vector<aiNodeAnim*> channels;
+    for (const AnimationChannel& c : clip.channels) {
+      const Joint& joint = skeleton.joints[std::size_t(c.joint)];
+      auto* na = new aiNodeAnim();
+      na->mNodeName = aiString(joint.name);
+      na->mPositionKeys = makeKeys<glm::vec3, aiVectorKey>(c.translation, joint.rest.translation, na->mNumPositionKeys,
+                                                           [](glm::vec3 v) { return aiVector3D(v.x, v.y, v.z); });
+      na->mRotationKeys = makeKeys<glm::quat, aiQuatKey>(c.rotation, joint.rest.rotation, na->mNumRotationKeys,
+                                                         [](glm::quat q) { return aiQuaternion(q.w, q.x, q.y, q.z); });
+      na->mScalingKeys = makeKeys<glm::vec3, aiVectorKey>(c.scale, joint.rest.scale, na->mNumScalingKeys,
+                                                          [](glm::vec3 v) { return aiVector3D(v.x, v.y, v.z); });
+      channels.push_back(na);
+    }
+    anim->mNumChannels = unsigned(channels.size());
+    anim->mChannels = newArray(channels);
+    animations.push_back(anim);
+  }
+  scene->mNumAnimations = unsigned(animations.size());
+  scene->mAnimations = animations.empty() ? nullptr : newArray(animations);
+
+  Assimp::Exporter exporter;
+  Assimp::ExportProperties properties;
+  // Writes mesh.extras.targetNames (the aiAnimMesh names), which Blender uses to name the
+  // shape keys it creates from the morph targets.
+  properties.SetPropertyBool("GLTF2_TARGETNAMES_EXP", true);
+  const aiExportDataBlob* blob = exporter.ExportToBlob(scene.get(), formatId, 0, &properties);
+  if (blob == nullptr) return Error{"cannot export " + file + " as '" + formatId + "': " + exporter.GetErrorString()};
+  if (blob->next != nullptr)
+    return Error{"cannot export " + file + ": assimp's '" + formatId + "' exporter wrote several files"};
+  return writeFileAtomically(path, std::span<const std::byte>(static_cast<const std::byte*>(blob->data), blob->size));
+}
+
+}  // namespace hg

@@ -1,0 +1,77 @@
+#pragma once
+/// Skinned character import and animated glTF export, both through assimp (5.2).
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <glm/vec3.hpp>
+
+#include "sim/body/Skeleton.h"
+#include "sim/core/Result.h"
+#include "sim/core/TriangleMesh.h"
+
+namespace hg {
+
+/// A skinned body with the clips found in its file.
+struct Character {
+  SkinnedMesh body;
+  std::vector<Animation> animations;
+};
+
+/// Imports a skinned character with assimp: glTF 2.0 (.gltf/.glb), FBX, COLLADA (.dae) and
+/// every other format assimp reads.
+///
+/// - Meshes: all triangle meshes of the scene are merged into one body mesh in model
+///   space (node transforms applied; points and lines dropped). Normals are taken from the
+///   file (transformed) or computed. UV channel 0 is kept when every mesh has one.
+/// - Skeleton: the nodes named by any aiBone, plus their ancestor nodes below the scene
+///   root (so the hierarchy and animated intermediate nodes survive), in depth-first
+///   order (parents first). The rest pose is the node transforms as stored; the scene
+///   root's transform is folded into the roots' rest (and root animation keys). Inverse
+///   bind = aiBone::mOffsetMatrix * inverse(mesh node's global transform) (model space);
+///   joints without a bone get the inverse of their global rest matrix.
+/// - Weights: all influences of a vertex, reduced to the 4 largest and normalised
+///   (appendInfluences).
+/// - No skeleton at all (a static mesh): a single joint "root" at the origin with every
+///   vertex weighted 1 to it, so the result is still a valid SkinnedMesh. Vertices of an
+///   unskinned mesh in a file that has bones are bound to their node's nearest joint
+///   ancestor, else to joint 0.
+/// - Animations: aiNodeAnim position/rotation/scale keys of joint nodes; times converted
+///   from ticks to seconds with mTicksPerSecond (25 when 0, as assimp's own
+///   aiAnimation documentation assumes). Channels of nodes that are not joints are ignored.
+/// Errors name the file and the problem (unsupported format, assimp's own error string,
+/// no mesh).
+Result<Character> importCharacter(const std::filesystem::path& path);
+
+/// A garment (or any surface) over time: fixed topology, one position set per frame.
+struct NamedMeshSequence {
+  std::string name;
+  TriangleMesh mesh;  ///< topology (indices, uvs, normals); positions: the rest shape, exported only when there are no frames
+  std::vector<float> times;                        ///< seconds, ascending, one per frame
+  std::vector<std::vector<glm::vec3>> positions;   ///< per frame, mesh.vertexCount() positions (m)
+};
+
+/// Writes binary glTF 2.0 (.glb, one file; assimp's "glb2" exporter) that Blender imports,
+/// atomically (temporary file + rename): on any failure the target path is left as it was.
+/// Other extensions are rejected: assimp 5.2's text "gltf2" exporter writes the buffer as a
+/// second file, which cannot be written to memory with a usable URI.
+///
+/// - The body: a skinned mesh "body" (JOINTS_0/WEIGHTS_0, inverseBindMatrices from
+///   skeleton.inverseBind), every joint a node of the skin, under a root node "Scene" (a
+///   unique name), and every clip as one glTF animation (key times in seconds, LINEAR;
+///   tracks a clip leaves empty are written as one key holding the rest value, because the
+///   exporter gives each channel all three paths).
+/// - Garments: one mesh node each. What assimp 5.2.5 can write, checked by
+///   tests/motion/CharacterIOTest.cpp: morph targets (aiMesh::mAnimMeshes -> glTF
+///   primitive "targets", stored relative to the base shape) with their names
+///   (mesh.extras.targetNames), one target per frame named "<garment>_frame_<k>", which
+///   Blender imports as shape keys. What it cannot write: the morph *weights* animation
+///   (aiAnimation::mMorphMeshChannels is ignored; assimp would emit an animation with no
+///   channels, which is invalid glTF). So the garment's base shape is its last frame (the
+///   final drape, what a viewer shows), every frame is present as a shape key, and the
+///   frame times are not stored (the keying is left to the user, e.g. one shape key per
+///   frame in Blender).
+Status exportAnimatedGltf(const std::filesystem::path& path, const SkinnedMesh& body,
+                          const std::vector<Animation>& clips, const std::vector<NamedMeshSequence>& garments);
+
+}  // namespace hg

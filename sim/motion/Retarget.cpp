@@ -1,0 +1,210 @@
+#include "sim/motion/Retarget.h"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+namespace hg {
+
+Result<JointMap> parseJointMap(std::string_view text, std::string_view sourceName) {
+  const std::string src(sourceName);
+  // ordered_json keeps the pairs in file order (plain json sorts keys).
+  nlohmann::ordered_json doc;
+  try {
+    doc = nlohmann::ordered_json::parse(text.begin(), text.end());
+  } catch (const nlohmann::json::parse_error& e) {
+    return Error{src + ": not valid JSON: " + e.what()};
+  }
+  if (!doc.is_object()) return Error{src + ": the mapping file must be a JSON object with a \"map\" object"};
+  JointMap map;
+  bool hasMap = false;
+  for (const auto& [key, value] : doc.items()) {
+    if (key == "map") {
+      if (!value.is_object()) return Error{src + ": \"map\" must be an object {\"sourceJoint\": \"targetJoint\", ...}"};
+      hasMap = true;
+      std::set<std::string> targets;
+      for (const auto& [from, to] : value.items()) {
+        if (!to.is_string()) return Error{src + ": \"map\" entry '" + from + "' must name a target joint (a string)"};
+        const std::string target = to.get<std::string>();
+        if (from.empty() || target.empty()) return Error{src + ": \"map\" has an empty joint name"};
+        if (!targets.insert(target).second)
+          return Error{src + ": target joint '" + target + "' is mapped from more than one source joint"};
+        map.pairs.emplace_back(from, target);
+      }
+    } else if (key == "scale") {
+      if (!value.is_number() || !(value.get<double>() > 0.0) || !std::isfinite(value.get<double>()))
+        return Error{src + ": \"scale\" must be a positive number"};
+      map.scale = value.get<float>();
+    } else if (key == "rootTranslation") {
+      const std::string mode = value.is_string() ? value.get<std::string>() : "";
+      if (mode == "relative")
+        map.rootTranslation = JointMap::RootTranslation::Relative;
+      else if (mode == "absolute")
+        map.rootTranslation = JointMap::RootTranslation::Absolute;
+      else
+        return Error{src + ": \"rootTranslation\" must be \"relative\" or \"absolute\""};
+    } else {
+      return Error{src + ": unknown key \"" + key + "\" (expected \"map\", \"scale\" or \"rootTranslation\")"};
+    }
+  }
+  if (!hasMap) return Error{src + ": missing \"map\" object"};
+  return map;
+}
+
+Result<JointMap> loadJointMap(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Error{"cannot read joint map " + path.string() + ": it does not exist or is not readable"};
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  return parseJointMap(buffer.str(), path.string());
+}
+
+Status checkJointMap(const JointMap& map, const Skeleton& source, const Skeleton& target) {
+  std::set<std::string_view> targets;
+  for (const auto& [s, t] : map.pairs) {
+    if (source.find(s) < 0) return Error{"joint map: source joint '" + s + "' is not in the source skeleton"};
+    if (target.find(t) < 0) return Error{"joint map: target joint '" + t + "' is not in the target skeleton"};
+    if (!targets.insert(t).second) return Error{"joint map: target joint '" + t + "' is mapped more than once"};
+  }
+  return {};
+}
+
+JointMap identityJointMap(const Skeleton& skeleton) {
+  JointMap map;
+  for (const Joint& j : skeleton.joints) map.pairs.emplace_back(j.name, j.name);
+  return map;
+}
+
+namespace {
+
+/// World rotation of every joint: product of local rotations along the chain.
+std::vector<glm::quat> globalRotations(const Skeleton& skeleton, const Pose& pose) {
+  std::vector<glm::quat> g(pose.size());
+  for (std::size_t i = 0; i < pose.size(); ++i) {
+    const int p = skeleton.joints[i].parent;
+    g[i] = glm::normalize(p < 0 ? pose[i].rotation : g[std::size_t(p)] * pose[i].rotation);
+  }
+  return g;
+}
+
+glm::vec3 position(const glm::mat4& m) { return glm::vec3(m[3]); }
+
+}  // namespace
+
+float restHeightAboveLowestJoint(const Skeleton& skeleton, int joint) {
+  const std::vector<glm::mat4> g = globalMatrices(skeleton, restPose(skeleton));
+  float lowest = g.empty() ? 0.0f : g[0][3].y;
+  for (const glm::mat4& m : g) lowest = std::min(lowest, m[3].y);
+  return g[std::size_t(joint)][3].y - lowest;
+}
+
+Result<Animation> retarget(const Skeleton& source, const Animation& sourceClip, const Skeleton& target,
+                           const JointMap& map) {
+  if (Status s = checkJointMap(map, source, target); !s) return s.error();
+  if (Status s = sourceClip.validate(source); !s) return Error{"retarget: source clip: " + s.error().message};
+
+  // Target joint -> source joint (-1 unmapped); the root-motion pair.
+  std::vector<int> sourceOf(target.size(), -1);
+  int rootSource = -1, rootTarget = -1;
+  for (const auto& [s, t] : map.pairs) {
+    const int si = source.find(s), ti = target.find(t);
+    sourceOf[std::size_t(ti)] = si;
+    if (source.joints[std::size_t(si)].parent < 0 && rootSource < 0) {
+      rootSource = si;
+      rootTarget = ti;
+    }
+  }
+
+  float scale = 1.0f;
+  if (map.scale) {
+    scale = *map.scale;
+  } else if (rootSource >= 0) {
+    const float hs = restHeightAboveLowestJoint(source, rootSource);
+    const float ht = restHeightAboveLowestJoint(target, rootTarget);
+    if (hs > 1e-6f && ht > 1e-6f) scale = ht / hs;
+  }
+
+  // Source root position that maps to the target's rest root position.
+  glm::vec3 sourceReference(0.0f);
+  if (rootSource >= 0)
+    sourceReference = map.rootTranslation == JointMap::RootTranslation::Relative
+                          ? glm::vec3(globalMatrices(source, restPose(source))[std::size_t(rootSource)][3])
+                          : glm::vec3(0.0f, restHeightAboveLowestJoint(source, rootSource), 0.0f);
+
+  // Distinct key times of the source clip.
+  std::vector<float> times;
+  for (const AnimationChannel& c : sourceClip.channels) {
+    times.insert(times.end(), c.translation.times.begin(), c.translation.times.end());
+    times.insert(times.end(), c.rotation.times.begin(), c.rotation.times.end());
+    times.insert(times.end(), c.scale.times.begin(), c.scale.times.end());
+  }
+  std::sort(times.begin(), times.end());
+  times.erase(std::unique(times.begin(), times.end()), times.end());
+  if (times.empty()) times.push_back(0.0f);
+
+  const Pose sourceRest = restPose(source);
+  const std::vector<glm::quat> sourceRestRot = globalRotations(source, sourceRest);
+  const Pose targetRest = restPose(target);
+  const std::vector<glm::quat> targetRestRot = globalRotations(target, targetRest);
+  const std::vector<glm::mat4> targetRestGlobal = globalMatrices(target, targetRest);
+
+  Animation out;
+  out.name = sourceClip.name;
+  out.duration = std::max(sourceClip.duration, times.back());
+  std::vector<int> channelOf(target.size(), -1);
+  for (std::size_t t = 0; t < target.size(); ++t) {
+    if (sourceOf[t] < 0 && int(t) != rootTarget) continue;
+    channelOf[t] = int(out.channels.size());
+    out.channels.push_back(AnimationChannel{});
+    out.channels.back().joint = int(t);
+  }
+
+  for (const float time : times) {
+    const Pose sp = sourceClip.sample(source, time);
+    const std::vector<glm::quat> sRot = globalRotations(source, sp);
+    const std::vector<glm::mat4> sGlobal = globalMatrices(source, sp);
+    Pose tp = targetRest;
+    std::vector<glm::quat> tRot(target.size());
+    std::vector<glm::mat4> tGlobal(target.size());
+    for (std::size_t t = 0; t < target.size(); ++t) {
+      const int parent = target.joints[t].parent;
+      const glm::quat parentRot = parent < 0 ? glm::quat(1.0f, 0.0f, 0.0f, 0.0f) : tRot[std::size_t(parent)];
+      const int s = sourceOf[t];
+      if (s >= 0) {
+        // World-frame rest-relative delta of the source joint, applied to the target's world rest.
+        const glm::quat delta = sRot[std::size_t(s)] * glm::inverse(sourceRestRot[std::size_t(s)]);
+        tRot[t] = glm::normalize(delta * targetRestRot[t]);
+        tp[t].rotation = glm::normalize(glm::inverse(parentRot) * tRot[t]);
+      } else {
+        tRot[t] = glm::normalize(parentRot * tp[t].rotation);
+      }
+      if (int(t) == rootTarget) {
+        const glm::vec3 sourcePos = position(sGlobal[std::size_t(rootSource)]);
+        const glm::vec3 wanted = position(targetRestGlobal[t]) + scale * (sourcePos - sourceReference);
+        tp[t].translation =
+            parent < 0 ? wanted : glm::vec3(glm::inverse(tGlobal[std::size_t(parent)]) * glm::vec4(wanted, 1.0f));
+      }
+      tGlobal[t] = parent < 0 ? tp[t].matrix() : tGlobal[std::size_t(parent)] * tp[t].matrix();
+      if (channelOf[t] < 0) continue;
+      AnimationChannel& c = out.channels[std::size_t(channelOf[t])];
+      if (s >= 0) {
+        glm::quat q = tp[t].rotation;
+        // Keep consecutive keys in one hemisphere (q and -q are the same rotation).
+        if (!c.rotation.values.empty() && glm::dot(c.rotation.values.back(), q) < 0.0f) q = -q;
+        c.rotation.times.push_back(time);
+        c.rotation.values.push_back(q);
+      }
+      if (int(t) == rootTarget) {
+        c.translation.times.push_back(time);
+        c.translation.values.push_back(tp[t].translation);
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace hg
