@@ -105,6 +105,33 @@ void buildAdjacency(ClothModel& model) {
 
 }  // namespace
 
+Status addSprings(ClothModel& model, std::span<const SpringSpec> springs) {
+  const std::size_t n = model.vertexCount();
+  for (std::size_t i = 0; i < springs.size(); ++i) {
+    const SpringSpec& s = springs[i];
+    const std::string name = "extra spring " + std::to_string(i) + " (" + std::to_string(s.a) + "-" + std::to_string(s.b) + ")";
+    if (s.a >= n || s.b >= n) return Error{name + " has a vertex outside the cloth's " + std::to_string(n) + " vertices"};
+    if (s.a == s.b) return Error{name + " joins a vertex to itself"};
+    if (!(s.restLength >= 0.0f) || !std::isfinite(s.restLength)) return Error{name + ": rest length must be >= 0 m"};
+    if (!(s.stiffness > 0.0f) || !std::isfinite(s.stiffness)) return Error{name + ": stiffness must be > 0 N/m"};
+    if (!(s.damping >= 0.0f) || !std::isfinite(s.damping)) return Error{name + ": damping must be >= 0 N s/m"};
+  }
+  for (const SpringSpec& spec : springs) {
+    kernels::ClothSpring s{};
+    s.a = std::min(spec.a, spec.b);
+    s.b = std::max(spec.a, spec.b);
+    s.restLength = s.restLength0 = spec.restLength;
+    s.baseStiffness = s.stiffness = spec.stiffness;
+    s.damping = spec.damping;
+    const glm::vec2 mid = model.uvs.size() == n ? 0.5f * (model.uvs[s.a] + model.uvs[s.b]) : glm::vec2(0.0f);
+    s.uv = glm::vec4(mid, 0.0f, 0.0f);
+    model.springs.push_back(s);
+  }
+  buildAdjacency(model);
+  applyAnisotropy(model);
+  return Status::success();
+}
+
 Result<ClothModel> buildClothModel(const TriangleMesh& mesh, const ClothMaterial& material, const PinSet& pinned,
                                    std::optional<AnisotropyTexture> anisotropy) {
   const std::size_t n = mesh.positions.size();

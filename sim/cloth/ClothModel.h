@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include <glm/vec2.hpp>
@@ -97,6 +98,21 @@ Result<TriangleMesh> makeSquareSheet(const SquareClothSpec& spec);
 /// Reads a garment mesh (OBJ and any format assimp reads) with UVs; vertices that share
 /// a position are welded so UV seams do not cut the cloth. Error names the file.
 Result<TriangleMesh> importClothMesh(const std::filesystem::path& path);
+
+/// An extra spring between two vertices that need not share a mesh edge, e.g. a seam
+/// spring pulling two panel edges together while a garment is sewn (rest length 0).
+struct SpringSpec {
+  std::uint32_t a = 0, b = 0;  ///< vertex indices (distinct)
+  float restLength = 0.0f;     ///< m (>= 0; 0 pulls the ends onto each other)
+  float stiffness = 0.0f;      ///< base stiffness k, N/m (> 0)
+  float damping = 0.0f;        ///< axial damping, N s/m (>= 0)
+};
+
+/// Appends springs to a built model and rebuilds its CSR adjacency; the existing
+/// springs and hinges are unchanged. A spring's UV is its ends' midpoint with no UV
+/// direction, so an anisotropy texture scales it by the mean of its four channels
+/// (anisotropyFactor). Errors name the offending spring; the model is then unchanged.
+Status addSprings(ClothModel& model, std::span<const SpringSpec> springs);
 
 /// Stiffness multiplier of every spring from the model's texture (1 without one):
 /// the CPU reference of the GPU setup pass (shaders/cloth_setup.comp).

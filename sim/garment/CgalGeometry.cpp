@@ -1,0 +1,200 @@
+// The only translation unit of hg_sim that includes CGAL (see CgalGeometry.h).
+#include "sim/garment/CgalGeometry.h"
+
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <numeric>
+#include <string>
+#include <tuple>
+
+#include <CGAL/AABB_face_graph_triangle_primitive.h>
+#include <CGAL/AABB_traits.h>
+#include <CGAL/AABB_tree.h>
+#include <CGAL/Constrained_Delaunay_triangulation_2.h>
+#include <CGAL/Delaunay_mesh_face_base_2.h>
+#include <CGAL/Delaunay_mesh_size_criteria_2.h>
+#include <CGAL/Delaunay_mesh_vertex_base_2.h>
+#include <CGAL/Delaunay_mesher_no_edge_refinement_2.h>
+#include <CGAL/Exact_predicates_inexact_constructions_kernel.h>
+#include <CGAL/Side_of_triangle_mesh.h>
+#include <CGAL/Surface_mesh.h>
+#include <CGAL/Triangulation_vertex_base_with_info_2.h>
+#include <CGAL/boost/graph/helpers.h>
+#include <CGAL/lloyd_optimize_mesh_2.h>
+
+namespace hg::garment_detail {
+
+namespace {
+
+using Kernel = CGAL::Exact_predicates_inexact_constructions_kernel;
+using VertexBase = CGAL::Triangulation_vertex_base_with_info_2<int, Kernel, CGAL::Delaunay_mesh_vertex_base_2<Kernel>>;
+using FaceBase = CGAL::Delaunay_mesh_face_base_2<Kernel>;
+using Tds = CGAL::Triangulation_data_structure_2<VertexBase, FaceBase>;
+using Cdt = CGAL::Constrained_Delaunay_triangulation_2<Kernel, Tds>;
+using Criteria = CGAL::Delaunay_mesh_size_criteria_2<Cdt>;
+using Mesher = CGAL::Delaunay_mesher_no_edge_refinement_2<Cdt, Criteria>;
+
+using Point3 = Kernel::Point_3;
+using SurfaceMesh = CGAL::Surface_mesh<Point3>;
+using SideOf = CGAL::Side_of_triangle_mesh<SurfaceMesh, Kernel>;
+using Tree = SideOf::AABB_tree;
+
+}  // namespace
+
+Result<PlanarMesh> meshPolygon(std::span<const glm::dvec2> boundary, double maxEdgeLength, double shapeBound,
+                               int lloydIterations) {
+  const std::size_t n = boundary.size();
+  if (n < 3) return Error{"polygon has fewer than 3 points"};
+  Cdt cdt;
+  std::vector<Cdt::Vertex_handle> handles(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    handles[i] = cdt.insert(Cdt::Point(boundary[i].x, boundary[i].y));
+    handles[i]->info() = int(i);
+  }
+  if (cdt.number_of_vertices() != n) return Error{"polygon has coincident points"};
+  try {
+    for (std::size_t i = 0; i < n; ++i) cdt.insert_constraint(handles[i], handles[(i + 1) % n]);
+  } catch (const std::exception& e) {  // intersecting constraints (No_constraint_intersection_tag)
+    return Error{std::string("polygon outline intersects itself (CGAL: ") + e.what() + ")"};
+  }
+  for (auto v = cdt.finite_vertices_begin(); v != cdt.finite_vertices_end(); ++v)
+    if (v->info() < 0) return Error{"polygon outline passes through one of its own points"};
+  Mesher mesher(cdt, Criteria(shapeBound, maxEdgeLength));
+  mesher.refine_mesh();
+  if (lloydIterations > 0)  // moves interior vertices only; constrained ones stay put
+    CGAL::lloyd_optimize_mesh_2(cdt, CGAL::parameters::max_iteration_number = lloydIterations);
+
+  // Vertices the mesher added carry a default-constructed info: renumber them all.
+  for (auto v = cdt.finite_vertices_begin(); v != cdt.finite_vertices_end(); ++v) v->info() = -1;
+  for (std::size_t i = 0; i < n; ++i) handles[i]->info() = int(i);
+  PlanarMesh out;
+  out.points.assign(boundary.begin(), boundary.end());
+  for (auto v = cdt.finite_vertices_begin(); v != cdt.finite_vertices_end(); ++v) {
+    if (v->info() >= 0) continue;
+    v->info() = int(out.points.size());
+    out.points.emplace_back(v->point().x(), v->point().y());
+  }
+  // No vertex may have been added on the boundary: every constrained edge must still
+  // join consecutive boundary points.
+  std::size_t constrained = 0;
+  for (auto e = cdt.constrained_edges_begin(); e != cdt.constrained_edges_end(); ++e) {
+    const int a = e->first->vertex(Cdt::cw(e->second))->info(), b = e->first->vertex(Cdt::ccw(e->second))->info();
+    const bool consecutive = a < int(n) && b < int(n) && (std::size_t(std::abs(a - b)) == 1 || std::size_t(std::abs(a - b)) == n - 1);
+    if (!consecutive) return Error{"the mesher inserted a point on the panel boundary (constrained edge " + std::to_string(a) + "-" + std::to_string(b) + ")"};
+    ++constrained;
+  }
+  if (constrained != n) return Error{"the mesher changed the panel boundary (" + std::to_string(constrained) + " constrained edges, expected " + std::to_string(n) + ")"};
+  for (auto f = cdt.finite_faces_begin(); f != cdt.finite_faces_end(); ++f) {
+    if (!f->is_in_domain()) continue;
+    for (int k = 0; k < 3; ++k) out.triangles.push_back(std::uint32_t(f->vertex(k)->info()));
+  }
+  if (out.triangles.empty()) return Error{"the mesher produced no triangles"};
+  return out;
+}
+
+struct ClosedMeshQuery::Impl {
+  struct Component {
+    SurfaceMesh mesh;
+    std::unique_ptr<Tree> tree;
+    std::unique_ptr<SideOf> side;
+  };
+  std::vector<std::unique_ptr<Component>> components;
+};
+
+ClosedMeshQuery::ClosedMeshQuery(std::unique_ptr<Impl> impl) : m_impl(std::move(impl)) {}
+ClosedMeshQuery::ClosedMeshQuery(ClosedMeshQuery&&) noexcept = default;
+ClosedMeshQuery& ClosedMeshQuery::operator=(ClosedMeshQuery&&) noexcept = default;
+ClosedMeshQuery::~ClosedMeshQuery() = default;
+
+Result<ClosedMeshQuery> ClosedMeshQuery::create(const TriangleMesh& mesh) {
+  if (mesh.indices.empty() || mesh.indices.size() % 3 != 0) return Error{"body mesh has no triangles"};
+  // Merge vertices with identical positions (UV spheres and cylinders repeat them at seams).
+  std::map<std::tuple<float, float, float>, std::uint32_t> unique;
+  std::vector<std::uint32_t> remap(mesh.positions.size());
+  std::vector<glm::vec3> points;
+  for (std::size_t i = 0; i < mesh.positions.size(); ++i) {
+    const glm::vec3 p = mesh.positions[i];
+    auto [it, inserted] = unique.try_emplace({p.x, p.y, p.z}, std::uint32_t(points.size()));
+    if (inserted) points.push_back(p);
+    remap[i] = it->second;
+  }
+  std::vector<std::array<std::uint32_t, 3>> faces;
+  for (std::size_t t = 0; t + 2 < mesh.indices.size(); t += 3) {
+    if (mesh.indices[t] >= remap.size() || mesh.indices[t + 1] >= remap.size() || mesh.indices[t + 2] >= remap.size())
+      return Error{"body mesh triangle " + std::to_string(t / 3) + " has a vertex index out of range"};
+    const std::array<std::uint32_t, 3> f{remap[mesh.indices[t]], remap[mesh.indices[t + 1]], remap[mesh.indices[t + 2]]};
+    if (f[0] == f[1] || f[1] == f[2] || f[0] == f[2]) continue;  // collapsed (e.g. at a sphere's pole)
+    faces.push_back(f);
+  }
+  // Connected components by shared vertices (union-find).
+  std::vector<std::uint32_t> parent(points.size());
+  std::iota(parent.begin(), parent.end(), 0u);
+  const auto find = [&](std::uint32_t v) {
+    while (parent[v] != v) v = parent[v] = parent[parent[v]];
+    return v;
+  };
+  for (const auto& f : faces) {
+    parent[find(f[1])] = find(f[0]);
+    parent[find(f[2])] = find(f[0]);
+  }
+  std::map<std::uint32_t, std::size_t> componentOf;
+  auto impl = std::make_unique<Impl>();
+  std::vector<std::map<std::uint32_t, SurfaceMesh::Vertex_index>> vertexIn;
+  for (std::size_t fi = 0; fi < faces.size(); ++fi) {
+    const auto& f = faces[fi];
+    const auto [it, inserted] = componentOf.try_emplace(find(f[0]), impl->components.size());
+    if (inserted) {
+      impl->components.push_back(std::make_unique<Impl::Component>());
+      vertexIn.emplace_back();
+    }
+    Impl::Component& c = *impl->components[it->second];
+    std::array<SurfaceMesh::Vertex_index, 3> v;
+    for (int k = 0; k < 3; ++k) {
+      auto [vit, added] = vertexIn[it->second].try_emplace(f[std::size_t(k)]);
+      if (added) {
+        const glm::vec3 p = points[f[std::size_t(k)]];
+        vit->second = c.mesh.add_vertex(Point3(p.x, p.y, p.z));
+      }
+      v[std::size_t(k)] = vit->second;
+    }
+    if (c.mesh.add_face(v[0], v[1], v[2]) == SurfaceMesh::null_face())
+      return Error{"body mesh is not a manifold surface (triangle " + std::to_string(fi) + " cannot be added)"};
+  }
+  for (std::size_t i = 0; i < impl->components.size(); ++i) {
+    Impl::Component& c = *impl->components[i];
+    if (!CGAL::is_closed(c.mesh))
+      return Error{"body mesh component " + std::to_string(i) + " (" + std::to_string(c.mesh.number_of_faces()) +
+                   " triangles) is not closed: it has border edges, so inside/outside is undefined"};
+    c.tree = std::make_unique<Tree>(c.mesh.faces().begin(), c.mesh.faces().end(), c.mesh);
+    c.tree->accelerate_distance_queries();
+    c.side = std::make_unique<SideOf>(*c.tree);
+  }
+  return ClosedMeshQuery(std::move(impl));
+}
+
+bool ClosedMeshQuery::inside(glm::vec3 p) const {
+  const Point3 q(p.x, p.y, p.z);
+  for (const auto& c : m_impl->components)
+    if ((*c->side)(q) != CGAL::ON_UNBOUNDED_SIDE) return true;
+  return false;
+}
+
+glm::vec3 ClosedMeshQuery::closestPoint(glm::vec3 p) const {
+  const Point3 q(p.x, p.y, p.z);
+  double best = std::numeric_limits<double>::infinity();
+  glm::vec3 result = p;
+  for (const auto& c : m_impl->components) {
+    const Point3 r = c->tree->closest_point(q);
+    const double d = CGAL::squared_distance(q, r);
+    if (d < best) {
+      best = d;
+      result = glm::vec3(float(r.x()), float(r.y()), float(r.z()));
+    }
+  }
+  return result;
+}
+
+std::size_t ClosedMeshQuery::componentCount() const { return m_impl->components.size(); }
+
+}  // namespace hg::garment_detail

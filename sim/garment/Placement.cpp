@@ -1,0 +1,239 @@
+#include "sim/garment/Placement.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numbers>
+#include <string>
+
+#include <glm/geometric.hpp>
+
+#include "sim/garment/CgalGeometry.h"
+
+namespace hg {
+
+namespace {
+
+constexpr float kTwoPi = 2.0f * std::numbers::pi_v<float>;
+
+/// Arc length along the ellipse (sin t, r cos t) from t = 0, tabulated for inversion.
+class UnitEllipse {
+public:
+  explicit UnitEllipse(float ratio) : m_s(kSamples + 1, 0.0) {
+    for (int i = 1; i <= kSamples; ++i) {
+      const double t = (i - 0.5) * kStep;
+      m_s[std::size_t(i)] = m_s[std::size_t(i - 1)] + kStep * std::hypot(std::cos(t), double(ratio) * std::sin(t));
+    }
+  }
+  double perimeter() const { return m_s.back(); }
+  /// The parameter t whose arc length from t = 0 is s (signed, |s| up to half the perimeter).
+  double angleAt(double s) const {
+    const double a = std::clamp(std::abs(s), 0.0, m_s.back());
+    const auto it = std::lower_bound(m_s.begin(), m_s.end(), a);
+    const std::size_t i = std::clamp<std::size_t>(std::size_t(it - m_s.begin()), 1, m_s.size() - 1);
+    const double f = (a - m_s[i - 1]) / std::max(m_s[i] - m_s[i - 1], 1e-15);
+    return std::copysign((double(i - 1) + f) * kStep, s);
+  }
+
+private:
+  static constexpr int kSamples = 2048;
+  static constexpr double kStep = 2.0 * std::numbers::pi / kSamples;
+  std::vector<double> m_s;
+};
+
+/// Point at distance d along the polyline a -> b -> c (extrapolated past c) and the
+/// direction of the segment there.
+std::pair<glm::vec3, glm::vec3> alongLimb(glm::vec3 a, glm::vec3 b, glm::vec3 c, float d) {
+  const float upper = glm::distance(a, b);
+  if (d <= upper || glm::distance(b, c) < 1e-6f) {
+    const glm::vec3 dir = glm::normalize(b - a);
+    return {a + dir * d, dir};
+  }
+  const glm::vec3 dir = glm::normalize(c - b);
+  return {b + dir * (d - upper), dir};
+}
+
+/// The leg axis at height y: the joints' (x, z) interpolated by height.
+glm::vec2 legAxisAt(glm::vec3 hip, glm::vec3 knee, glm::vec3 ankle, float y) {
+  const auto lerpXZ = [](glm::vec3 p, glm::vec3 q, float yy) {  // p above q
+    const float t = std::clamp((yy - q.y) / std::max(p.y - q.y, 1e-6f), 0.0f, 1.0f);
+    return glm::mix(glm::vec2(q.x, q.z), glm::vec2(p.x, p.z), t);
+  };
+  return y >= knee.y ? lerpXZ(hip, knee, y) : lerpXZ(knee, ankle, y);
+}
+
+bool isLeg(BodyRegion r) {
+  return r == BodyRegion::LeftLegFront || r == BodyRegion::LeftLegBack || r == BodyRegion::RightLegFront ||
+         r == BodyRegion::RightLegBack;
+}
+bool isFrontRegion(BodyRegion r) {
+  return r == BodyRegion::TorsoFront || r == BodyRegion::LeftLegFront || r == BodyRegion::RightLegFront;
+}
+
+/// (min x + max x) / 2 of the outline along the horizontal line at height y.
+double midAt(const Panel& panel, double y) {
+  const std::vector<glm::vec2> p = panel.outline();
+  double lo = INFINITY, hi = -INFINITY;
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    const glm::dvec2 a = p[i], b = p[(i + 1) % p.size()];
+    if ((a.y - y) * (b.y - y) > 0.0) continue;
+    const double x = a.y == b.y ? a.x : a.x + (b.x - a.x) * (y - a.y) / (b.y - a.y);
+    lo = std::min({lo, x, a.y == b.y ? b.x : x});
+    hi = std::max({hi, x, a.y == b.y ? b.x : x});
+  }
+  return hi >= lo ? 0.5 * (lo + hi) : 0.0;
+}
+
+}  // namespace
+
+BodyFrame BodyFrame::fromSizing(const GarmentSizing& s, float armDownDegrees) {
+  BodyFrame f;
+  const float a = armDownDegrees * std::numbers::pi_v<float> / 180.0f;
+  const glm::vec3 left(std::cos(a), -std::sin(a), 0.0f), right(-std::cos(a), -std::sin(a), 0.0f);
+  f.leftShoulder = glm::vec3(0.5f * s.shoulderWidth - 0.03f, s.shoulderHeight - 0.04f, 0.0f);
+  f.rightShoulder = glm::vec3(-f.leftShoulder.x, f.leftShoulder.y, 0.0f);
+  f.leftElbow = f.leftShoulder + 0.46f * s.armLength * left;
+  f.leftWrist = f.leftShoulder + s.armLength * left;
+  f.rightElbow = f.rightShoulder + 0.46f * s.armLength * right;
+  f.rightWrist = f.rightShoulder + s.armLength * right;
+  f.leftHip = glm::vec3(0.085f * s.hipGirth, s.hipHeight - 0.02f, 0.0f);
+  f.leftKnee = glm::vec3(0.08f * s.hipGirth, s.kneeHeight, 0.0f);
+  f.leftAnkle = glm::vec3(0.075f * s.hipGirth, s.ankleHeight, 0.0f);
+  f.rightHip = f.leftHip * glm::vec3(-1, 1, 1);
+  f.rightKnee = f.leftKnee * glm::vec3(-1, 1, 1);
+  f.rightAnkle = f.leftAnkle * glm::vec3(-1, 1, 1);
+  return f;
+}
+
+Result<PlacedPattern> placePattern(const Pattern& pattern, const PatternMesh& meshes, const GarmentSizing& sizing,
+                                   const BodyFrame& frame, const TriangleMesh& body, const PlacementOptions& options) {
+  if (meshes.panels.size() != pattern.panels.size())
+    return Error{"placement: pattern '" + pattern.name + "' has " + std::to_string(pattern.panels.size()) +
+                 " panels but its mesh " + std::to_string(meshes.panels.size())};
+  if (Status s = sizing.validate(); !s) return s.error();
+  if (!(options.clearance >= 0.0f) || !std::isfinite(options.clearance)) return Error{"placement: clearance must be >= 0 m"};
+  if (!(frame.torsoDepthRatio > 0.1f && frame.torsoDepthRatio <= 1.0f)) return Error{"placement: torso depth ratio must be in 0.1 .. 1"};
+  auto query = garment_detail::ClosedMeshQuery::create(body);
+  if (!query) return Error{"placement: " + query.error().message};
+
+  const UnitEllipse ellipse(frame.torsoDepthRatio);
+  // Width of the widest panel of a region at height y (m).
+  const auto regionWidth = [&](BodyRegion region, double y) {
+    double w = 0.0;
+    for (const Panel& p : pattern.panels)
+      if (p.region == region) w = std::max(w, p.widthAt(y));
+    return w;
+  };
+  bool hasLegs = false;
+  for (const Panel& p : pattern.panels) hasLegs = hasLegs || isLeg(p.region);
+  // Garment circumference around the torso at height y: front + back (or the four leg
+  // panels, centre line to outseam, at or above the hip line).
+  const auto torsoCircumference = [&](double y) {
+    if (hasLegs) {
+      const double yy = std::max(y, double(sizing.hipHeight));
+      return regionWidth(BodyRegion::LeftLegFront, yy) + regionWidth(BodyRegion::LeftLegBack, yy) +
+             regionWidth(BodyRegion::RightLegFront, yy) + regionWidth(BodyRegion::RightLegBack, yy);
+    }
+    return regionWidth(BodyRegion::TorsoFront, y) + regionWidth(BodyRegion::TorsoBack, y);
+  };
+  const auto torsoPoint = [&](glm::vec2 q, bool front) {
+    const double c = std::max(torsoCircumference(q.y), 0.05);
+    const double a = c / ellipse.perimeter(), b = a * frame.torsoDepthRatio;
+    const double t = ellipse.angleAt(q.x / a);
+    const float sx = float(a * std::sin(t)), sz = float(b * std::cos(t));
+    return front ? glm::vec3(frame.torsoAxis.x + sx, q.y, frame.torsoAxis.y + sz)
+                 : glm::vec3(frame.torsoAxis.x - sx, q.y, frame.torsoAxis.y - sz);
+  };
+  const float legTop = sizing.crotchHeight - 0.05f;
+
+  PlacedPattern out;
+  for (std::size_t pi = 0; pi < pattern.panels.size(); ++pi) {
+    const Panel& panel = pattern.panels[pi];
+    const TriangleMesh& mesh = meshes.panels[pi].mesh;
+    const bool front = isFrontRegion(panel.region);
+    std::vector<glm::vec3> placed, axes;  // axes: the point on the wrapping surface's axis
+    placed.reserve(mesh.positions.size());
+    if (panel.region == BodyRegion::LeftArm || panel.region == BodyRegion::RightArm) {
+      const bool left = panel.region == BodyRegion::LeftArm;
+      const glm::vec3 sh = left ? frame.leftShoulder : frame.rightShoulder, el = left ? frame.leftElbow : frame.rightElbow,
+                      wr = left ? frame.leftWrist : frame.rightWrist;
+      if (glm::distance(sh, el) < 1e-3f) return Error{"placement: the body frame's arm has no length (panel '" + panel.name + "')"};
+      // Reference height: where the sleeve is widest (the underarm line); the cap above
+      // keeps that radius.
+      double yMin = INFINITY, yMax = -INFINITY;
+      for (const glm::vec2& q : panel.outline()) yMin = std::min(yMin, double(q.y)), yMax = std::max(yMax, double(q.y));
+      double yRef = yMin, widest = 0.0;
+      for (int i = 0; i <= 128; ++i) {
+        const double y = yMin + (yMax - yMin) * i / 128.0;
+        if (panel.widthAt(y) > widest + 1e-9) widest = panel.widthAt(y), yRef = y;
+      }
+      for (const glm::vec3& q : mesh.positions) {
+        const double y = std::min(double(q.y), yRef);
+        const float radius = float(std::max(panel.widthAt(y), 0.05)) / kTwoPi;
+        const auto [axis, dir] = alongLimb(sh, el, wr, std::max(-q.y, 0.0f));
+        glm::vec3 up = glm::vec3(0, 1, 0) - glm::dot(glm::vec3(0, 1, 0), dir) * dir;
+        up = glm::length(up) > 1e-4f ? glm::normalize(up) : glm::vec3(0, 0, 1);
+        const glm::vec3 side = glm::cross(up, dir);
+        const float phi = (q.x - float(midAt(panel, y))) / radius;
+        placed.push_back(axis + radius * (std::cos(phi) * up + std::sin(phi) * side));
+        axes.push_back(axis);
+      }
+    } else if (isLeg(panel.region)) {
+      const bool left = panel.region == BodyRegion::LeftLegFront || panel.region == BodyRegion::LeftLegBack;
+      const glm::vec3 hip = left ? frame.leftHip : frame.rightHip, knee = left ? frame.leftKnee : frame.rightKnee,
+                      ankle = left ? frame.leftAnkle : frame.rightAnkle;
+      const BodyRegion partnerFront = left ? BodyRegion::LeftLegFront : BodyRegion::RightLegFront;
+      const BodyRegion partnerBack = left ? BodyRegion::LeftLegBack : BodyRegion::RightLegBack;
+      for (const glm::vec3& q : mesh.positions) {
+        const float y = std::min(q.y, legTop);
+        const float circumference = float(std::max(regionWidth(partnerFront, y) + regionWidth(partnerBack, y), 0.05));
+        const float radius = circumference / kTwoPi;
+        const glm::vec2 c = legAxisAt(hip, knee, ankle, q.y);
+        const float phi = (q.x - float(midAt(panel, y))) / radius;
+        const glm::vec3 around = radius * glm::vec3(std::sin(phi), 0.0f, std::cos(phi)) * (front ? 1.0f : -1.0f);
+        const glm::vec3 legPoint = glm::vec3(c.x, q.y, c.y) + around;
+        // Between the leg top and the hip line, blend into the torso ellipse.
+        const float t = std::clamp((q.y - legTop) / std::max(sizing.hipHeight - legTop, 1e-3f), 0.0f, 1.0f);
+        const float blend = t * t * (3.0f - 2.0f * t);
+        placed.push_back(blend > 0.0f ? glm::mix(legPoint, torsoPoint(glm::vec2(q), front), blend) : legPoint);
+        axes.push_back(glm::mix(glm::vec3(c.x, q.y, c.y), glm::vec3(frame.torsoAxis.x, q.y, frame.torsoAxis.y), blend));
+      }
+    } else {
+      for (const glm::vec3& q : mesh.positions) {
+        placed.push_back(torsoPoint(glm::vec2(q), front));
+        axes.push_back(glm::vec3(frame.torsoAxis.x, q.y, frame.torsoAxis.y));
+      }
+    }
+
+    // Push out of the body: radially away from the wrapping surface's axis (locally a
+    // larger cylinder), so neighbouring vertices keep their order and no triangle folds.
+    for (std::size_t v = 0; v < placed.size(); ++v) {
+      glm::vec3& p = placed[v];
+      glm::vec3 radial = p - axes[v];
+      radial = glm::length(radial) > 1e-6f ? glm::normalize(radial) : glm::vec3(0, 0, front ? 1.0f : -1.0f);
+      const float step = std::max(0.5f * options.clearance, 0.002f);
+      bool moved = false;
+      for (int it = 0;; ++it) {
+        if (!query->inside(p) && glm::distance(p, query->closestPoint(p)) >= options.clearance) break;
+        if (it == options.maxPushIterations)
+          return Error{"placement: panel '" + panel.name + "' vertex " + std::to_string(v) + " is still inside the body or within " +
+                       std::to_string(options.clearance) + " m of it after " + std::to_string(it) + " pushes"};
+        p += radial * step;
+        moved = true;
+      }
+      out.pushedVertices += moved ? 1 : 0;
+    }
+    out.panelPositions.push_back(std::move(placed));
+  }
+  // Report the clearance actually reached (exact inside test, then the distance).
+  float clearance = std::numeric_limits<float>::infinity();
+  for (std::size_t pi = 0; pi < out.panelPositions.size(); ++pi)
+    for (const glm::vec3& p : out.panelPositions[pi]) {
+      if (query->inside(p)) return Error{"placement: panel '" + pattern.panels[pi].name + "' has a vertex inside the body"};
+      clearance = std::min(clearance, glm::distance(p, query->closestPoint(p)));
+    }
+  out.minClearance = clearance;
+  return out;
+}
+
+}  // namespace hg

@@ -1,0 +1,63 @@
+#pragma once
+/// Places the meshed panels of a pattern in 3D around a body, ready to be sewn.
+///
+/// Torso panels (BodyRegion::TorsoFront / TorsoBack) wrap an elliptic cylinder around
+/// the vertical torso axis; at each height its perimeter is the garment's circumference
+/// there (front width + back width), so matching side seams start on top of each other.
+/// A panel's x (arc length from its centre line) maps isometrically to arc length on the
+/// ellipse from the centre front (front) or centre back (back). Sleeves wrap circular
+/// cylinders around the arm (shoulder -> elbow -> wrist, any pose: T, A), of the
+/// sleeve's width as perimeter, with the crown line on top of the arm. Trouser legs wrap
+/// circles around the leg (hip -> knee -> ankle) of perimeter front + back width, the
+/// crease centred front and back; between the crotch and the hip line they blend into
+/// the torso ellipse. Vertices then inside the body or closer than the clearance are
+/// pushed radially away from their cylinder's axis in small steps until they are
+/// outside (exact inside test: CGAL Side_of_triangle_mesh) and the clearance away. Coordinates: metres, y up, floor y = 0, body faces +z, the
+/// body's left at +x.
+#include <vector>
+
+#include <glm/vec2.hpp>
+#include <glm/vec3.hpp>
+
+#include "sim/core/Result.h"
+#include "sim/core/TriangleMesh.h"
+#include "sim/garment/PanelMesher.h"
+#include "sim/garment/Pattern.h"
+
+namespace hg {
+
+/// Joint positions of the body (m), in the body frame above.
+struct BodyFrame {
+  glm::vec3 leftShoulder{0.0f}, leftElbow{0.0f}, leftWrist{0.0f};
+  glm::vec3 rightShoulder{0.0f}, rightElbow{0.0f}, rightWrist{0.0f};
+  glm::vec3 leftHip{0.0f}, leftKnee{0.0f}, leftAnkle{0.0f};
+  glm::vec3 rightHip{0.0f}, rightKnee{0.0f}, rightAnkle{0.0f};
+  glm::vec2 torsoAxis{0.0f};  ///< (x, z) of the vertical torso axis
+  float torsoDepthRatio = 0.72f;  ///< depth / width of the torso's elliptic cross-section
+
+  /// Joints of an idealised body of these measurements, arms lowered `armDownDegrees`
+  /// below horizontal (0: T-pose, 45: A-pose): shoulder joints 4 cm below and 3 cm
+  /// inside the shoulder points, elbow at 0.46 of the arm length (Drillis & Contini
+  /// 1966 segment proportions), hip joints at 0.1 x hip girth either side of the axis.
+  static BodyFrame fromSizing(const GarmentSizing& sizing, float armDownDegrees = 0.0f);
+};
+
+struct PlacementOptions {
+  float clearance = 0.01f;  ///< m: minimum distance kept from the body surface
+  int maxPushIterations = 200;  ///< per vertex, each max(clearance / 2, 2 mm) radially outward from the wrapping axis
+};
+
+struct PlacedPattern {
+  /// Per panel, per PanelMesh vertex: the placed position (m).
+  std::vector<std::vector<glm::vec3>> panelPositions;
+  float minClearance = 0.0f;  ///< m: smallest distance of a placed vertex from the body surface (all outside)
+  int pushedVertices = 0;     ///< vertices moved because they were inside or closer than the clearance
+};
+
+/// Places every panel. `body` must be a closed triangle mesh (each connected component
+/// closed; overlapping components are a union). Errors name the panel or the body
+/// problem.
+Result<PlacedPattern> placePattern(const Pattern& pattern, const PatternMesh& meshes, const GarmentSizing& sizing,
+                                   const BodyFrame& frame, const TriangleMesh& body, const PlacementOptions& options = {});
+
+}  // namespace hg
