@@ -24,6 +24,7 @@
 #include "sim/core/AtomicFile.h"
 #include "sim/gpu/GpuClothSolver.h"
 #include "sim/io/MeshExport.h"
+#include "sim/motion/CharacterIO.h"
 #include "sim/scene/DrapeScene.h"
 
 namespace {
@@ -85,7 +86,11 @@ int runDrape(const DrapeOptions& options) {
     Progress sewing("sew " + std::to_string(scene.garments.size()) + " garment(s)", scene.dressing.maxSewingFrames,
                     !options.quiet && isatty(STDERR_FILENO));
     auto result = dressAvatar(body->avatar.mesh, body->measurements, scene.garments, material->material,
-                              std::move(material->anisotropy), scene.settings, scene.backend, scene.dressing,
+                              std::move(material->anisotropy), scene.settings,
+                              [&](std::shared_ptr<const ClothModel> m, const ClothSettings& s) {
+                                return createClothSolver(scene.backend, std::move(m), s);
+                              },
+                              scene.dressing,
                               [&](int frame, float) { sewing.update(frame); });
     sewing.finish();
     if (!result) {
@@ -113,6 +118,18 @@ int runDrape(const DrapeOptions& options) {
   if (dressed) (*solver)->writeState(dressed->state);
   const auto tSetup = Clock::now();
 
+  // With an avatar, the drape's shape every kSnapshotEvery frames (and the last) goes into
+  // the .glb as shape keys of the garment (sim/motion/CharacterIO.h).
+  constexpr int kSnapshotEvery = 15;
+  NamedMeshSequence snapshots;
+  snapshots.name = dressed ? "garments" : "cloth";
+  auto snapshot = [&](int frame, const ClothState& s) {
+    snapshots.times.push_back(float(frame) * scene.settings.frameDt);
+    std::vector<glm::vec3>& p = snapshots.positions.emplace_back(s.positions.size());
+    for (std::size_t i = 0; i < p.size(); ++i) p[i] = glm::vec3(s.positions[i]);
+  };
+  if (body) snapshot(0, (*solver)->readState());
+
   Progress progress("drape " + scene.name + " (" + std::string(backendName(scene.backend)) + ")", scene.frames,
                     !options.quiet && isatty(STDERR_FILENO));
   for (int frame = 0; frame < scene.frames; ++frame) {
@@ -124,9 +141,11 @@ int runDrape(const DrapeOptions& options) {
                                        describe(status) + "; no output written");
     }
     progress.update(frame + 1);
+    if (body && (frame + 1) % kSnapshotEvery == 0 && frame + 1 < scene.frames) snapshot(frame + 1, (*solver)->readState());
   }
   progress.finish();
   const ClothState state = (*solver)->readState();
+  if (body) snapshot(scene.frames, state);
   const auto tSimulated = Clock::now();
 
   DrapeSceneView view(*sharedModel, scene.settings, body ? &body->avatar.mesh : nullptr);
@@ -158,6 +177,13 @@ int runDrape(const DrapeOptions& options) {
     const fs::path bodyPath = scene.outputDirectory / (scene.name + "_body.obj");
     if (Status s = exportMesh(body->avatar.mesh, bodyPath); !s) return fail(kExitOutput, s.error().message);
     outputs.push_back(bodyPath.string());
+  }
+  if (body) {
+    const fs::path glbPath = scene.outputDirectory / (scene.name + ".glb");
+    snapshots.mesh = view.clothMesh();
+    if (Status s = exportAnimatedGltf(glbPath, body->avatar, {}, {snapshots}); !s)
+      return fail(kExitOutput, s.error().message);
+    outputs.push_back(glbPath.string());
   }
   for (const auto& [path, image] : images) {
     if (Status s = writePng(image, path); !s) return fail(kExitOutput, s.error().message);

@@ -106,7 +106,8 @@ BodyFrame bodyFrame(const BodyMeasurements& body) {
 Result<DressedAvatar> dressAvatar(const TriangleMesh& bodyMesh, const BodyMeasurements& measurements,
                                   const std::vector<GarmentSpec>& outfit, const ClothMaterial& material,
                                   std::optional<AnisotropyTexture> anisotropy, const ClothSettings& settings,
-                                  Backend backend, const DressingSettings& dressing, const SewingProgress& progress) {
+                                  const ClothSolverFactory& makeSolver, const DressingSettings& dressing,
+                                  const SewingProgress& progress) {
   if (outfit.empty()) return Error{"the outfit has no garments"};
   const GarmentSizing sizing = garmentSizing(measurements);
   if (Status s = sizing.validate(); !s) return Error{"body measurements: " + s.error().message};
@@ -146,7 +147,11 @@ Result<DressedAvatar> dressAvatar(const TriangleMesh& bodyMesh, const BodyMeasur
   ClothSettings sewing = settings;
   sewing.gravity = glm::vec3(0.0f);
   sewing.velocityDamping = dressing.sewingDamping;
-  auto solver = createClothSolver(backend, sharedSewn, sewing);
+  sewing.integrator = ClothIntegrator::ProjectiveJacobi;
+  sewing.substeps = dressing.sewingSubsteps;
+  sewing.solverIterations = dressing.sewingIterations;
+  sewing.maxSubstepHalvings = 0;
+  auto solver = makeSolver(sharedSewn, sewing);
   if (!solver) return Error{"sewing: " + solver.error().message};
   ClothState state = (*solver)->readState();
   float gap = maxSeamGap(state.positions, all.pairs);

@@ -7,7 +7,7 @@
 ///   meshes  = meshPattern(pattern)                        // PanelMesher.h
 ///   placed  = placePattern(pattern, meshes, ..., body)    // Placement.h
 ///   sewn    = assembleGarment(...)   (all garments merged into one cloth)
-///   sewing  : a cloth solver with seam springs (rest length 0), gravity off, pulls the
+///   sewing  : a projective cloth solver with seam springs (rest length 0), gravity off, pulls the
 ///             seams together against the body collider until the largest gap is
 ///             below DressingSettings::weldGap
 ///   welded  = weldSeams(...), the model rebuilt from the welded mesh, state carried over
@@ -50,7 +50,12 @@ struct DressingSettings {
   float clearance = 0.012f;        ///< m kept between the placed panels and the body
   float seamStiffness = 1500.0f;   ///< N/m of each rest-length-0 seam spring
   float seamDamping = 0.01f;       ///< N s/m axial damping of the seam springs
-  float sewingDamping = 8.0f;      ///< 1/s velocity damping while sewing (settles the panels)
+  float sewingDamping = 10.0f;     ///< 1/s velocity damping while sewing (settles the panels)
+  /// Sewing runs the projective integrator (stable with the stiff seam springs, whose
+  /// stiffness adds up at corners shared by several seams) with these substeps per frame
+  /// and Jacobi iterations per substep.
+  int sewingSubsteps = 4;
+  int sewingIterations = 20;
   float weldGap = 0.002f;          ///< m: seams are welded once every pair is this close
   int maxSewingFrames = 400;       ///< frames of frameDt before sewing gives up (error)
 };
@@ -59,6 +64,11 @@ struct DressingSettings {
 GarmentSizing garmentSizing(const BodyMeasurements& body);
 /// The limb joints and torso axis of a measured body, for placement.
 BodyFrame bodyFrame(const BodyMeasurements& body);
+
+/// Creates the solver that sews (sim stays GL-free: the caller picks the backend, e.g.
+/// createClothSolver(Backend::Gpu, ...) from sim/gpu, or createCpuClothSolver).
+using ClothSolverFactory =
+    std::function<Result<std::unique_ptr<ClothSolver>>(std::shared_ptr<const ClothModel>, const ClothSettings&)>;
 
 /// Progress of the sewing phase: frame, largest seam gap (m).
 using SewingProgress = std::function<void(int frame, float maxGap)>;
@@ -74,12 +84,12 @@ struct DressedAvatar {
 };
 
 /// Runs the pipeline above. `settings` are the drape's cloth settings (body collider,
-/// contact offset, substeps; gravity is switched off while sewing); `material` and
+/// contact offset, friction; sewing overrides gravity, damping and the integrator); `material` and
 /// `anisotropy` the cloth's. Errors name the garment and the stage.
 Result<DressedAvatar> dressAvatar(const TriangleMesh& bodyMesh, const BodyMeasurements& measurements,
                                   const std::vector<GarmentSpec>& outfit, const ClothMaterial& material,
                                   std::optional<AnisotropyTexture> anisotropy, const ClothSettings& settings,
-                                  Backend backend,
+                                  const ClothSolverFactory& makeSolver,
                                   const DressingSettings& dressing = {}, const SewingProgress& progress = {});
 
 }  // namespace hg
