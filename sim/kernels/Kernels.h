@@ -45,6 +45,7 @@ inline bool any(glm::bvec3 b) { return glm::any(b); }
 #include "sim/kernels/cloth_vertex.glslh"
 #include "sim/kernels/body_contact.glslh"
 #include "sim/kernels/projective.glslh"
+#include "sim/kernels/skinning.glslh"
 
 // std430 agreement (see layout.glslh). The GL side is checked in LayoutGLTest.
 static_assert(sizeof(vec4) == 16 && alignof(vec4) <= 16 && sizeof(uvec4) == 16);
@@ -70,5 +71,12 @@ static_assert(offsetof(ClothStepParams, compressionScale) == 80);
 static_assert(offsetof(ClothStepParams, hingeCount) == 92);
 static_assert(offsetof(ClothStepParams, yieldStrain) == 96);
 static_assert(offsetof(ClothStepParams, useContacts) == 108);
+static_assert(sizeof(SkinVertex) == 64);
+static_assert(offsetof(SkinVertex, normal) == 16);
+static_assert(offsetof(SkinVertex, joints) == 32);
+static_assert(offsetof(SkinVertex, weights) == 48);
+static_assert(sizeof(DualQuaternion) == 32);
+static_assert(offsetof(DualQuaternion, dual) == 16);
+static_assert(sizeof(glm::mat4) == 64);  // std430 mat4: four vec4 columns, as GLM
 
 }  // namespace hg::kernels
