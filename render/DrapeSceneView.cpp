@@ -40,10 +40,32 @@ DrapeSceneView::DrapeSceneView(const ClothModel& model, const ClothSettings& set
   }
 }
 
+void DrapeSceneView::setPieces(std::vector<std::uint32_t> pieceOfVertex) {
+  m_pieceOfVertex = std::move(pieceOfVertex);
+  m_pieces.clear();
+  if (m_pieceOfVertex.size() != m_cloth.positions.size()) {
+    m_pieceOfVertex.clear();
+    return;
+  }
+  for (std::size_t t = 0; t < m_cloth.triangleCount(); ++t) {
+    const std::uint32_t piece = m_pieceOfVertex[m_cloth.indices[3 * t]];
+    if (piece >= m_pieces.size()) m_pieces.resize(piece + 1);
+    for (int k = 0; k < 3; ++k) m_pieces[piece].indices.push_back(m_cloth.indices[3 * t + std::size_t(k)]);
+  }
+  for (TriangleMesh& piece : m_pieces) {
+    piece.positions = m_cloth.positions;
+    piece.normals = m_cloth.normals;
+  }
+}
+
 void DrapeSceneView::update(const ClothState& state) {
   m_cloth.positions.resize(state.positions.size());
   for (std::size_t i = 0; i < state.positions.size(); ++i) m_cloth.positions[i] = glm::vec3(state.positions[i]);
   computeVertexNormals(m_cloth);
+  for (TriangleMesh& piece : m_pieces) {
+    piece.positions = m_cloth.positions;
+    piece.normals = m_cloth.normals;
+  }
 }
 
 OrbitCamera DrapeSceneView::defaultCamera() const {
@@ -93,7 +115,16 @@ void DrapeSceneView::draw(MeshRenderer& renderer, const OrbitCamera& camera, int
     items.push_back({&m_sphere, glm::vec3(0.80f, 0.62f, 0.50f), glm::vec3(0.4f), false});
   if (showColliders && !m_body.indices.empty())
     items.push_back({&m_body, glm::vec3(0.82f, 0.70f, 0.60f), glm::vec3(0.4f), false});
-  if (showCloth) items.push_back({&m_cloth, glm::vec3(0.10f, 0.25f, 0.62f), glm::vec3(0.55f, 0.12f, 0.12f), false});
+  // Garment colours (linear RGB): blue, rust, green, plum, sand; back faces darker.
+  static const glm::vec3 kPalette[] = {{0.10f, 0.25f, 0.62f}, {0.62f, 0.20f, 0.08f}, {0.12f, 0.42f, 0.20f},
+                                       {0.40f, 0.14f, 0.40f}, {0.70f, 0.55f, 0.30f}};
+  if (showCloth && m_pieces.empty())
+    items.push_back({&m_cloth, kPalette[0], glm::vec3(0.55f, 0.12f, 0.12f), false});
+  if (showCloth)
+    for (std::size_t p = 0; p < m_pieces.size(); ++p) {
+      const glm::vec3 color = kPalette[p % std::size(kPalette)];
+      items.push_back({&m_pieces[p], color, 0.5f * color, false});
+    }
   renderer.draw(items, camera, width, height);
 }
 

@@ -2,6 +2,7 @@
 /// What a drape scene looks like: the cloth (from the solver state), the sphere
 /// collider and the ground, with colours and a default camera. Used by the CLI's
 /// offscreen render and by the viewer, so both show the same picture.
+#include <cstdint>
 #include <vector>
 
 #include "render/Camera.h"
@@ -15,6 +16,10 @@ class DrapeSceneView {
 public:
   /// `body`: the avatar's surface to draw (a collider like the sphere), or null.
   DrapeSceneView(const ClothModel& model, const ClothSettings& settings, const TriangleMesh* body = nullptr);
+
+  /// Draws the cloth as separate pieces (garments), each in its own colour: the piece
+  /// of every vertex (a triangle belongs to its first vertex's piece). Empty: one cloth.
+  void setPieces(std::vector<std::uint32_t> pieceOfVertex);
 
   /// Takes the cloth's current shape (recomputes normals).
   void update(const ClothState& state);
@@ -33,6 +38,8 @@ private:
   TriangleMesh m_cloth;
   TriangleMesh m_sphere;
   TriangleMesh m_body;
+  std::vector<std::uint32_t> m_pieceOfVertex;
+  std::vector<TriangleMesh> m_pieces;  ///< per piece: all cloth vertices, that piece's triangles
   TriangleMesh m_ground;
   glm::vec3 m_center{0.0f};
   float m_radius = 1.0f;

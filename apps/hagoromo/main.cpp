@@ -149,6 +149,7 @@ int runDrape(const DrapeOptions& options) {
   const auto tSimulated = Clock::now();
 
   DrapeSceneView view(*sharedModel, scene.settings, body ? &body->avatar.mesh : nullptr);
+  if (dressed) view.setPieces(dressed->garmentOfVertex);
   view.update(state);
   auto renderer = MeshRenderer::create(gl::ShaderRegistry());
   if (!renderer) return fail(kExitGraphics, renderer.error().message);

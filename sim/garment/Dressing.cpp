@@ -151,6 +151,9 @@ Result<DressedAvatar> dressAvatar(const TriangleMesh& bodyMesh, const BodyMeasur
   sewing.substeps = dressing.sewingSubsteps;
   sewing.solverIterations = dressing.sewingIterations;
   sewing.maxSubstepHalvings = 0;
+  // Seams half a metre apart snap together within a frame or two: tens of m/s, harmless
+  // in the implicit projective step. Only runaway speeds are anomalies here.
+  sewing.maxSpeed = std::max(settings.maxSpeed, 500.0f);
   auto solver = makeSolver(sharedSewn, sewing);
   if (!solver) return Error{"sewing: " + solver.error().message};
   ClothState state = (*solver)->readState();

@@ -65,6 +65,42 @@ if [[ -e "$work/unstable_out" ]]; then echo "FAIL: unstable run wrote output"; f
 echo "not a folder" >"$work/blocked"
 check "output folder blocked by a file" 5 "$work/blocked" -- "$hagoromo" drape "$small" --backend cpu --out "$work/blocked/sub"
 
+# Fabrics: an unknown preset names itself.
+cp "$src/scenes/fabrics.json" "$work/fabrics.json"
+echo '{"cloth": {"resolution": 12, "fabric": "velvet"}}' >"$work/velvet.json"
+check "unknown fabric names the fabric" 2 "velvet" -- "$hagoromo" drape "$work/velvet.json" --out "$work/x"
+
+# Garments on the mannequin: the main job, small and quick.
+cat >"$work/outfit.json" <<JSON
+{"name": "outfit", "avatar": {"mannequin": {"cell_size": 0.02}, "contact_cell_size": 0.02},
+ "garments": [{"type": "skirt"}], "dressing": {"edge_length": 0.045},
+ "solver": {"frames": 4, "integrator": "projective_jacobi", "substeps": 4},
+ "output": {"image_width": 120, "image_height": 160}}
+JSON
+check "outfit drape succeeds" 0 - -- "$hagoromo" drape "$work/outfit.json" --backend cpu --out "$work/outfit_out" -q
+for f in outfit.obj outfit_body.obj outfit.glb outfit.png outfit_front.png outfit_side.png outfit_back.png outfit.json; do
+  if [[ -s "$work/outfit_out/$f" ]]; then passes=$((passes + 1)); else
+    echo "FAIL: outfit drape did not write $f"; failures=$((failures + 1)); fi
+done
+if grep -q '"vertices_inside_body": 0' "$work/outfit_out/outfit.json"; then passes=$((passes + 1)); else
+  echo "FAIL: outfit metrics lack contact statistics or report vertices inside the body"; failures=$((failures + 1)); fi
+echo '{"garments": [{"type": "skirt"}]}' >"$work/naked.json"
+check "garments without an avatar" 2 "garments need an avatar" -- "$hagoromo" drape "$work/naked.json" --out "$work/x"
+echo '{"avatar": {}, "garments": [{"type": "kimono"}]}' >"$work/kimono.json"
+check "unknown garment type" 2 "unknown garment type 'kimono'" -- "$hagoromo" drape "$work/kimono.json" --out "$work/x"
+
+# An interrupted run leaves no file behind (outputs are written only at the end, atomically).
+cat >"$work/long.json" <<JSON
+{"name": "long", "cloth": {"resolution": 40}, "solver": {"frames": 100000}}
+JSON
+"$hagoromo" drape "$work/long.json" --backend cpu --out "$work/long_out" -q &
+pid=$!
+sleep 3
+kill -TERM "$pid"
+wait "$pid" 2>/dev/null
+if [[ -z "$(ls -A "$work/long_out" 2>/dev/null)" ]]; then passes=$((passes + 1)); else
+  echo "FAIL: an interrupted run left files: $(ls -A "$work/long_out")"; failures=$((failures + 1)); fi
+
 check "--help shows exit codes" 0 - -- "$hagoromo" --help
 "$hagoromo" --help | grep -q "Exit codes" && passes=$((passes + 1)) || { echo "FAIL: --help lacks exit codes"; failures=$((failures + 1)); }
 

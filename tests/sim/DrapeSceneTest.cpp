@@ -26,8 +26,14 @@ TEST(DrapeScene, EveryShippedSceneParsesAndBuilds) {
     if (entry.path().extension() != ".json" || entry.path().filename() == "fabrics.json") continue;
     auto scene = loadDrapeScene(entry.path());
     ASSERT_TRUE(scene) << scene.error().message;
-    auto model = buildSceneCloth(*scene);
-    EXPECT_TRUE(model) << entry.path() << ": " << (model ? "" : model.error().message);
+    if (scene->garments.empty()) {
+      auto model = buildSceneCloth(*scene);
+      EXPECT_TRUE(model) << entry.path() << ": " << (model ? "" : model.error().message);
+    } else {
+      EXPECT_TRUE(scene->avatar) << entry.path();
+      auto material = sceneClothMaterial(*scene);
+      EXPECT_TRUE(material) << entry.path() << ": " << (material ? "" : material.error().message);
+    }
     ++count;
   }
   EXPECT_GE(count, 1);
@@ -87,6 +93,27 @@ TEST(DrapeScene, AvatarIsReadAndBadAvatarsNameTheKey) {
   expectError(R"({"avatar": {"mannequin": {"pose": "x_pose"}}})", "avatar.mannequin.pose");
   expectError(R"({"avatar": {"mannequin": {"height": 3.5}}})", "height");
   expectError(R"({"avatar": {"contact_cell_size": 0.5}})", "contact_cell_size");
+}
+
+TEST(DrapeScene, GarmentsAreReadAndNeedAnAvatar) {
+  auto scene = parseDrapeScene(R"({"avatar": {}, "garments": [{"type": "skirt", "length": 0.6},
+                                   {"type": "tshirt", "hem_below_waist": 0.1}],
+                                   "dressing": {"edge_length": 0.025, "weld_gap": 0.001}})",
+                               "inline");
+  ASSERT_TRUE(scene) << scene.error().message;
+  ASSERT_EQ(scene->garments.size(), 2u);
+  EXPECT_EQ(scene->garments[0].kind, GarmentKind::Skirt);
+  EXPECT_FLOAT_EQ(scene->garments[0].skirt.length, 0.6f);
+  EXPECT_EQ(scene->garments[1].kind, GarmentKind::TShirt);
+  EXPECT_FLOAT_EQ(scene->garments[1].tshirt.hemBelowWaist, 0.1f);
+  EXPECT_FLOAT_EQ(scene->dressing.edgeLength, 0.025f);
+  EXPECT_FLOAT_EQ(scene->dressing.weldGap, 0.001f);
+  expectError(R"({"garments": [{"type": "skirt"}]})", "garments need an avatar");
+  expectError(R"({"avatar": {}, "garments": [{"type": "kimono"}]})", "unknown garment type 'kimono'");
+  expectError(R"({"avatar": {}, "garments": [{"type": "skirt", "lenght": 0.5}]})", "unknown key 'garments[0].lenght'");
+  expectError(R"({"avatar": {}, "cloth": {"resolution": 32}, "garments": [{"type": "skirt"}]})", "only the material");
+  expectError(R"({"avatar": {}, "garments": []})", "non-empty array");
+  expectError(R"({"avatar": {}, "garments": [{"type": "skirt"}], "dressing": {"weld_gap": 1}})", "weld_gap");
 }
 
 TEST(DrapeScene, AvatarBodyIsBuiltWithItsCollider) {

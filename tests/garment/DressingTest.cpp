@@ -1,0 +1,125 @@
+// The dressing pipeline on the built-in mannequin (sim/garment/Dressing.h): measurements
+// to patterns, placed, sewn, welded, then draped against the body collider.
+#include <algorithm>
+#include <cstdio>
+
+#include <gtest/gtest.h>
+
+#include "sim/body/Mannequin.h"
+#include "sim/contact/SignedDistanceGrid.h"
+#include "sim/cpu/CpuClothSolver.h"
+#include "sim/garment/Dressing.h"
+#include "sim/garment/Sewing.h"
+
+namespace hg {
+namespace {
+
+struct Avatar {
+  SkinnedMesh body;
+  BodyMeasurements measurements;
+  std::shared_ptr<const SignedDistanceGrid> collider;
+};
+
+const Avatar& mannequin() {
+  static const Avatar avatar = [] {
+    MannequinParams params;
+    params.cellSize = 0.015f;
+    Avatar a;
+    a.body = buildMannequin(params).value();
+    a.measurements = measureBody(a.body);
+    SignedDistanceOptions options;
+    options.cellSize = 0.015f;
+    options.band = 0.045f;
+    options.margin = 0.075f;
+    a.collider = std::make_shared<const SignedDistanceGrid>(buildSignedDistanceGrid(a.body.mesh, options).value());
+    return a;
+  }();
+  return avatar;
+}
+
+ClothSolverFactory cpuFactory() {
+  return [](std::shared_ptr<const ClothModel> model, const ClothSettings& settings) {
+    return createCpuClothSolver(std::move(model), settings);
+  };
+}
+
+TEST(Dressing, SizingFromTheMannequinIsValidAndFollowsIt) {
+  const GarmentSizing sizing = garmentSizing(mannequin().measurements);
+  ASSERT_TRUE(sizing.validate()) << sizing.validate().error().message;
+  EXPECT_FLOAT_EQ(sizing.hipGirth, mannequin().measurements.hipGirth);
+  EXPECT_GT(sizing.shoulderHeight, sizing.chestHeight);
+  EXPECT_NEAR(sizing.crotchHeight, mannequin().measurements.crotchHeight, 1e-6f);
+}
+
+TEST(Dressing, ASkirtAndATShirtAreSewnAroundTheBodyAndDrape) {
+  const Avatar& avatar = mannequin();
+  std::vector<GarmentSpec> outfit(2);
+  outfit[0].kind = GarmentKind::Skirt;
+  outfit[1].kind = GarmentKind::TShirt;
+  ClothMaterial material;
+  material.tensileStiffness = 1500.0f;
+  material.bendingRigidity = 2e-5f;
+  ClothSettings settings;
+  settings.hasSphere = false;
+  settings.body = avatar.collider;
+  settings.contactOffset = 0.005f;
+  settings.integrator = ClothIntegrator::ProjectiveJacobi;
+  settings.substeps = 8;
+  settings.solverIterations = 30;
+  settings.velocityDamping = 0.5f;
+  DressingSettings dressing;
+  dressing.edgeLength = 0.03f;  // coarse: a quick test
+  int lastFrame = 0;
+  auto dressed = dressAvatar(avatar.body.mesh, avatar.measurements, outfit, material, std::nullopt, settings,
+                             cpuFactory(), dressing, [&](int frame, float) { lastFrame = frame; });
+  ASSERT_TRUE(dressed) << dressed.error().message;
+  std::printf("[ dressing ] %zu vertices, sewn in %d frames, gap before the weld %.2f mm, %zu welded, placement "
+              "clearance %.1f mm\n",
+              dressed->model.vertexCount(), dressed->sewingFrames, 1e3 * double(dressed->largestGapBeforeWeld),
+              dressed->weldedVertices, 1e3 * double(dressed->placementClearance));
+  EXPECT_EQ(lastFrame, dressed->sewingFrames);
+  EXPECT_LE(dressed->largestGapBeforeWeld, dressing.weldGap);
+  EXPECT_GE(dressed->placementClearance, dressing.clearance - 1e-4f);
+  EXPECT_GT(dressed->weldedVertices, 0u);
+  ASSERT_EQ(dressed->garmentOfVertex.size(), dressed->model.vertexCount());
+  // Each garment is one piece after welding: two garments, two pieces.
+  EXPECT_EQ(connectedPieces(dressed->model.restMesh()), 2u);
+  for (std::uint32_t g = 0; g < 2; ++g)
+    EXPECT_GT(std::count(dressed->garmentOfVertex.begin(), dressed->garmentOfVertex.end(), g), 200) << g;
+
+  // Drape for half a second: nothing ends inside the body, and the skirt hangs around the hips.
+  auto model = std::make_shared<const ClothModel>(dressed->model);
+  auto solver = createCpuClothSolver(model, settings);
+  ASSERT_TRUE(solver) << solver.error().message;
+  (*solver)->writeState(dressed->state);
+  for (int f = 0; f < 30; ++f) ASSERT_EQ((*solver)->step(), StepStatus::Ok) << "frame " << f;
+  const ClothState state = (*solver)->readState();
+  float deepest = 1.0f, skirtLowest = 10.0f;
+  for (std::size_t i = 0; i < state.positions.size(); ++i) {
+    deepest = std::min(deepest, avatar.collider->distance(glm::vec3(state.positions[i])));
+    if (dressed->garmentOfVertex[i] == 0) skirtLowest = std::min(skirtLowest, state.positions[i].y);
+  }
+  std::printf("[ dressing ] after 0.5 s: smallest distance to the body %.2f mm, skirt hem at %.3f m (hip line %.3f m)\n",
+              1e3 * double(deepest), double(skirtLowest), double(avatar.measurements.hipHeight));
+  EXPECT_GE(deepest, 0.0f);
+  EXPECT_LT(skirtLowest, avatar.measurements.hipHeight - 0.2f);
+  EXPECT_GT(skirtLowest, 0.1f);
+}
+
+TEST(Dressing, ErrorsNameTheGarment) {
+  const Avatar& avatar = mannequin();
+  std::vector<GarmentSpec> outfit(1);
+  outfit[0].kind = GarmentKind::Skirt;
+  outfit[0].skirt.length = 0.01f;  // above the hip line: the block refuses it
+  auto dressed = dressAvatar(avatar.body.mesh, avatar.measurements, outfit, ClothMaterial{}, std::nullopt,
+                             ClothSettings{}, cpuFactory());
+  ASSERT_FALSE(dressed);
+  EXPECT_NE(dressed.error().message.find("garment 0 (skirt)"), std::string::npos) << dressed.error().message;
+  EXPECT_FALSE(dressAvatar(avatar.body.mesh, avatar.measurements, {}, ClothMaterial{}, std::nullopt, ClothSettings{},
+                           cpuFactory()));
+  EXPECT_EQ(parseGarmentKind("trousers").value(), GarmentKind::Trousers);
+  EXPECT_FALSE(parseGarmentKind("kimono"));
+}
+
+}  // namespace
+}  // namespace hg
