@@ -10,7 +10,7 @@ packages=(
   # GL loader generation (GLAD 2, generated at build time) and headless EGL on Mesa
   python3-glad libegl-dev libegl-mesa0 libgbm1 libgl1-mesa-dri libgl-dev
   # windowed viewer and its screenshot test
-  libglfw3-dev xvfb xauth
+  libglfw3-dev libimgui-dev xvfb xauth
   # math, parallelism, I/O (assimp's CMake config links libz.so, which libassimp-dev does not pull in)
   libglm-dev libeigen3-dev libassimp-dev zlib1g-dev nlohmann-json3-dev libcli11-dev libstb-dev
   # geometry: 2D constrained Delaunay meshing of garment panels, exact mesh queries

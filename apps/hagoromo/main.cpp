@@ -26,6 +26,7 @@
 #include "sim/io/MeshExport.h"
 #include "sim/motion/CharacterIO.h"
 #include "sim/scene/DrapeScene.h"
+#include "sim/scene/DrapeSetup.h"
 
 namespace {
 
@@ -62,60 +63,42 @@ int runDrape(const DrapeOptions& options) {
   if (!options.outDir.empty()) scene.outputDirectory = options.outDir;
   if (options.threads >= 0) scene.settings.threads = options.threads;
 
-  std::optional<SceneBody> body;
-  if (scene.avatar) {
-    if (!options.quiet) std::printf("building the avatar and its collider ...\n");
-    auto built = buildSceneBody(scene);
-    if (!built) return fail(kExitInput, options.scenePath + ": " + built.error().message);
-    body = std::move(built).value();
-    scene.settings.body = body->collider;
-  }
-  const auto tBody = Clock::now();
-
   // A context is needed for the GPU backend and for the PNG render in any case.
   auto context = gl::HeadlessContext::create();
   if (!context) return fail(kExitGraphics, context.error().message);
   if (!options.quiet) std::printf("OpenGL: %s\n", (*context)->description().c_str());
 
-  std::shared_ptr<const ClothModel> sharedModel;
-  std::optional<DressedAvatar> dressed;
-  if (!scene.garments.empty()) {
-    // Draft, place and sew the outfit around the avatar (sim/garment/Dressing.h).
-    auto material = sceneClothMaterial(scene);
-    if (!material) return fail(kExitInput, options.scenePath + ": " + material.error().message);
-    Progress sewing("sew " + std::to_string(scene.garments.size()) + " garment(s)", scene.dressing.maxSewingFrames,
-                    !options.quiet && isatty(STDERR_FILENO));
-    auto result = dressAvatar(body->avatar.mesh, body->measurements, scene.garments, material->material,
-                              std::move(material->anisotropy), scene.settings,
-                              [&](std::shared_ptr<const ClothModel> m, const ClothSettings& s) {
-                                return createClothSolver(scene.backend, std::move(m), s);
-                              },
-                              scene.dressing,
-                              [&](int frame, float) { sewing.update(frame); });
-    sewing.finish();
-    if (!result) {
-      // Seams that do not close or a failed weld are simulation failures; a pattern,
-      // mesh or placement error comes from the scene's measurements and options.
-      const std::string& message = result.error().message;
-      const bool simulation = message.rfind("sewing", 0) == 0 || message.rfind("welding", 0) == 0;
-      return fail(simulation ? kExitSimulation : kExitInput, options.scenePath + ": " + message);
-    }
-    dressed = std::move(result).value();
-    sharedModel = std::make_shared<const ClothModel>(dressed->model);
-    if (!options.quiet)
-      std::printf("sewn in %d frames (largest seam gap %.2f mm, %zu vertices welded), %zu cloth vertices\n",
-                  dressed->sewingFrames, 1e3 * double(dressed->largestGapBeforeWeld), dressed->weldedVertices,
-                  sharedModel->vertexCount());
-  } else {
-    auto model = buildSceneCloth(scene);
-    if (!model) return fail(kExitInput, options.scenePath + ": " + model.error().message);
-    sharedModel = std::make_shared<const ClothModel>(std::move(model).value());
+  // The avatar, its collider and the cloth or the sewn garments (sim/scene/DrapeSetup.h).
+  if (!options.quiet && scene.avatar) std::printf("building the avatar and its collider ...\n");
+  const bool tty = !options.quiet && isatty(STDERR_FILENO);
+  std::optional<Progress> sewing;
+  if (!scene.garments.empty())
+    sewing.emplace("sew " + std::to_string(scene.garments.size()) + " garment(s)", scene.dressing.maxSewingFrames, tty);
+  auto prepared = prepareDrape(
+      scene,
+      [&](std::shared_ptr<const ClothModel> m, const ClothSettings& s) {
+        return createClothSolver(scene.backend, std::move(m), s);
+      },
+      [&](int frame, float) { sewing->update(frame); });
+  if (sewing) sewing->finish();
+  if (!prepared) {
+    // Seams that do not close or a failed weld are simulation failures; a pattern, mesh
+    // or placement error comes from the scene's measurements and options.
+    return fail(isSimulationFailure(prepared.error()) ? kExitSimulation : kExitInput,
+                options.scenePath + ": " + prepared.error().message);
   }
-  const auto tDressed = Clock::now();
+  const std::optional<SceneBody>& body = prepared->body;
+  const std::optional<DressedAvatar>& dressed = prepared->dressing;
+  const std::shared_ptr<const ClothModel> sharedModel = prepared->model;
+  if (!options.quiet && dressed)
+    std::printf("sewn in %d frames (largest seam gap %.2f mm, %zu vertices welded), %zu cloth vertices\n",
+                dressed->sewingFrames, 1e3 * double(dressed->largestGapBeforeWeld), dressed->weldedVertices,
+                sharedModel->vertexCount());
+  const auto tPrepared = Clock::now();
 
   auto solver = createClothSolver(scene.backend, sharedModel, scene.settings);
   if (!solver) return fail(kExitGraphics, solver.error().message);
-  if (dressed) (*solver)->writeState(dressed->state);
+  (*solver)->writeState(prepared->start);
   const auto tSetup = Clock::now();
 
   // With an avatar, the drape's shape every kSnapshotEvery frames (and the last) goes into
@@ -149,7 +132,7 @@ int runDrape(const DrapeOptions& options) {
   const auto tSimulated = Clock::now();
 
   DrapeSceneView view(*sharedModel, scene.settings, body ? &body->avatar.mesh : nullptr);
-  if (dressed) view.setPieces(dressed->garmentOfVertex);
+  view.setPieces(prepared->pieceOfVertex);
   view.update(state);
   auto renderer = MeshRenderer::create(gl::ShaderRegistry());
   if (!renderer) return fail(kExitGraphics, renderer.error().message);
@@ -203,9 +186,8 @@ int runDrape(const DrapeOptions& options) {
       {"vertices", sharedModel->vertexCount()},
       {"springs", sharedModel->springs.size()},
       {"state_hash", hash},
-      {"seconds", {{"avatar", seconds(tStart, tBody)},
-                   {"dressing", seconds(tBody, tDressed)},
-                   {"setup", seconds(tDressed, tSetup)},
+      {"seconds", {{"prepare", seconds(tStart, tPrepared)},
+                   {"setup", seconds(tPrepared, tSetup)},
                    {"simulate", seconds(tSetup, tSimulated)},
                    {"render", seconds(tSimulated, tRendered)}}},
       {"outputs", outputs},

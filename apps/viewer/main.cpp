@@ -1,11 +1,13 @@
-// hagoromo-viewer: interactive view of a drape scene (GLFW window, OpenGL 4.5 core).
+// hagoromo-viewer: interactive view of a drape scene (GLFW window, OpenGL 4.5 core,
+// Dear ImGui panel).
 //
-//   hagoromo-viewer scenes/cloth_on_sphere.json
+//   hagoromo-viewer scenes/outfit_on_mannequin.json
 //   hagoromo-viewer scenes/cloth_on_sphere.json --frames 90 --screenshot shot.png   # batch capture
 //
-// Keys: Space play/pause, N one frame, R reset, C cloth on/off, B colliders on/off,
-// P screenshot (viewer-N.png in the scene's output folder), Esc quit.
-// Mouse: left drag orbits, wheel zooms.
+// Panel: play / pause / step / reset, show or hide cloth, body and colliders, the body
+// collider's grid, fabric preset, screenshot. Keys: Space play/pause, N one frame,
+// R reset, C cloth, B colliders, P screenshot (viewer-N.png in the scene's output
+// folder), H panel, Esc quit. Mouse: left drag orbits, wheel zooms.
 #include "render/gl/Gl.h"  // before GLFW
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
@@ -17,13 +19,18 @@
 #include <string>
 
 #include <CLI/CLI.hpp>
+#include <imgui/imgui.h>
+#include <imgui/backends/imgui_impl_glfw.h>
+#include <imgui/backends/imgui_impl_opengl3.h>
 
 #include "apps/common/ExitCodes.h"
 #include "render/DrapeSceneView.h"
 #include "render/Image.h"
 #include "render/MeshRenderer.h"
 #include "sim/gpu/GpuClothSolver.h"
+#include "sim/cloth/FabricPresets.h"
 #include "sim/scene/DrapeScene.h"
+#include "sim/scene/DrapeSetup.h"
 
 namespace {
 
@@ -43,6 +50,7 @@ struct ViewerState {
   bool showCloth = true;
   bool showColliders = true;
   bool screenshot = false;
+  bool showPanel = true;
   bool dragging = false;
   double lastX = 0.0, lastY = 0.0;
 };
@@ -63,7 +71,7 @@ Image readFramebuffer(int width, int height) {
 
 int main(int argc, char** argv) {
   CLI::App app{"hagoromo-viewer: interactive drape scene viewer"};
-  std::string scenePath = "scenes/cloth_on_sphere.json";
+  std::string scenePath = "scenes/outfit_on_mannequin.json";
   std::string backendOverride;
   std::string screenshotPath;
   int captureFrames = -1;
@@ -71,10 +79,12 @@ int main(int argc, char** argv) {
   app.add_option("scene", scenePath, "Scene JSON file");
   app.add_option("--backend", backendOverride, "cpu or gpu (default: the scene's)")->check(CLI::IsMember({"cpu", "gpu"}));
   app.add_option("--screenshot", screenshotPath, "Write a PNG after --frames frames and exit");
+  bool panelInScreenshot = false;
+  app.add_flag("--panel", panelInScreenshot, "Batch capture: include the control panel in the screenshot");
   app.add_option("--frames", captureFrames, "Frames to simulate before --screenshot")->check(CLI::NonNegativeNumber);
   app.add_option("--width", width, "Window width")->check(CLI::Range(64, 8192));
   app.add_option("--height", height, "Window height")->check(CLI::Range(64, 8192));
-  app.footer("Keys: Space play/pause, N step, R reset, C cloth, B colliders, P screenshot, Esc quit.\n"
+  app.footer("Keys: Space play/pause, N step, R reset, C cloth, B colliders, P screenshot, H panel, Esc quit.\n"
              "Exit codes: 0 ok, 1 bad command line, 2 invalid scene, 3 no window / OpenGL 4.5, 5 screenshot not written.");
   try {
     app.parse(argc, argv);
@@ -86,9 +96,7 @@ int main(int argc, char** argv) {
   if (!loaded) return fail(kExitInput, loaded.error().message);
   DrapeScene scene = std::move(loaded).value();
   if (!backendOverride.empty()) scene.backend = *parseBackend(backendOverride);
-  auto model = buildSceneCloth(scene);
-  if (!model) return fail(kExitInput, scenePath + ": " + model.error().message);
-  auto sharedModel = std::make_shared<const ClothModel>(std::move(model).value());
+  const DrapeScene original = scene;
 
   glfwSetErrorCallback([](int, const char* description) { std::fprintf(stderr, "GLFW: %s\n", description); });
   if (!glfwInit())
@@ -113,18 +121,66 @@ int main(int argc, char** argv) {
 
   int exitCode = kExitOk;
   {
-    auto solver = createClothSolver(scene.backend, sharedModel, scene.settings);
     auto renderer = MeshRenderer::create(gl::ShaderRegistry());
-    if (!solver || !renderer) {
+    if (!renderer) {
       glfwTerminate();
-      return fail(kExitGraphics, !solver ? solver.error().message : renderer.error().message);
+      return fail(kExitGraphics, renderer.error().message);
     }
-    DrapeSceneView view(*sharedModel, scene.settings);
+    // The drape (avatar, cloth or sewn garments, solver, view); rebuilt when the fabric changes.
+    struct Drape {
+      PreparedDrape prepared;
+      std::unique_ptr<ClothSolver> solver;
+      std::unique_ptr<DrapeSceneView> view;
+    };
+    std::unique_ptr<Drape> drape;
+    std::string loadError;
+    auto load = [&]() -> bool {
+      std::printf("preparing %s ...\n", scene.name.c_str());
+      auto prepared = prepareDrape(scene, [&](std::shared_ptr<const ClothModel> m, const ClothSettings& s) {
+        return createClothSolver(scene.backend, std::move(m), s);
+      });
+      if (!prepared) {
+        loadError = scenePath + ": " + prepared.error().message;
+        return false;
+      }
+      auto solver = createClothSolver(scene.backend, prepared->model, scene.settings);
+      if (!solver) {
+        loadError = solver.error().message;
+        return false;
+      }
+      auto next = std::make_unique<Drape>();
+      next->prepared = std::move(prepared).value();
+      next->solver = std::move(solver).value();
+      next->solver->writeState(next->prepared.start);
+      next->view = std::make_unique<DrapeSceneView>(*next->prepared.model, scene.settings,
+                                                    next->prepared.body ? &next->prepared.body->avatar.mesh : nullptr);
+      next->view->setPieces(next->prepared.pieceOfVertex);
+      next->view->update(next->prepared.start);
+      drape = std::move(next);
+      return true;
+    };
+    if (!load()) {
+      glfwTerminate();
+      return fail(kExitInput, loadError);
+    }
+
+    // Fabric presets beside the scene that load (the others lack measured data).
+    std::vector<std::string> fabrics = {"(scene)"};
+    if (auto presets = loadFabricPresets(scene.directory / "fabrics.json"))
+      for (const FabricPreset& p : *presets) fabrics.push_back(p.name);
+    int fabricChoice = 0;
+
     ViewerState ui;
-    ui.camera = view.defaultCamera();
+    ui.camera = drape->view->defaultCamera();
+    const bool batch = !screenshotPath.empty();
+    ui.showPanel = !batch || panelInScreenshot;  // batch screenshots show the scene alone unless --panel
+    IMGUI_CHECKVERSION();
+    ImGui::CreateContext();
+    ImGui::GetIO().IniFilename = nullptr;  // no imgui.ini next to the user's files
+    ImGui::StyleColorsDark();
     glfwSetWindowUserPointer(window, &ui);
     glfwSetKeyCallback(window, [](GLFWwindow* w, int key, int, int action, int) {
-      if (action != GLFW_PRESS) return;
+      if (action != GLFW_PRESS || ImGui::GetIO().WantCaptureKeyboard) return;
       auto& s = *static_cast<ViewerState*>(glfwGetWindowUserPointer(w));
       switch (key) {
         case GLFW_KEY_SPACE: s.playing = !s.playing; break;
@@ -133,6 +189,7 @@ int main(int argc, char** argv) {
         case GLFW_KEY_C: s.showCloth = !s.showCloth; break;
         case GLFW_KEY_B: s.showColliders = !s.showColliders; break;
         case GLFW_KEY_P: s.screenshot = true; break;
+        case GLFW_KEY_H: s.showPanel = !s.showPanel; break;
         case GLFW_KEY_ESCAPE: glfwSetWindowShouldClose(w, GLFW_TRUE); break;
         default: break;
       }
@@ -140,7 +197,7 @@ int main(int argc, char** argv) {
     glfwSetMouseButtonCallback(window, [](GLFWwindow* w, int button, int action, int) {
       auto& s = *static_cast<ViewerState*>(glfwGetWindowUserPointer(w));
       if (button == GLFW_MOUSE_BUTTON_LEFT) {
-        s.dragging = action == GLFW_PRESS;
+        s.dragging = action == GLFW_PRESS && !ImGui::GetIO().WantCaptureMouse;
         glfwGetCursorPos(w, &s.lastX, &s.lastY);
       }
     });
@@ -153,42 +210,85 @@ int main(int argc, char** argv) {
       s.lastY = y;
     });
     glfwSetScrollCallback(window, [](GLFWwindow* w, double, double dy) {
+      if (ImGui::GetIO().WantCaptureMouse) return;
       auto& s = *static_cast<ViewerState*>(glfwGetWindowUserPointer(w));
       s.camera.distance *= float(std::pow(0.9, dy));
     });
+    // After our callbacks: the backend chains to them.
+    ImGui_ImplGlfw_InitForOpenGL(window, true);
+    ImGui_ImplOpenGL3_Init("#version 450 core");
 
-    const bool batch = !screenshotPath.empty();
     const int batchFrames = captureFrames >= 0 ? captureFrames : scene.frames;
-    int frame = 0, shots = 0;
+    int frame = 0, shots = 0, uiFrames = 0;
     StepStatus lastStatus = StepStatus::Ok;
     while (!glfwWindowShouldClose(window)) {
+      ++uiFrames;
       glfwPollEvents();
       if (ui.reset) {
-        (*solver)->writeState(restState(*sharedModel));
+        drape->solver->writeState(drape->prepared.start);
         frame = 0;
+        lastStatus = StepStatus::Ok;
         ui.reset = false;
       }
+      ClothSolver& solver = *drape->solver;
       if (batch) {
         for (; frame < batchFrames; ++frame) {
-          scene.pinAnimation.apply(**solver, scene.pinned, float(frame + 1) * scene.settings.frameDt);
-          lastStatus |= (*solver)->step();
+          scene.pinAnimation.apply(solver, scene.pinned, float(frame + 1) * scene.settings.frameDt);
+          lastStatus |= solver.step();
         }
       } else if (ui.playing || ui.stepOnce) {
-        scene.pinAnimation.apply(**solver, scene.pinned, float(frame + 1) * scene.settings.frameDt);
-        lastStatus = (*solver)->step();
+        scene.pinAnimation.apply(solver, scene.pinned, float(frame + 1) * scene.settings.frameDt);
+        lastStatus = solver.step();
         ++frame;
         ui.stepOnce = false;
       }
-      view.update((*solver)->readState());
+      drape->view->update(solver.readState());
       int fbWidth = 0, fbHeight = 0;
       glfwGetFramebufferSize(window, &fbWidth, &fbHeight);
       glBindFramebuffer(GL_FRAMEBUFFER, 0);
-      view.draw(*renderer, ui.camera, fbWidth, fbHeight, ui.showCloth, ui.showColliders);
-      const std::string title = "hagoromo - " + scene.name + " - frame " + std::to_string(frame) + " (" +
-                                std::string(backendName(scene.backend)) + ")" +
-                                (any(lastStatus) ? " - " + describe(lastStatus) : std::string());
-      glfwSetWindowTitle(window, title.c_str());
-      if (batch || ui.screenshot) {
+      drape->view->draw(*renderer, ui.camera, fbWidth, fbHeight, ui.showCloth, ui.showColliders);
+
+      ImGui_ImplOpenGL3_NewFrame();
+      ImGui_ImplGlfw_NewFrame();
+      ImGui::NewFrame();
+      bool reload = false;
+      if (ui.showPanel) {
+        ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
+        ImGui::Begin("hagoromo", &ui.showPanel, ImGuiWindowFlags_AlwaysAutoResize);
+        ImGui::Text("%s  (%s backend)", scene.name.c_str(), std::string(backendName(scene.backend)).c_str());
+        ImGui::Text("frame %d, t = %.2f s, %zu cloth vertices", frame, double(frame) * double(scene.settings.frameDt),
+                    drape->prepared.model->vertexCount());
+        if (any(lastStatus)) ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "%s", describe(lastStatus).c_str());
+        if (ImGui::Button(ui.playing ? "Pause" : "Play")) ui.playing = !ui.playing;
+        ImGui::SameLine();
+        if (ImGui::Button("Step")) ui.stepOnce = true;
+        ImGui::SameLine();
+        if (ImGui::Button("Reset")) ui.reset = true;
+        ImGui::Checkbox("cloth", &ui.showCloth);
+        ImGui::SameLine();
+        ImGui::Checkbox("body and colliders", &ui.showColliders);
+        if (const auto& body = drape->prepared.body) {
+          const SignedDistanceGrid& grid = *body->collider;
+          ImGui::Text("body collider: %d x %d x %d grid, %.0f mm cells", grid.dims.x, grid.dims.y, grid.dims.z,
+                      1e3 * double(grid.cellSize));
+        }
+        if (const auto& sewn = drape->prepared.dressing)
+          ImGui::Text("sewn in %d frames, %zu vertices welded", sewn->sewingFrames, sewn->weldedVertices);
+        std::vector<const char*> names;
+        for (const std::string& n : fabrics) names.push_back(n.c_str());
+        if (ImGui::Combo("fabric", &fabricChoice, names.data(), int(names.size()))) reload = true;
+        if (ImGui::Button("Screenshot")) ui.screenshot = true;
+        ImGui::Text("drag: orbit, wheel: zoom, H: hide this panel");
+        ImGui::End();
+      }
+      ImGui::Render();
+      // Screenshots show the scene without the panel (read before drawing it), except a
+      // batch capture with --panel.
+      if (batch && panelInScreenshot) ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+      // An auto-sized ImGui window appears from its second frame: a batch capture with the
+      // panel waits a few frames (the simulation is already done).
+      const bool batchCapture = batch && uiFrames >= (panelInScreenshot ? 3 : 1);
+      if (batchCapture || ui.screenshot) {
         const std::string path =
             batch ? screenshotPath : (scene.outputDirectory / ("viewer-" + std::to_string(++shots) + ".png")).string();
         if (Status s = writePng(readFramebuffer(fbWidth, fbHeight), path); !s) {
@@ -200,8 +300,29 @@ int main(int argc, char** argv) {
         ui.screenshot = false;
         if (batch) break;
       }
+      if (!(batch && panelInScreenshot)) ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+      const std::string title = "hagoromo - " + scene.name + " - frame " + std::to_string(frame);
+      glfwSetWindowTitle(window, title.c_str());
       glfwSwapBuffers(window);
+
+      if (reload) {
+        // A preset replaces the cloth block's material (explicit keys still win, as in the CLI).
+        scene = original;
+        if (fabricChoice > 0) {
+          scene.fabric = fabrics[std::size_t(fabricChoice)];
+          scene.materialOverrides.clear();
+        }
+        if (load()) {
+          frame = 0;
+          lastStatus = StepStatus::Ok;
+        } else {
+          std::fprintf(stderr, "hagoromo-viewer: %s\n", loadError.c_str());
+        }
+      }
     }
+    ImGui_ImplOpenGL3_Shutdown();
+    ImGui_ImplGlfw_Shutdown();
+    ImGui::DestroyContext();
   }
   glfwDestroyWindow(window);
   glfwTerminate();

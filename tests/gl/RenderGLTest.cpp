@@ -2,6 +2,7 @@
 // under xvfb-run (the same scene in a real GLFW window).
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 
 #include <gtest/gtest.h>
 
@@ -83,6 +84,35 @@ TEST(ViewerScreenshot, ShowsTheDrapedClothUnderXvfb) {
   EXPECT_EQ(image->height, 480);
   EXPECT_GT(clothFraction(*image), 0.05) << "no cloth visible in " << shot;
   fs::remove(shot);
+}
+
+TEST(ViewerScreenshot, ShowsTheOutfitAndItsControlPanel) {
+  // A small outfit scene (coarse mannequin and panels): the viewer prepares it as the CLI
+  // does (avatar, sewing, welding), drapes a few frames and captures with its ImGui panel.
+  const fs::path dir = fs::temp_directory_path() / ("hg_viewer_outfit_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const fs::path scene = dir / "outfit.json";
+  std::ofstream(scene) << R"({"name": "outfit", "avatar": {"mannequin": {"cell_size": 0.02}, "contact_cell_size": 0.02},
+    "garments": [{"type": "skirt"}], "dressing": {"edge_length": 0.045},
+    "solver": {"backend": "cpu", "integrator": "projective_jacobi", "substeps": 4}})";
+  const fs::path shot = dir / "shot.png";
+  const std::string command = std::string("ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 ") +
+                              "xvfb-run -a -s '-screen 0 800x600x24' '" + HG_VIEWER_PATH + "' '" + scene.string() +
+                              "' --frames 5 --width 640 --height 480 --panel --screenshot '" + shot.string() + "'";
+  ASSERT_EQ(std::system(command.c_str()), 0) << command;
+  auto image = readPng(shot);
+  ASSERT_TRUE(image) << image.error().message;
+  EXPECT_GT(clothFraction(*image), 0.01) << "no garment visible in " << shot;
+  // The panel: ImGui's dark window background in the top-left corner (the scene's
+  // background there is a light grey).
+  int dark = 0;
+  for (int y = 20; y < 60; ++y)
+    for (int x = 20; x < 120; ++x) {
+      const std::uint8_t* p = &image->rgba[(std::size_t(y) * std::size_t(image->width) + std::size_t(x)) * 4];
+      dark += p[0] < 60 && p[1] < 60 && p[2] < 60;
+    }
+  EXPECT_GT(dark, 40 * 100 / 2) << "no control panel in " << shot;
+  fs::remove_all(dir);
 }
 #endif
 

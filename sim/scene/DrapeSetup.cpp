@@ -1,0 +1,51 @@
+#include "sim/scene/DrapeSetup.h"
+
+#include <string_view>
+#include <utility>
+
+namespace hg {
+namespace {
+
+constexpr std::string_view kSimulationPrefixes[] = {"sewing", "welding"};
+
+}  // namespace
+
+bool isSimulationFailure(const Error& error) {
+  for (std::string_view prefix : kSimulationPrefixes)
+    if (std::string_view(error.message).starts_with(prefix)) return true;
+  return false;
+}
+
+Result<PreparedDrape> prepareDrape(DrapeScene& scene, const ClothSolverFactory& makeSolver,
+                                   const SewingProgress& progress) {
+  PreparedDrape prepared;
+  if (scene.avatar) {
+    auto body = buildSceneBody(scene);
+    if (!body) return body.error();
+    prepared.body = std::move(body).value();
+    scene.settings.body = prepared.body->collider;
+  }
+  if (scene.garments.empty()) {
+    auto model = buildSceneCloth(scene);
+    if (!model) return model.error();
+    prepared.model = std::make_shared<const ClothModel>(std::move(model).value());
+    prepared.start = restState(*prepared.model);
+    return prepared;
+  }
+  if (!prepared.body) return Error{"garments need an avatar"};
+  auto material = sceneClothMaterial(scene);
+  if (!material) return material.error();
+  // dressAvatar's errors start with the stage ("sewing: ...", "welding: ...", "garment N ...").
+  auto dressed = dressAvatar(prepared.body->avatar.mesh, prepared.body->measurements, scene.garments,
+                             material->material, std::move(material->anisotropy), scene.settings, makeSolver,
+                             scene.dressing, progress);
+  if (!dressed) return dressed.error();
+  prepared.model = std::make_shared<const ClothModel>(std::move(dressed->model));
+  dressed->model = ClothModel{};  // moved into `model`
+  prepared.start = dressed->state;
+  prepared.pieceOfVertex = dressed->garmentOfVertex;
+  prepared.dressing = std::move(dressed).value();
+  return prepared;
+}
+
+}  // namespace hg

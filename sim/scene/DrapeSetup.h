@@ -1,0 +1,33 @@
+#pragma once
+/// Everything a drape scene needs before its first frame, prepared the same way for the
+/// CLI and the viewer: the avatar and its collider, then either the scene's cloth (sheet
+/// or mesh) or its garments drafted, placed, sewn and welded around the avatar.
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "sim/cloth/ClothSolver.h"
+#include "sim/garment/Dressing.h"
+#include "sim/scene/DrapeScene.h"
+
+namespace hg {
+
+struct PreparedDrape {
+  std::optional<SceneBody> body;               ///< with an avatar
+  std::shared_ptr<const ClothModel> model;     ///< the cloth (all garments in one model)
+  ClothState start;                            ///< the first frame's state (rest, or sewn)
+  std::vector<std::uint32_t> pieceOfVertex;    ///< garment of each vertex (empty: one cloth)
+  std::optional<DressedAvatar> dressing;       ///< sewing statistics (its model is `model`)
+};
+
+/// Prepares `scene` (sets scene.settings.body when it has an avatar). `makeSolver`
+/// creates the sewing solver; `progress` reports sewing frames. Errors name the scene
+/// key or the stage; isSimulationFailure() tells a sewing or welding failure (the
+/// simulation's fault) from an invalid input.
+Result<PreparedDrape> prepareDrape(DrapeScene& scene, const ClothSolverFactory& makeSolver,
+                                   const SewingProgress& progress = {});
+
+/// True for errors of prepareDrape raised by the sewing simulation or the weld.
+bool isSimulationFailure(const Error& error);
+
+}  // namespace hg
