@@ -14,7 +14,7 @@
 
 #include <benchmark/benchmark.h>
 
-#include "bench/BenchOutput.h"
+#include "bench/GlBenchMain.h"
 
 #include "render/gl/HeadlessContext.h"
 #include "sim/gpu/GpuClothSolver.h"
@@ -61,17 +61,5 @@ BENCHMARK_CAPTURE(clothStep, gpu_projective, Backend::Gpu, ClothIntegrator::Proj
 }  // namespace
 
 int main(int argc, char** argv) {
-  auto context = gl::HeadlessContext::create();
-  if (!context) {
-    std::fprintf(stderr, "hg_cloth_bench: %s\n", context.error().message.c_str());
-    return 3;
-  }
-  g_context = std::move(context).value();
-  bench::DefaultOutput output(argc, argv, "cloth_step");
-  benchmark::Initialize(output.argc(), output.argv());
-  benchmark::AddCustomContext("gl_renderer", g_context->description());
-  const std::size_t ran = benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  g_context.reset();
-  return output.finish(ran) ? 0 : 1;
+  return hg::bench::runGlBenchmarks(argc, argv, "hg_cloth_bench", "cloth_step", g_context);
 }

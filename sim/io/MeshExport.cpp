@@ -9,19 +9,9 @@
 
 namespace hg {
 
-Status exportMesh(const TriangleMesh& mesh, const std::filesystem::path& path,
-                  const std::string& formatId) {
-  if (mesh.indices.size() % 3 != 0) return Error{"cannot export " + path.string() + ": index count is not a multiple of 3"};
-  // aiScene owns raw arrays and frees them in its destructor (new[] / delete[]).
-  auto scene = std::make_unique<aiScene>();
-  scene->mRootNode = new aiNode("root");
-  scene->mRootNode->mNumMeshes = 1;
-  scene->mRootNode->mMeshes = new unsigned int[1]{0};
-  scene->mNumMaterials = 1;
-  scene->mMaterials = new aiMaterial*[1]{new aiMaterial()};
-  scene->mNumMeshes = 1;
-  scene->mMeshes = new aiMesh*[1]{new aiMesh()};
-  aiMesh* out = scene->mMeshes[0];
+aiMesh* newAiMesh(const TriangleMesh& mesh, const std::string& name) {
+  auto* out = new aiMesh();
+  out->mName = aiString(name);
   out->mPrimitiveTypes = aiPrimitiveType_TRIANGLE;
   out->mMaterialIndex = 0;
   out->mNumVertices = unsigned(mesh.positions.size());
@@ -45,6 +35,21 @@ Status exportMesh(const TriangleMesh& mesh, const std::filesystem::path& path,
     out->mFaces[f].mNumIndices = 3;
     out->mFaces[f].mIndices = new unsigned[3]{mesh.indices[3 * f], mesh.indices[3 * f + 1], mesh.indices[3 * f + 2]};
   }
+  return out;
+}
+
+Status exportMesh(const TriangleMesh& mesh, const std::filesystem::path& path,
+                  const std::string& formatId) {
+  if (mesh.indices.size() % 3 != 0) return Error{"cannot export " + path.string() + ": index count is not a multiple of 3"};
+  // aiScene owns raw arrays and frees them in its destructor (new[] / delete[]).
+  auto scene = std::make_unique<aiScene>();
+  scene->mRootNode = new aiNode("root");
+  scene->mRootNode->mNumMeshes = 1;
+  scene->mRootNode->mMeshes = new unsigned int[1]{0};
+  scene->mNumMaterials = 1;
+  scene->mMaterials = new aiMaterial*[1]{new aiMaterial()};
+  scene->mNumMeshes = 1;
+  scene->mMeshes = new aiMesh*[1]{newAiMesh(mesh, "")};
 
   Assimp::Exporter exporter;
   const aiExportDataBlob* blob = exporter.ExportToBlob(scene.get(), formatId);

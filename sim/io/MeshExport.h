@@ -7,7 +7,13 @@
 #include "sim/core/Result.h"
 #include "sim/core/TriangleMesh.h"
 
+struct aiMesh;
+
 namespace hg {
+
+/// A new assimp mesh (positions, normals and UVs when present, triangles) named `name`,
+/// owned by the caller (an aiScene deletes its meshes). Shared by every assimp export.
+aiMesh* newAiMesh(const TriangleMesh& mesh, const std::string& name);
 
 /// Writes `mesh` to `path` in the given assimp export format. The default writes a
 /// Wavefront OBJ with normals and UVs and no material file.

@@ -14,6 +14,7 @@
 #include <unordered_map>
 
 #include "sim/core/AtomicFile.h"
+#include "sim/io/MeshExport.h"
 
 namespace hg {
 
@@ -232,33 +233,6 @@ Result<Character> importCharacter(const std::filesystem::path& path) {
 
 namespace {
 
-aiMesh* makeAiMesh(const TriangleMesh& mesh, const std::string& name) {
-  auto* out = new aiMesh();
-  out->mName = aiString(name);
-  out->mPrimitiveTypes = aiPrimitiveType_TRIANGLE;
-  out->mMaterialIndex = 0;
-  out->mNumVertices = unsigned(mesh.positions.size());
-  out->mVertices = new aiVector3D[out->mNumVertices];
-  for (unsigned i = 0; i < out->mNumVertices; ++i)
-    out->mVertices[i] = {mesh.positions[i].x, mesh.positions[i].y, mesh.positions[i].z};
-  if (mesh.normals.size() == mesh.positions.size()) {
-    out->mNormals = new aiVector3D[out->mNumVertices];
-    for (unsigned i = 0; i < out->mNumVertices; ++i) out->mNormals[i] = {mesh.normals[i].x, mesh.normals[i].y, mesh.normals[i].z};
-  }
-  if (mesh.uvs.size() == mesh.positions.size()) {
-    out->mTextureCoords[0] = new aiVector3D[out->mNumVertices];
-    out->mNumUVComponents[0] = 2;
-    for (unsigned i = 0; i < out->mNumVertices; ++i) out->mTextureCoords[0][i] = {mesh.uvs[i].x, mesh.uvs[i].y, 0.0f};
-  }
-  out->mNumFaces = unsigned(mesh.triangleCount());
-  out->mFaces = new aiFace[out->mNumFaces];
-  for (unsigned f = 0; f < out->mNumFaces; ++f) {
-    out->mFaces[f].mNumIndices = 3;
-    out->mFaces[f].mIndices = new unsigned[3]{mesh.indices[3 * f], mesh.indices[3 * f + 1], mesh.indices[3 * f + 2]};
-  }
-  return out;
-}
-
 template <class T, class Key, class Convert>
 Key* makeKeys(const KeyTrack<T>& track, const T& rest, unsigned& count, Convert convert) {
   // glTF requires a sampler per channel: an empty track becomes one key holding the rest value.
@@ -337,7 +311,7 @@ Status exportAnimatedGltf(const std::filesystem::path& path, const SkinnedMesh& 
 
   // Meshes: 0 = body, 1.. = garments; one node each under the scene root.
   std::vector<aiMesh*> meshes;
-  meshes.push_back(makeAiMesh(body.mesh, "body"));
+  meshes.push_back(newAiMesh(body.mesh, "body"));
   aiMesh* bodyMesh = meshes[0];
   {
     std::vector<std::vector<aiVertexWeight>> weights(skeleton.size());
@@ -378,7 +352,7 @@ Status exportAnimatedGltf(const std::filesystem::path& path, const SkinnedMesh& 
       base.positions = g.positions.back();
       if (base.normals.size() == base.positions.size()) computeVertexNormals(base);
     }
-    aiMesh* mesh = makeAiMesh(base, g.name);
+    aiMesh* mesh = newAiMesh(base, g.name);
     // One morph target per frame: aiAnimMesh holds absolute positions; the glTF2 exporter
     // stores them as differences to the base mesh, as glTF requires.
     mesh->mNumAnimMeshes = unsigned(g.positions.size());
