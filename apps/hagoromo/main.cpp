@@ -222,6 +222,25 @@ int runDrape(const DrapeOptions& options) {
                              {"welded_vertices", dressed->weldedVertices},
                              {"placement_clearance_m", dressed->placementClearance}};
     }
+    // The exact reference: CGAL's distance and inside test against the body mesh itself.
+    std::vector<glm::vec3> points(state.positions.size());
+    for (std::size_t i = 0; i < points.size(); ++i) points[i] = glm::vec3(state.positions[i]);
+    if (auto exact = exactSignedDistances(body->avatar.mesh, points)) {
+      int exactInside = 0;
+      float smallest = 1e9f, worstGridError = 0.0f;
+      for (std::size_t i = 0; i < exact->size(); ++i) {
+        const float d = (*exact)[i];
+        exactInside += d < 0.0f;
+        smallest = std::min(smallest, d);
+        if (std::abs(d) < grid.band * 0.5f) worstGridError = std::max(worstGridError, std::abs(grid.distance(points[i]) - d));
+      }
+      metrics["exact_reference"] = {{"vertices_inside_body", exactInside},
+                                    {"deepest_penetration_m", std::max(0.0f, -smallest)},
+                                    {"smallest_distance_m", smallest},
+                                    {"worst_collider_error_near_body_m", worstGridError}};
+    } else {
+      metrics["exact_reference"] = {{"error", exact.error().message}};
+    }
     metrics["contact"] = {{"vertices_touching_body", touching},
                           {"vertices_inside_body", inside},
                           {"smallest_body_distance_m", deepest},

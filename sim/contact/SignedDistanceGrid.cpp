@@ -69,6 +69,26 @@ float SignedDistanceGrid::distance(glm::vec3 p) const {
   return glm::mix(glm::mix(x00, x10, f.y), glm::mix(x01, x11, f.y), f.z);
 }
 
+Result<std::vector<float>> exactSignedDistances(const TriangleMesh& closedMesh, const std::vector<glm::vec3>& points) {
+  Result<SurfaceMesh> surface = toSurfaceMesh(closedMesh);
+  if (!surface) return surface.error();
+  Tree tree(faces(*surface).first, faces(*surface).second, *surface);
+  tree.build();
+  tree.accelerate_distance_queries();
+  const InsideTest inside(tree);
+  std::vector<float> distances(points.size());
+  const auto count = std::int64_t(points.size());
+#pragma omp parallel for schedule(dynamic, 256)
+  for (std::int64_t i = 0; i < count; ++i) {
+    const glm::vec3 p = points[std::size_t(i)];
+    const Point q(p.x, p.y, p.z);
+    const double d = std::sqrt(CGAL::to_double(tree.squared_distance(q)));
+    const CGAL::Bounded_side side = inside(q);
+    distances[std::size_t(i)] = float(side == CGAL::ON_BOUNDED_SIDE ? -d : side == CGAL::ON_BOUNDARY ? 0.0 : d);
+  }
+  return distances;
+}
+
 Result<SignedDistanceGrid> buildSignedDistanceGrid(const TriangleMesh& closedMesh, const SignedDistanceOptions& options) {
   if (!(options.cellSize > 0.0f) || !std::isfinite(options.cellSize))
     return Error{"signed distance grid: cellSize must be > 0 m"};

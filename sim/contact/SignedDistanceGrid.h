@@ -42,6 +42,11 @@ struct SignedDistanceOptions {
   int threads = 0;         ///< OpenMP threads (0 = default)
 };
 
+/// Exact signed distances (m, negative inside) of `points` to a closed mesh: CGAL
+/// AABB-tree closest point and Side_of_triangle_mesh, no grid. The exact reference that
+/// checks the grid collider's result (penetration statistics of a drape).
+Result<std::vector<float>> exactSignedDistances(const TriangleMesh& closedMesh, const std::vector<glm::vec3>& points);
+
 /// Samples the signed distance of a closed, consistently oriented triangle mesh.
 /// Errors (named in the message): an empty or non-finite mesh, bad options, a grid
 /// over 64 M points.

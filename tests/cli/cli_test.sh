@@ -82,7 +82,7 @@ for f in outfit.obj outfit_body.obj outfit.glb outfit.png outfit_front.png outfi
   if [[ -s "$work/outfit_out/$f" ]]; then passes=$((passes + 1)); else
     echo "FAIL: outfit drape did not write $f"; failures=$((failures + 1)); fi
 done
-if grep -q '"vertices_inside_body": 0' "$work/outfit_out/outfit.json"; then passes=$((passes + 1)); else
+if grep -q '"vertices_inside_body": 0' "$work/outfit_out/outfit.json" && grep -q '"exact_reference"' "$work/outfit_out/outfit.json"; then passes=$((passes + 1)); else
   echo "FAIL: outfit metrics lack contact statistics or report vertices inside the body"; failures=$((failures + 1)); fi
 echo '{"garments": [{"type": "skirt"}]}' >"$work/naked.json"
 check "garments without an avatar" 2 "garments need an avatar" -- "$hagoromo" drape "$work/naked.json" --out "$work/x"

@@ -47,6 +47,24 @@ TEST(SignedDistanceGrid, MatchesTheAnalyticSphere) {
   EXPECT_FLOAT_EQ(grid->distance(center + glm::vec3(5.0f, 0, 0)), options.band);  // off the grid
 }
 
+TEST(SignedDistanceGrid, ExactDistancesMatchTheSphereAndTheGrid) {
+  const TriangleMesh sphere = makeIcosphere(glm::vec3(0.0f, 1.0f, 0.0f), 0.3f, 5);
+  const std::vector<glm::vec3> points = {{0.0f, 1.0f, 0.0f}, {0.32f, 1.0f, 0.0f}, {0.0f, 1.29f, 0.0f}, {0.0f, 3.0f, 0.0f}};
+  auto exact = exactSignedDistances(sphere, points);
+  ASSERT_TRUE(exact) << exact.error().message;
+  EXPECT_NEAR((*exact)[0], -0.3f, 1e-3f);
+  EXPECT_NEAR((*exact)[1], 0.02f, 1e-3f);
+  EXPECT_NEAR((*exact)[2], -0.01f, 1e-3f);
+  EXPECT_NEAR((*exact)[3], 1.7f, 1e-3f);
+  auto grid = buildSignedDistanceGrid(sphere);
+  ASSERT_TRUE(grid);
+  EXPECT_NEAR(grid->distance(points[1]), (*exact)[1], 5e-4f);
+  EXPECT_NEAR(grid->distance(points[2]), (*exact)[2], 5e-4f);
+  TriangleMesh open = sphere;
+  open.indices.resize(open.indices.size() - 3);
+  EXPECT_FALSE(exactSignedDistances(open, points));
+}
+
 TEST(SignedDistanceGrid, ResultDoesNotDependOnThreads) {
   const TriangleMesh sphere = makeIcosphere(glm::vec3(0.0f), 0.2f, 3);
   SignedDistanceOptions one, two;
