@@ -9,6 +9,9 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/cloth/FabricPresets.h"
+#include "sim/motion/Bvh.h"
+#include "sim/motion/Retarget.h"
+#include "sim/skinning/BodySkinner.h"
 
 namespace hg {
 namespace {
@@ -141,8 +144,29 @@ Result<DrapeScene> parseDrapeScene(const std::string& text, const std::string& o
     ClothSettings& settings = scene.settings;
     if (root.contains("avatar")) {
       const json& a = root["avatar"];
-      checkKeys(a, "avatar", {"mannequin", "contact_cell_size"});
+      checkKeys(a, "avatar", {"mannequin", "contact_cell_size", "motion"});
       SceneAvatar avatar;
+      if (a.contains("motion")) {
+        const json& m = a["motion"];
+        checkKeys(m, "avatar.motion", {"bvh", "map", "time", "skinning", "unit_scale"});
+        SceneMotion motion;
+        for (const char* key : {"bvh", "map"})
+          if (!m.contains(key) || !m[key].is_string())
+            throw SceneError{std::string("avatar.motion.") + key + " must be a file name"};
+        motion.bvh = m["bvh"].get<std::string>();
+        motion.map = m["map"].get<std::string>();
+        motion.time = number(m, "avatar.motion", "time", motion.time);
+        motion.unitScale = number(m, "avatar.motion", "unit_scale", motion.unitScale);
+        if (m.contains("skinning")) {
+          const json& k = m["skinning"];
+          if (!k.is_string() || (k != "dual_quaternion" && k != "linear"))
+            throw SceneError{"avatar.motion.skinning must be \"dual_quaternion\" or \"linear\""};
+          motion.dualQuaternion = k == "dual_quaternion";
+        }
+        if (!(motion.time >= 0.0f)) throw SceneError{"avatar.motion.time must be >= 0 s"};
+        if (!(motion.unitScale > 0.0f)) throw SceneError{"avatar.motion.unit_scale must be > 0"};
+        avatar.motion = motion;
+      }
       avatar.contactCellSize = number(a, "avatar", "contact_cell_size", avatar.contactCellSize);
       if (a.contains("mannequin")) {
         const json& m = a["mannequin"];
@@ -395,10 +419,41 @@ Result<ClothModel> buildSceneCloth(const DrapeScene& scene) {
   return model;
 }
 
+Result<SkinnedMesh> poseFromMotion(const SkinnedMesh& body, const std::filesystem::path& directory,
+                                   const SceneMotion& motion) {
+  auto bvh = loadBvh(directory / motion.bvh, motion.unitScale);
+  if (!bvh) return bvh.error();
+  auto map = loadJointMap(directory / motion.map);
+  if (!map) return map.error();
+  auto clip = retarget(bvh->skeleton, bvh->animation, body.skeleton, *map);
+  if (!clip) return Error{(directory / motion.bvh).string() + ": " + clip.error().message};
+  const Pose pose = clip->sample(body.skeleton, motion.time);
+  auto shared = std::make_shared<const SkinnedMesh>(body);
+  auto skinner = createCpuBodySkinner(shared, motion.dualQuaternion ? SkinningMethod::DualQuaternion : SkinningMethod::Linear);
+  if (!skinner) return skinner.error();
+  if (Status s = (*skinner)->update(pose); !s) return s.error();
+  const SkinnedSurface surface = (*skinner)->readSurface();
+  // The posed body becomes the avatar: its rest (bind) pose is the pose.
+  SkinnedMesh posed = body;
+  posed.mesh.normals.resize(posed.mesh.positions.size());
+  for (std::size_t i = 0; i < posed.mesh.positions.size(); ++i) {
+    posed.mesh.positions[i] = glm::vec3(surface.positions[i]);
+    posed.mesh.normals[i] = glm::vec3(surface.normals[i]);
+  }
+  for (std::size_t j = 0; j < posed.skeleton.joints.size(); ++j) posed.skeleton.joints[j].rest = pose[j];
+  posed.skeleton.computeInverseBind();
+  return posed;
+}
+
 Result<SceneBody> buildSceneBody(const DrapeScene& scene) {
   if (!scene.avatar) return Error{"scene '" + scene.name + "' has no avatar"};
   auto avatar = buildMannequin(scene.avatar->mannequin);
   if (!avatar) return Error{"avatar.mannequin: " + avatar.error().message};
+  if (const auto& motion = scene.avatar->motion) {
+    auto posed = poseFromMotion(*avatar, scene.directory, *motion);
+    if (!posed) return Error{"avatar.motion: " + posed.error().message};
+    avatar = std::move(posed).value();
+  }
   SignedDistanceOptions options;
   options.cellSize = scene.avatar->contactCellSize;
   options.band = std::max(0.04f, 3.0f * options.cellSize);

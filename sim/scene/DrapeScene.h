@@ -29,7 +29,11 @@
 ///                                "thigh_girth": 0.56, "shoulder_width": 0.376, "arm_length": 0.58,
 ///                                "leg_length": 0.80, "pose": "a_pose" | "t_pose",
 ///                                "a_pose_arm_angle": 45, "cell_size": 0.01},          // girths etc. in m
-///                  "contact_cell_size": 0.01},  // m, grid of the body's signed distance (its collider)
+///                  "contact_cell_size": 0.01,   // m, grid of the body's signed distance (its collider)
+///                  "motion": {"bvh": "motion/walk.bvh", "map": "motion/cmu_to_mannequin.json",
+///                             "time": 0.5, "skinning": "dual_quaternion" | "linear", "unit_scale": 0.01}},
+///                  // optional: pose the mannequin (its rest must be "t_pose", as BVH files are)
+///                  // as the retargeted BVH clip at `time` (s); paths relative to the scene
 ///       "garments": [{"type": "tshirt", "chest_ease": 0.10, "hem_below_waist": 0.06, "sleeve_length": 0.24,
 ///                     "sleeve_ease": 0.08, "neck_ease": 0.03},
 ///                    {"type": "skirt", "waist_ease": 0.02, "hip_ease": 0.04, "length": 0.55, "flare": 0.30},
@@ -60,10 +64,20 @@
 
 namespace hg {
 
-/// The avatar of a scene: the built-in parametric mannequin.
+/// A pose for the avatar from motion capture: a BVH clip retargeted by joint names.
+struct SceneMotion {
+  std::filesystem::path bvh;      ///< relative to the scene's folder
+  std::filesystem::path map;      ///< joint-name mapping file (sim/motion/Retarget.h)
+  float time = 0.0f;              ///< s into the clip
+  bool dualQuaternion = true;     ///< skinning: dual quaternion (else linear blend)
+  float unitScale = 0.01f;        ///< m per BVH unit (centimetres by default)
+};
+
+/// The avatar of a scene: the built-in parametric mannequin, optionally posed.
 struct SceneAvatar {
   MannequinParams mannequin;
   float contactCellSize = 0.01f;  ///< m, cell of the body's signed distance grid
+  std::optional<SceneMotion> motion;
 };
 
 struct DrapeScene {
@@ -96,13 +110,17 @@ Result<DrapeScene> loadDrapeScene(const std::filesystem::path& path);
 /// Parses scene text; `origin` names it in error messages.
 Result<DrapeScene> parseDrapeScene(const std::string& text, const std::string& origin);
 
-/// The scene's body: the posed avatar mesh with its skeleton, its measurements and its
-/// signed distance grid (the cloth's body collider).
+/// The scene's body: the posed avatar mesh with its skeleton (rest = the pose), its
+/// measurements and its signed distance grid (the cloth's body collider).
 struct SceneBody {
   SkinnedMesh avatar;
   BodyMeasurements measurements;
   std::shared_ptr<const SignedDistanceGrid> collider;
 };
+/// `body` skinned into the pose of the retargeted BVH clip at motion.time (files relative
+/// to `directory`); the result's rest pose is that pose. Errors name the file.
+Result<SkinnedMesh> poseFromMotion(const SkinnedMesh& body, const std::filesystem::path& directory,
+                                   const SceneMotion& motion);
 /// Builds scene.avatar; errors name the scene and the avatar parameter.
 Result<SceneBody> buildSceneBody(const DrapeScene& scene);
 

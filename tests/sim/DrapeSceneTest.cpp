@@ -95,6 +95,40 @@ TEST(DrapeScene, AvatarIsReadAndBadAvatarsNameTheKey) {
   expectError(R"({"avatar": {"contact_cell_size": 0.5}})", "contact_cell_size");
 }
 
+TEST(DrapeScene, AvatarPosedFromABvhClip) {
+  // The shipped clip's frame 1 is a small step: the posed mannequin's feet move apart
+  // from the T-pose; the skin follows the skeleton (dual quaternion skinning).
+  const std::string motion = R"("motion": {"bvh": "motion/walk_cmu_names.bvh", "map": "motion/cmu_to_mannequin.json",
+                                            "time": 0.0333333})";
+  auto rest = parseDrapeScene(R"({"avatar": {"mannequin": {"pose": "t_pose", "cell_size": 0.02}, "contact_cell_size": 0.02}})",
+                              "inline");
+  auto posed = parseDrapeScene(R"({"avatar": {"mannequin": {"pose": "t_pose", "cell_size": 0.02}, "contact_cell_size": 0.02, )" +
+                                   motion + "}}",
+                               "inline");
+  ASSERT_TRUE(rest && posed) << (posed ? "" : posed.error().message);
+  posed->directory = rest->directory = kScenes;
+  ASSERT_TRUE(posed->avatar->motion);
+  auto a = buildSceneBody(*rest);
+  auto b = buildSceneBody(*posed);
+  ASSERT_TRUE(a) << a.error().message;
+  ASSERT_TRUE(b) << b.error().message;
+  EXPECT_TRUE(b->avatar.validate());
+  const float moved = glm::distance(a->measurements.joint("foot_l"), b->measurements.joint("foot_l")) +
+                      glm::distance(a->measurements.joint("foot_r"), b->measurements.joint("foot_r"));
+  std::printf("[ motion ] feet moved %.3f m in total by the pose\n", double(moved));
+  EXPECT_GT(moved, 0.02f);
+  // The skin moved with the bones: the posed mesh differs, the collider is built from it.
+  EXPECT_NE(a->avatar.mesh.positions, b->avatar.mesh.positions);
+  EXPECT_LT(b->collider->distance(b->measurements.joint("shin_l")), 0.0f);  // inside the posed leg
+
+  posed->avatar->motion->bvh = "motion/missing.bvh";
+  auto missing = buildSceneBody(*posed);
+  ASSERT_FALSE(missing);
+  EXPECT_NE(missing.error().message.find("missing.bvh"), std::string::npos) << missing.error().message;
+  expectError(R"({"avatar": {"motion": {"bvh": "x.bvh"}}})", "avatar.motion.map");
+  expectError(R"({"avatar": {"motion": {"bvh": "x.bvh", "map": "m.json", "skinning": "cubic"}}})", "avatar.motion.skinning");
+}
+
 TEST(DrapeScene, GarmentsAreReadAndNeedAnAvatar) {
   auto scene = parseDrapeScene(R"({"avatar": {}, "garments": [{"type": "skirt", "length": 0.6},
                                    {"type": "tshirt", "hem_below_waist": 0.1}],
