@@ -112,6 +112,9 @@ int runDrape(const DrapeOptions& options) {
     for (std::size_t i = 0; i < p.size(); ++i) p[i] = glm::vec3(s.positions[i]);
   };
   if (body) snapshot(0, (*solver)->readState());
+  // Per-frame OBJs (output.obj_every) are kept in memory and written with the other
+  // outputs at the end, so an unstable run still writes nothing.
+  std::vector<std::pair<int, std::vector<glm::vec3>>> frameShapes;
 
   Progress progress("drape " + scene.name + " (" + std::string(backendName(scene.backend)) + ")", scene.frames,
                     !options.quiet && isatty(STDERR_FILENO));
@@ -125,6 +128,11 @@ int runDrape(const DrapeOptions& options) {
     }
     progress.update(frame + 1);
     if (body && (frame + 1) % kSnapshotEvery == 0 && frame + 1 < scene.frames) snapshot(frame + 1, (*solver)->readState());
+    if (scene.objEvery > 0 && (frame + 1) % scene.objEvery == 0) {
+      const ClothState s = (*solver)->readState();
+      std::vector<glm::vec3>& p = frameShapes.emplace_back(frame + 1, s.positions.size()).second;
+      for (std::size_t i = 0; i < p.size(); ++i) p[i] = glm::vec3(s.positions[i]);
+    }
   }
   progress.finish();
   const ClothState state = (*solver)->readState();
@@ -161,6 +169,16 @@ int runDrape(const DrapeOptions& options) {
     const fs::path bodyPath = scene.outputDirectory / (scene.name + "_body.obj");
     if (Status s = exportMesh(body->avatar.mesh, bodyPath); !s) return fail(kExitOutput, s.error().message);
     outputs.push_back(bodyPath.string());
+  }
+  for (const auto& [frameNumber, positions] : frameShapes) {
+    TriangleMesh shape = view.clothMesh();
+    shape.positions = positions;
+    computeVertexNormals(shape);
+    char suffix[32];
+    std::snprintf(suffix, sizeof suffix, "_frame_%04d.obj", frameNumber);
+    const fs::path path = scene.outputDirectory / (scene.name + suffix);
+    if (Status s = exportMesh(shape, path); !s) return fail(kExitOutput, s.error().message);
+    outputs.push_back(path.string());
   }
   if (body) {
     const fs::path glbPath = scene.outputDirectory / (scene.name + ".glb");

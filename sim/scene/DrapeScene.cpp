@@ -339,7 +339,9 @@ Result<DrapeScene> parseDrapeScene(const std::string& text, const std::string& o
     }
     if (root.contains("output")) {
       const json& o = root["output"];
-      checkKeys(o, "output", {"directory", "image_width", "image_height"});
+      checkKeys(o, "output", {"directory", "image_width", "image_height", "obj_every"});
+      scene.objEvery = integer(o, "output", "obj_every", scene.objEvery);
+      if (scene.objEvery < 0) throw SceneError{"output.obj_every must be >= 0 frames (0: the final shape only)"};
       if (o.contains("directory")) {
         if (!o["directory"].is_string()) throw SceneError{"output.directory must be a string"};
         scene.outputDirectory = o["directory"].get<std::string>();

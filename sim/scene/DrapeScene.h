@@ -23,7 +23,8 @@
 ///                  "compression_scale": 1, "extension_scale": 1, "tension_exponent": 1,
 ///                  "plastic_rate": 0, "yield_strain": 0.02, "yield_angle": 0.2, "max_substep_halvings": 0,
 ///                  "integrator": "symplectic_euler", "iterations": 20, "chebyshev_rho": 0.9},
-///       "output": {"directory": "out", "image_width": 1280, "image_height": 960},
+///       "output": {"directory": "out", "image_width": 1280, "image_height": 960,
+///                  "obj_every": 0},   // > 0: an OBJ of the cloth every N frames too
 ///       "avatar": {"mannequin": {"height": 1.75, "chest_girth": 0.96, "waist_girth": 0.80,  // the built-in
 ///                                "hip_girth": 0.98, "neck_girth": 0.38, "upper_arm_girth": 0.30, // body
 ///                                "thigh_girth": 0.56, "shoulder_width": 0.376, "arm_length": 0.58,
@@ -99,6 +100,7 @@ struct DrapeScene {
   std::filesystem::path outputDirectory = "out";
   int imageWidth = 1280;
   int imageHeight = 960;
+  int objEvery = 0;  ///< > 0: also an OBJ of the cloth every this many frames (<name>_frame_NNNN.obj)
   std::optional<SceneAvatar> avatar;  ///< a body to drape on, or none
   std::vector<GarmentSpec> garments;  ///< the outfit sewn around the avatar (empty: the cloth block's sheet or mesh)
   DressingSettings dressing;

@@ -43,6 +43,15 @@ for backend in cpu gpu; do
     passes=$((passes + 1)); else echo "FAIL: drape ($backend) outputs malformed"; failures=$((failures + 1)); fi
 done
 
+cat >"$work/frames.json" <<JSON
+{"name": "frames", "cloth": {"resolution": 12}, "solver": {"frames": 6},
+ "output": {"obj_every": 3, "image_width": 64, "image_height": 64}}
+JSON
+check "per-frame OBJ output" 0 - -- "$hagoromo" drape "$work/frames.json" --backend cpu --out "$work/frames_out" -q
+if [[ -s "$work/frames_out/frames_frame_0003.obj" && -s "$work/frames_out/frames_frame_0006.obj" &&
+      ! -e "$work/frames_out/frames_frame_0002.obj" ]]; then passes=$((passes + 1)); else
+  echo "FAIL: per-frame OBJs: $(ls "$work/frames_out")"; failures=$((failures + 1)); fi
+
 check "missing scene file" 2 "$work/none.json: cannot open scene file" -- "$hagoromo" drape "$work/none.json" --out "$work/x"
 echo '{"cloth": {"resolution": 20,}' >"$work/bad.json"
 check "malformed JSON names the file" 2 "$work/bad.json: not valid JSON" -- "$hagoromo" drape "$work/bad.json" --out "$work/x"
