@@ -118,8 +118,23 @@ int runDrape(const DrapeOptions& options) {
 
   Progress progress("drape " + scene.name + " (" + std::string(backendName(scene.backend)) + ")", scene.frames,
                     !options.quiet && isatty(STDERR_FILENO));
+  // The body's surface now (it moves along the clip with avatar.motion.animate).
+  TriangleMesh bodyMesh = body ? body->avatar.mesh : TriangleMesh{};
   for (int frame = 0; frame < scene.frames; ++frame) {
     scene.pinAnimation.apply(**solver, scene.pinned, float(frame + 1) * scene.settings.frameDt);
+    if (body && body->animator) {
+      // The body's pose at the end of this frame, and its collider (rebuilt each frame).
+      const float t = scene.avatar->motion->time + float(frame + 1) * scene.settings.frameDt;
+      auto mesh = body->animator->meshAt(t);
+      auto collider = mesh ? body->animator->colliderOf(*mesh) : Result<std::shared_ptr<const SignedDistanceGrid>>(mesh.error());
+      if (!collider) {
+        progress.finish();
+        return fail(kExitSimulation, options.scenePath + ": frame " + std::to_string(frame + 1) +
+                                         ": body collider: " + collider.error().message + "; no output written");
+      }
+      (*solver)->setBody(*collider);
+      bodyMesh = std::move(mesh).value();
+    }
     const StepStatus status = (*solver)->step();
     if (any(status)) {
       progress.finish();
@@ -139,7 +154,7 @@ int runDrape(const DrapeOptions& options) {
   if (body) snapshot(scene.frames, state);
   const auto tSimulated = Clock::now();
 
-  DrapeSceneView view(*sharedModel, scene.settings, body ? &body->avatar.mesh : nullptr);
+  DrapeSceneView view(*sharedModel, scene.settings, body ? &bodyMesh : nullptr);
   view.setPieces(prepared->pieceOfVertex);
   view.update(state);
   auto renderer = MeshRenderer::create(gl::ShaderRegistry());
@@ -167,7 +182,7 @@ int runDrape(const DrapeOptions& options) {
   outputs.push_back(objPath.string());
   if (body) {
     const fs::path bodyPath = scene.outputDirectory / (scene.name + "_body.obj");
-    if (Status s = exportMesh(body->avatar.mesh, bodyPath); !s) return fail(kExitOutput, s.error().message);
+    if (Status s = exportMesh(bodyMesh, bodyPath); !s) return fail(kExitOutput, s.error().message);
     outputs.push_back(bodyPath.string());
   }
   for (const auto& [frameNumber, positions] : frameShapes) {
@@ -183,7 +198,10 @@ int runDrape(const DrapeOptions& options) {
   if (body) {
     const fs::path glbPath = scene.outputDirectory / (scene.name + ".glb");
     snapshots.mesh = view.clothMesh();
-    if (Status s = exportAnimatedGltf(glbPath, body->avatar, {}, {snapshots}); !s)
+    // A moving body goes in with its clip (rest: the T-pose); a still one in its pose.
+    const Status s = body->animator ? exportAnimatedGltf(glbPath, body->animator->rest(), {body->animator->clip()}, {snapshots})
+                                    : exportAnimatedGltf(glbPath, body->avatar, {}, {snapshots});
+    if (!s)
       return fail(kExitOutput, s.error().message);
     outputs.push_back(glbPath.string());
   }
@@ -212,7 +230,7 @@ int runDrape(const DrapeOptions& options) {
   };
   if (body) {
     // Contact statistics against the body's signed distance grid (m; < 0 is inside).
-    const SignedDistanceGrid& grid = *body->collider;
+    const SignedDistanceGrid& grid = *(*solver)->settings().body;  // the last pose's collider
     int touching = 0, inside = 0;
     float deepest = grid.band;
     for (const glm::vec4& p : state.positions) {
@@ -243,7 +261,7 @@ int runDrape(const DrapeOptions& options) {
     // The exact reference: CGAL's distance and inside test against the body mesh itself.
     std::vector<glm::vec3> points(state.positions.size());
     for (std::size_t i = 0; i < points.size(); ++i) points[i] = glm::vec3(state.positions[i]);
-    if (auto exact = exactSignedDistances(body->avatar.mesh, points)) {
+    if (auto exact = exactSignedDistances(bodyMesh, points)) {
       int exactInside = 0;
       float smallest = 1e9f, worstGridError = 0.0f;
       for (std::size_t i = 0; i < exact->size(); ++i) {

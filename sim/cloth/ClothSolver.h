@@ -127,6 +127,9 @@ public:
   /// Moves pinned vertices (inverse mass 0) to new positions, e.g. along an animation;
   /// their velocity becomes (target - current) / frameDt for the spring damping.
   virtual void setPinTargets(std::span<const std::uint32_t> vertices, std::span<const glm::vec3> positions) = 0;
+  /// Replaces the body collider (e.g. the body's next pose along an animation), or
+  /// removes it (null). The next step() collides with it. The GPU backend uploads it.
+  virtual void setBody(std::shared_ptr<const SignedDistanceGrid> body) { m_settings.body = std::move(body); }
   /// Copies the current state out. On the GPU this is a synchronous readback (slow:
   /// call it per frame for output, not per substep).
   virtual ClothState readState() const = 0;

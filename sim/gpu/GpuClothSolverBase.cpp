@@ -81,6 +81,13 @@ void GpuClothSolverBase::setPinTargets(std::span<const std::uint32_t> vertices, 
   }
 }
 
+void GpuClothSolverBase::setBody(std::shared_ptr<const SignedDistanceGrid> body) {
+  ClothSolver::setBody(std::move(body));
+  const float noBody = 0.0f;
+  m_bodySdf = m_settings.body ? gl::createBuffer(std::span<const float>(m_settings.body->values))
+                              : gl::createBuffer(sizeof(noBody), &noBody);
+}
+
 std::vector<kernels::ClothSpring> GpuClothSolverBase::readSprings() const {
   std::vector<kernels::ClothSpring> springs(m_model->springs.size());
   glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);

@@ -42,6 +42,7 @@ class GpuClothSolverBase : public ClothSolver {
   void writeState(const ClothState& state) override;
   void setPinTargets(std::span<const std::uint32_t> vertices, std::span<const glm::vec3> positions) override;
   std::vector<kernels::ClothSpring> readSprings() const override;
+  void setBody(std::shared_ptr<const SignedDistanceGrid> body) override;
   std::vector<kernels::ClothHinge> readHinges() const override;
 
  protected:

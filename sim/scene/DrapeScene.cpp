@@ -148,7 +148,7 @@ Result<DrapeScene> parseDrapeScene(const std::string& text, const std::string& o
       SceneAvatar avatar;
       if (a.contains("motion")) {
         const json& m = a["motion"];
-        checkKeys(m, "avatar.motion", {"bvh", "map", "time", "skinning", "unit_scale"});
+        checkKeys(m, "avatar.motion", {"bvh", "map", "time", "skinning", "unit_scale", "animate"});
         SceneMotion motion;
         for (const char* key : {"bvh", "map"})
           if (!m.contains(key) || !m[key].is_string())
@@ -157,6 +157,10 @@ Result<DrapeScene> parseDrapeScene(const std::string& text, const std::string& o
         motion.map = m["map"].get<std::string>();
         motion.time = number(m, "avatar.motion", "time", motion.time);
         motion.unitScale = number(m, "avatar.motion", "unit_scale", motion.unitScale);
+        if (m.contains("animate")) {
+          if (!m["animate"].is_boolean()) throw SceneError{"avatar.motion.animate must be true or false"};
+          motion.animate = m["animate"].get<bool>();
+        }
         if (m.contains("skinning")) {
           const json& k = m["skinning"];
           if (!k.is_string() || (k != "dual_quaternion" && k != "linear"))
@@ -421,27 +425,68 @@ Result<ClothModel> buildSceneCloth(const DrapeScene& scene) {
   return model;
 }
 
-Result<SkinnedMesh> poseFromMotion(const SkinnedMesh& body, const std::filesystem::path& directory,
-                                   const SceneMotion& motion) {
+namespace {
+
+SignedDistanceOptions colliderOptions(const SceneAvatar& avatar) {
+  SignedDistanceOptions options;
+  options.cellSize = avatar.contactCellSize;
+  options.band = std::max(0.04f, 3.0f * options.cellSize);
+  options.margin = options.band + 2.0f * options.cellSize;
+  return options;
+}
+
+}  // namespace
+
+Result<std::shared_ptr<BodyAnimator>> BodyAnimator::create(const SkinnedMesh& rest, const std::filesystem::path& directory,
+                                                           const SceneMotion& motion,
+                                                           const SignedDistanceOptions& collider) {
   auto bvh = loadBvh(directory / motion.bvh, motion.unitScale);
   if (!bvh) return bvh.error();
   auto map = loadJointMap(directory / motion.map);
   if (!map) return map.error();
-  auto clip = retarget(bvh->skeleton, bvh->animation, body.skeleton, *map);
+  auto clip = retarget(bvh->skeleton, bvh->animation, rest.skeleton, *map);
   if (!clip) return Error{(directory / motion.bvh).string() + ": " + clip.error().message};
-  const Pose pose = clip->sample(body.skeleton, motion.time);
-  auto shared = std::make_shared<const SkinnedMesh>(body);
-  auto skinner = createCpuBodySkinner(shared, motion.dualQuaternion ? SkinningMethod::DualQuaternion : SkinningMethod::Linear);
+  auto animator = std::make_shared<BodyAnimator>();
+  animator->m_rest = std::make_shared<const SkinnedMesh>(rest);
+  animator->m_clip = std::move(clip).value();
+  auto skinner = createCpuBodySkinner(animator->m_rest,
+                                      motion.dualQuaternion ? SkinningMethod::DualQuaternion : SkinningMethod::Linear);
   if (!skinner) return skinner.error();
-  if (Status s = (*skinner)->update(pose); !s) return s.error();
-  const SkinnedSurface surface = (*skinner)->readSurface();
+  animator->m_skinner = std::shared_ptr<CpuBodySkinner>(std::move(skinner).value());
+  animator->m_collider = collider;
+  return animator;
+}
+
+Result<TriangleMesh> BodyAnimator::meshAt(float seconds) {
+  auto& skinner = *std::static_pointer_cast<CpuBodySkinner>(m_skinner);
+  if (Status s = skinner.update(m_clip.sample(m_rest->skeleton, seconds)); !s) return s.error();
+  TriangleMesh mesh = m_rest->mesh;
+  mesh.normals.resize(mesh.positions.size());
+  const auto positions = skinner.positions();
+  const auto normals = skinner.normals();
+  for (std::size_t i = 0; i < mesh.positions.size(); ++i) {
+    mesh.positions[i] = glm::vec3(positions[i]);
+    mesh.normals[i] = glm::vec3(normals[i]);
+  }
+  return mesh;
+}
+
+Result<std::shared_ptr<const SignedDistanceGrid>> BodyAnimator::colliderOf(const TriangleMesh& mesh) const {
+  auto grid = buildSignedDistanceGrid(mesh, m_collider);
+  if (!grid) return grid.error();
+  return std::make_shared<const SignedDistanceGrid>(std::move(grid).value());
+}
+
+Result<SkinnedMesh> poseFromMotion(const SkinnedMesh& body, const std::filesystem::path& directory,
+                                   const SceneMotion& motion) {
+  auto animator = BodyAnimator::create(body, directory, motion, SignedDistanceOptions{});
+  if (!animator) return animator.error();
+  auto mesh = (*animator)->meshAt(motion.time);
+  if (!mesh) return mesh.error();
   // The posed body becomes the avatar: its rest (bind) pose is the pose.
   SkinnedMesh posed = body;
-  posed.mesh.normals.resize(posed.mesh.positions.size());
-  for (std::size_t i = 0; i < posed.mesh.positions.size(); ++i) {
-    posed.mesh.positions[i] = glm::vec3(surface.positions[i]);
-    posed.mesh.normals[i] = glm::vec3(surface.normals[i]);
-  }
+  posed.mesh = std::move(mesh).value();
+  const Pose pose = (*animator)->clip().sample(body.skeleton, motion.time);
   for (std::size_t j = 0; j < posed.skeleton.joints.size(); ++j) posed.skeleton.joints[j].rest = pose[j];
   posed.skeleton.computeInverseBind();
   return posed;
@@ -451,21 +496,24 @@ Result<SceneBody> buildSceneBody(const DrapeScene& scene) {
   if (!scene.avatar) return Error{"scene '" + scene.name + "' has no avatar"};
   auto avatar = buildMannequin(scene.avatar->mannequin);
   if (!avatar) return Error{"avatar.mannequin: " + avatar.error().message};
+  std::shared_ptr<BodyAnimator> animator;
   if (const auto& motion = scene.avatar->motion) {
+    if (motion->animate) {
+      auto created = BodyAnimator::create(*avatar, scene.directory, *motion, colliderOptions(*scene.avatar));
+      if (!created) return Error{"avatar.motion: " + created.error().message};
+      animator = std::move(created).value();
+    }
     auto posed = poseFromMotion(*avatar, scene.directory, *motion);
     if (!posed) return Error{"avatar.motion: " + posed.error().message};
     avatar = std::move(posed).value();
   }
-  SignedDistanceOptions options;
-  options.cellSize = scene.avatar->contactCellSize;
-  options.band = std::max(0.04f, 3.0f * options.cellSize);
-  options.margin = options.band + 2.0f * options.cellSize;
-  auto grid = buildSignedDistanceGrid(avatar->mesh, options);
+  auto grid = buildSignedDistanceGrid(avatar->mesh, colliderOptions(*scene.avatar));
   if (!grid) return Error{"avatar collider: " + grid.error().message};
   SceneBody body;
   body.measurements = measureBody(*avatar);
   body.avatar = std::move(avatar).value();
   body.collider = std::make_shared<const SignedDistanceGrid>(std::move(grid).value());
+  body.animator = std::move(animator);
   return body;
 }
 

@@ -32,7 +32,8 @@
 ///                                "a_pose_arm_angle": 45, "cell_size": 0.01},          // girths etc. in m
 ///                  "contact_cell_size": 0.01,   // m, grid of the body's signed distance (its collider)
 ///                  "motion": {"bvh": "motion/walk.bvh", "map": "motion/cmu_to_mannequin.json",
-///                             "time": 0.5, "skinning": "dual_quaternion" | "linear", "unit_scale": 0.01}},
+///                             "time": 0.5, "skinning": "dual_quaternion" | "linear", "unit_scale": 0.01,
+///                             "animate": false}},   // true: the body follows the clip while draping
 ///                  // optional: pose the mannequin (its rest must be "t_pose", as BVH files are)
 ///                  // as the retargeted BVH clip at `time` (s); paths relative to the scene
 ///       "garments": [{"type": "tshirt", "chest_ease": 0.10, "hem_below_waist": 0.06, "sleeve_length": 0.24,
@@ -72,6 +73,7 @@ struct SceneMotion {
   float time = 0.0f;              ///< s into the clip
   bool dualQuaternion = true;     ///< skinning: dual quaternion (else linear blend)
   float unitScale = 0.01f;        ///< m per BVH unit (centimetres by default)
+  bool animate = false;           ///< drape over the clip from `time` on (the body moves), not one pose
 };
 
 /// The avatar of a scene: the built-in parametric mannequin, optionally posed.
@@ -114,10 +116,35 @@ Result<DrapeScene> parseDrapeScene(const std::string& text, const std::string& o
 
 /// The scene's body: the posed avatar mesh with its skeleton (rest = the pose), its
 /// measurements and its signed distance grid (the cloth's body collider).
+class BodyAnimator;
 struct SceneBody {
   SkinnedMesh avatar;
   BodyMeasurements measurements;
   std::shared_ptr<const SignedDistanceGrid> collider;
+  /// With avatar.motion.animate: poses the body and rebuilds its collider per frame.
+  std::shared_ptr<BodyAnimator> animator;
+};
+
+/// A body that follows a retargeted BVH clip: per frame it is skinned (dual quaternion
+/// or linear) and its signed distance grid is rebuilt (exact, CGAL; a few tenths of a
+/// second per frame at 1 cm cells): the still-body collider made to move, frame by frame.
+class BodyAnimator {
+ public:
+  /// `rest`: the unposed avatar (T-pose, as BVH clips are); errors name the files.
+  static Result<std::shared_ptr<BodyAnimator>> create(const SkinnedMesh& rest, const std::filesystem::path& directory,
+                                                      const SceneMotion& motion, const SignedDistanceOptions& collider);
+  /// Skins the body into the clip's pose at `seconds` (clamped to the clip).
+  Result<TriangleMesh> meshAt(float seconds);
+  /// The collider of `mesh` (a pose from meshAt).
+  Result<std::shared_ptr<const SignedDistanceGrid>> colliderOf(const TriangleMesh& mesh) const;
+  const SkinnedMesh& rest() const { return *m_rest; }
+  const Animation& clip() const { return m_clip; }
+
+ private:
+  std::shared_ptr<const SkinnedMesh> m_rest;
+  Animation m_clip;
+  std::shared_ptr<void> m_skinner;  // CpuBodySkinner (sim/skinning), kept out of this header
+  SignedDistanceOptions m_collider;
 };
 /// `body` skinned into the pose of the retargeted BVH clip at motion.time (files relative
 /// to `directory`); the result's rest pose is that pose. Errors name the file.

@@ -129,6 +129,36 @@ TEST(DrapeScene, AvatarPosedFromABvhClip) {
   expectError(R"({"avatar": {"motion": {"bvh": "x.bvh", "map": "m.json", "skinning": "cubic"}}})", "avatar.motion.skinning");
 }
 
+TEST(DrapeScene, AnimatedAvatarLowersItsArmsAndItsColliderFollows) {
+  // scenes/motion/arms_down.bvh lowers both arms 45 degrees from the T-pose over 1 s.
+  auto scene = parseDrapeScene(
+      R"({"avatar": {"mannequin": {"pose": "t_pose", "cell_size": 0.02}, "contact_cell_size": 0.02,
+          "motion": {"bvh": "motion/arms_down.bvh", "map": "motion/cmu_to_mannequin.json", "animate": true}}})",
+      "inline");
+  ASSERT_TRUE(scene) << scene.error().message;
+  scene->directory = kScenes;
+  auto body = buildSceneBody(*scene);
+  ASSERT_TRUE(body) << body.error().message;
+  ASSERT_TRUE(body->animator);
+  auto start = body->animator->meshAt(0.0f);
+  auto end = body->animator->meshAt(1.0f);
+  ASSERT_TRUE(start && end);
+  // The left hand: the vertex farthest along +x at the start.
+  std::size_t hand = 0;
+  for (std::size_t i = 0; i < start->positions.size(); ++i)
+    if (start->positions[i].x > start->positions[hand].x) hand = i;
+  const glm::vec3 from = start->positions[hand], to = end->positions[hand];
+  std::printf("[ motion ] left hand tip from (%.2f, %.2f) to (%.2f, %.2f) m (x, y)\n", double(from.x), double(from.y),
+              double(to.x), double(to.y));
+  EXPECT_LT(to.y, from.y - 0.3f);  // an arm of ~0.75 m lowered 45 degrees drops its tip ~0.5 m
+  EXPECT_LT(to.x, from.x - 0.1f);
+  auto collider = body->animator->colliderOf(*end);
+  ASSERT_TRUE(collider) << collider.error().message;
+  const glm::vec3 inside = to + 0.03f * glm::normalize(glm::vec3(0.0f, 1.4f, 0.0f) - to);  // 3 cm into the hand
+  EXPECT_LT((*collider)->distance(inside), 0.0f);
+  EXPECT_GT(body->collider->distance(inside), 0.0f);  // the start pose's collider has no arm there
+}
+
 TEST(DrapeScene, GarmentsAreReadAndNeedAnAvatar) {
   auto scene = parseDrapeScene(R"({"avatar": {}, "garments": [{"type": "skirt", "length": 0.6},
                                    {"type": "tshirt", "hem_below_waist": 0.1}],

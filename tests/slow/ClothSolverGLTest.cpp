@@ -141,6 +141,28 @@ TEST_P(ClothSolverGLTest, LandsOnAMeshBodyAsOnTheAnalyticSphere) {
   EXPECT_LT(glm::distance(centroidA, centroidB), 0.01f);
 }
 
+TEST_P(ClothSolverGLTest, SetBodySwapsTheColliderBetweenSteps) {
+  // The sheet falls freely; from frame 10 on the sphere (as a body grid) is there and
+  // catches it, as a moving body's next pose would.
+  ClothSettings settings;
+  settings.hasSphere = false;
+  auto solver = make(sheet(20), settings);
+  ASSERT_TRUE(solver);
+  for (int f = 0; f < 10; ++f) ASSERT_EQ(solver->step(), StepStatus::Ok);
+  const auto body = sphereBody(settings);
+  ASSERT_TRUE(body);
+  solver->setBody(body);
+  for (int f = 0; f < 50; ++f) ASSERT_EQ(solver->step(), StepStatus::Ok);
+  float smallest = 1e9f;
+  for (const glm::vec4& p : solver->readState().positions) smallest = std::min(smallest, body->distance(glm::vec3(p)));
+  EXPECT_GE(smallest, settings.contactOffset - 5e-4f);
+  solver->setBody(nullptr);  // and gone again: the cloth falls through where the sphere was
+  for (int f = 0; f < 30; ++f) ASSERT_EQ(solver->step(), StepStatus::Ok);
+  float lowest = 1e9f;
+  for (const glm::vec4& p : solver->readState().positions) lowest = std::min(lowest, p.y);
+  EXPECT_LT(lowest, settings.sphereCenter.y);
+}
+
 TEST_P(ClothSolverGLTest, WriteStateThenReadStateRoundTrips) {
   auto model = sheet(9);
   auto solver = make(model, ClothSettings{});
