@@ -10,6 +10,7 @@
 
 #include "sim/cloth/FabricPresets.h"
 #include "sim/motion/Bvh.h"
+#include "sim/motion/CharacterIO.h"
 #include "sim/motion/Retarget.h"
 #include "sim/skinning/BodySkinner.h"
 
@@ -144,8 +145,19 @@ Result<DrapeScene> parseDrapeScene(const std::string& text, const std::string& o
     ClothSettings& settings = scene.settings;
     if (root.contains("avatar")) {
       const json& a = root["avatar"];
-      checkKeys(a, "avatar", {"mannequin", "contact_cell_size", "motion"});
+      checkKeys(a, "avatar", {"mannequin", "contact_cell_size", "motion", "file", "file_clip", "file_clip_time"});
       SceneAvatar avatar;
+      if (a.contains("file")) {
+        if (!a["file"].is_string()) throw SceneError{"avatar.file must be a file name"};
+        if (a.contains("mannequin") || a.contains("motion"))
+          throw SceneError{"avatar.file replaces the mannequin: give file or mannequin (and motion), not both"};
+        avatar.file = a["file"].get<std::string>();
+        if (a.contains("file_clip")) {
+          if (!a["file_clip"].is_string()) throw SceneError{"avatar.file_clip must be a clip name or \"*\""};
+          avatar.fileClip = a["file_clip"].get<std::string>();
+        }
+        avatar.fileClipTime = number(a, "avatar", "file_clip_time", avatar.fileClipTime);
+      }
       if (a.contains("motion")) {
         const json& m = a["motion"];
         checkKeys(m, "avatar.motion", {"bvh", "map", "time", "skinning", "unit_scale", "animate"});
@@ -208,6 +220,9 @@ Result<DrapeScene> parseDrapeScene(const std::string& text, const std::string& o
       const json& list = root["garments"];
       if (!list.is_array() || list.empty()) throw SceneError{"garments must be a non-empty array of garments"};
       if (!scene.avatar) throw SceneError{"garments need an avatar to be sewn around (add an \"avatar\" block)"};
+      if (!scene.avatar->file.empty())
+        throw SceneError{"garments are sized and placed by the built-in mannequin's measurements and joint names; "
+                         "with avatar.file, drape a cloth (the cloth block) instead"};
       if (scene.clothShapeGiven)
         throw SceneError{"with garments, the cloth block gives only the material: remove its resolution, size, "
                          "center, mesh, pinned and pin_animation keys"};
@@ -492,10 +507,40 @@ Result<SkinnedMesh> poseFromMotion(const SkinnedMesh& body, const std::filesyste
   return posed;
 }
 
+/// The scene's character file, posed by its own clip when avatar.file_clip names one.
+Result<SkinnedMesh> importAvatar(const DrapeScene& scene) {
+  const SceneAvatar& a = *scene.avatar;
+  auto character = importCharacter(scene.directory / a.file);
+  if (!character) return character.error();
+  if (a.fileClip.empty()) return character->body;
+  const Animation* clip = nullptr;
+  for (const Animation& c : character->animations)
+    if (a.fileClip == "*" || c.name == a.fileClip) {
+      clip = &c;
+      break;
+    }
+  if (!clip)
+    return Error{(scene.directory / a.file).string() + ": no animation clip '" + a.fileClip + "' (it has " +
+                 std::to_string(character->animations.size()) + ")"};
+  const Pose pose = clip->sample(character->body.skeleton, a.fileClipTime);
+  auto skinner = createCpuBodySkinner(std::make_shared<const SkinnedMesh>(character->body), SkinningMethod::DualQuaternion);
+  if (!skinner) return skinner.error();
+  if (Status s = (*skinner)->update(pose); !s) return s.error();
+  SkinnedMesh posed = character->body;
+  posed.mesh.normals.resize(posed.mesh.positions.size());
+  for (std::size_t i = 0; i < posed.mesh.positions.size(); ++i) {
+    posed.mesh.positions[i] = glm::vec3((*skinner)->positions()[i]);
+    posed.mesh.normals[i] = glm::vec3((*skinner)->normals()[i]);
+  }
+  for (std::size_t j = 0; j < posed.skeleton.joints.size(); ++j) posed.skeleton.joints[j].rest = pose[j];
+  posed.skeleton.computeInverseBind();
+  return posed;
+}
+
 Result<SceneBody> buildSceneBody(const DrapeScene& scene) {
   if (!scene.avatar) return Error{"scene '" + scene.name + "' has no avatar"};
-  auto avatar = buildMannequin(scene.avatar->mannequin);
-  if (!avatar) return Error{"avatar.mannequin: " + avatar.error().message};
+  auto avatar = scene.avatar->file.empty() ? buildMannequin(scene.avatar->mannequin) : importAvatar(scene);
+  if (!avatar) return Error{(scene.avatar->file.empty() ? "avatar.mannequin: " : "avatar.file: ") + avatar.error().message};
   std::shared_ptr<BodyAnimator> animator;
   if (const auto& motion = scene.avatar->motion) {
     if (motion->animate) {
@@ -508,7 +553,9 @@ Result<SceneBody> buildSceneBody(const DrapeScene& scene) {
     avatar = std::move(posed).value();
   }
   auto grid = buildSignedDistanceGrid(avatar->mesh, colliderOptions(*scene.avatar));
-  if (!grid) return Error{"avatar collider: " + grid.error().message};
+  if (!grid)
+    return Error{"avatar collider (" + (scene.avatar->file.empty() ? std::string("mannequin") : (scene.directory / scene.avatar->file).string()) +
+                 "): " + grid.error().message};
   SceneBody body;
   body.measurements = measureBody(*avatar);
   body.avatar = std::move(avatar).value();

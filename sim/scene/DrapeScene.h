@@ -35,6 +35,8 @@
 ///                             "time": 0.5, "skinning": "dual_quaternion" | "linear", "unit_scale": 0.01,
 ///                             "animate": false}},   // true: the body follows the clip while draping
 ///                  // optional: pose the mannequin (its rest must be "t_pose", as BVH files are)
+///                  // or, instead of "mannequin": "file": "character.glb" (a closed skinned body;
+///                  // garments need the mannequin), "file_clip": "walk" | "*", "file_clip_time": 0.5
 ///                  // as the retargeted BVH clip at `time` (s); paths relative to the scene
 ///       "garments": [{"type": "tshirt", "chest_ease": 0.10, "hem_below_waist": 0.06, "sleeve_length": 0.24,
 ///                     "sleeve_ease": 0.08, "neck_ease": 0.03},
@@ -76,9 +78,13 @@ struct SceneMotion {
   bool animate = false;           ///< drape over the clip from `time` on (the body moves), not one pose
 };
 
-/// The avatar of a scene: the built-in parametric mannequin, optionally posed.
+/// The avatar of a scene: the built-in parametric mannequin, or a skinned character file
+/// (glTF, FBX, COLLADA through assimp), optionally posed.
 struct SceneAvatar {
   MannequinParams mannequin;
+  std::filesystem::path file;  ///< character file relative to the scene (empty: the mannequin)
+  std::string fileClip;        ///< with `file`: pose it as this clip of the file ("" : none, "*": the first)
+  float fileClipTime = 0.0f;   ///< s into fileClip
   float contactCellSize = 0.01f;  ///< m, cell of the body's signed distance grid
   std::optional<SceneMotion> motion;
 };

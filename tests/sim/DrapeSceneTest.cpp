@@ -3,9 +3,12 @@
 #include <filesystem>
 #include <fstream>
 
+#include <unistd.h>
+
 #include <gtest/gtest.h>
 
 #include "sim/cpu/CpuClothSolver.h"
+#include "sim/motion/CharacterIO.h"
 #include "sim/scene/DrapeScene.h"
 
 namespace hg {
@@ -157,6 +160,51 @@ TEST(DrapeScene, AnimatedAvatarLowersItsArmsAndItsColliderFollows) {
   const glm::vec3 inside = to + 0.03f * glm::normalize(glm::vec3(0.0f, 1.4f, 0.0f) - to);  // 3 cm into the hand
   EXPECT_LT((*collider)->distance(inside), 0.0f);
   EXPECT_GT(body->collider->distance(inside), 0.0f);  // the start pose's collider has no arm there
+}
+
+TEST(DrapeScene, AvatarFromACharacterFilePosedByItsClip) {
+  // A closed, skinned sphere on two joints, with a clip that moves the child joint (and
+  // the upper half of the sphere, weighted to it) 0.2 m along x, written as .glb.
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("hg_avatar_file_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  SkinnedMesh body;
+  body.mesh = makeIcosphere(glm::vec3(0.0f, 1.0f, 0.0f), 0.3f, 3);
+  body.skeleton.joints.push_back({"root", -1, {glm::vec3(0.0f), glm::quat(1, 0, 0, 0), glm::vec3(1.0f)}});
+  body.skeleton.joints.push_back({"top", 0, {glm::vec3(0.0f, 1.0f, 0.0f), glm::quat(1, 0, 0, 0), glm::vec3(1.0f)}});
+  body.skeleton.computeInverseBind();
+  for (const glm::vec3& p : body.mesh.positions) appendInfluences(body.skin, {{p.y > 1.0f ? 1u : 0u, 1.0f}});
+  Animation clip;
+  clip.name = "slide";
+  clip.duration = 1.0f;
+  AnimationChannel channel;
+  channel.joint = 1;
+  channel.translation.times = {0.0f, 1.0f};
+  channel.translation.values = {glm::vec3(0.0f, 1.0f, 0.0f), glm::vec3(0.2f, 1.0f, 0.0f)};
+  clip.channels.push_back(channel);
+  ASSERT_TRUE(exportAnimatedGltf(dir / "ball.glb", body, {clip}, {}));
+
+  auto still = parseDrapeScene(R"({"avatar": {"file": "ball.glb", "contact_cell_size": 0.02}})", "inline");
+  auto posed = parseDrapeScene(R"({"avatar": {"file": "ball.glb", "file_clip": "*", "file_clip_time": 1.0,
+                                   "contact_cell_size": 0.02}})", "inline");
+  ASSERT_TRUE(still && posed) << (still ? posed.error().message : still.error().message);
+  still->directory = posed->directory = dir;
+  auto a = buildSceneBody(*still);
+  auto b = buildSceneBody(*posed);
+  ASSERT_TRUE(a) << a.error().message;
+  ASSERT_TRUE(b) << b.error().message;
+  EXPECT_LT(a->collider->distance(glm::vec3(0.0f, 1.2f, 0.0f)), 0.0f);
+  // The upper half slid 0.2 m along x: a point just beyond the rest surface at +x is now inside.
+  EXPECT_GT(a->collider->distance(glm::vec3(0.4f, 1.1f, 0.0f)), 0.0f);
+  EXPECT_LT(b->collider->distance(glm::vec3(0.4f, 1.1f, 0.0f)), 0.0f);
+
+  posed->avatar->fileClip = "dance";
+  auto noClip = buildSceneBody(*posed);
+  ASSERT_FALSE(noClip);
+  EXPECT_NE(noClip.error().message.find("no animation clip 'dance'"), std::string::npos) << noClip.error().message;
+  expectError(R"({"avatar": {"file": "x.glb", "mannequin": {}}})", "not both");
+  expectError(R"({"avatar": {"file": "x.glb"}, "garments": [{"type": "skirt"}]})", "with avatar.file, drape a cloth");
+  fs::remove_all(dir);
 }
 
 TEST(DrapeScene, GarmentsAreReadAndNeedAnAvatar) {
