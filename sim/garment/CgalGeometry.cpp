@@ -61,6 +61,10 @@ Result<PlanarMesh> meshPolygon(std::span<const glm::dvec2> boundary, double maxE
   for (auto v = cdt.finite_vertices_begin(); v != cdt.finite_vertices_end(); ++v)
     if (v->info() < 0) return Error{"polygon outline passes through one of its own points"};
   Mesher mesher(cdt, Criteria(shapeBound, maxEdgeLength));
+  // CGAL 5.5's Delaunay_mesher_no_edge_refinement_2 leaves its seeds_mark flag
+  // uninitialised (UBSan: "load of value 26 ... for type bool"), and refine_mesh() reads
+  // it to mark the domain: clear_seeds() sets it (no seeds: the whole bounded region).
+  mesher.clear_seeds();
   mesher.refine_mesh();
   if (lloydIterations > 0)  // moves interior vertices only; constrained ones stay put
     CGAL::lloyd_optimize_mesh_2(cdt, CGAL::parameters::max_iteration_number = lloydIterations);
