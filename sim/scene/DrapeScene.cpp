@@ -492,19 +492,28 @@ Result<std::shared_ptr<const SignedDistanceGrid>> BodyAnimator::colliderOf(const
   return std::make_shared<const SignedDistanceGrid>(std::move(grid).value());
 }
 
+Result<SkinnedMesh> posedBody(const SkinnedMesh& body, const Pose& pose, bool dualQuaternion) {
+  auto skinner = createCpuBodySkinner(std::make_shared<const SkinnedMesh>(body),
+                                      dualQuaternion ? SkinningMethod::DualQuaternion : SkinningMethod::Linear);
+  if (!skinner) return skinner.error();
+  if (Status s = (*skinner)->update(pose); !s) return s.error();
+  SkinnedMesh posed = body;
+  posed.mesh.normals.resize(posed.mesh.positions.size());
+  for (std::size_t i = 0; i < posed.mesh.positions.size(); ++i) {
+    posed.mesh.positions[i] = glm::vec3((*skinner)->positions()[i]);
+    posed.mesh.normals[i] = glm::vec3((*skinner)->normals()[i]);
+  }
+  // The posed body becomes the avatar: its rest (bind) pose is the pose.
+  for (std::size_t j = 0; j < posed.skeleton.joints.size(); ++j) posed.skeleton.joints[j].rest = pose[j];
+  posed.skeleton.computeInverseBind();
+  return posed;
+}
+
 Result<SkinnedMesh> poseFromMotion(const SkinnedMesh& body, const std::filesystem::path& directory,
                                    const SceneMotion& motion) {
   auto animator = BodyAnimator::create(body, directory, motion, SignedDistanceOptions{});
   if (!animator) return animator.error();
-  auto mesh = (*animator)->meshAt(motion.time);
-  if (!mesh) return mesh.error();
-  // The posed body becomes the avatar: its rest (bind) pose is the pose.
-  SkinnedMesh posed = body;
-  posed.mesh = std::move(mesh).value();
-  const Pose pose = (*animator)->clip().sample(body.skeleton, motion.time);
-  for (std::size_t j = 0; j < posed.skeleton.joints.size(); ++j) posed.skeleton.joints[j].rest = pose[j];
-  posed.skeleton.computeInverseBind();
-  return posed;
+  return posedBody(body, (*animator)->clip().sample(body.skeleton, motion.time), motion.dualQuaternion);
 }
 
 /// The scene's character file, posed by its own clip when avatar.file_clip names one.
@@ -522,19 +531,7 @@ Result<SkinnedMesh> importAvatar(const DrapeScene& scene) {
   if (!clip)
     return Error{(scene.directory / a.file).string() + ": no animation clip '" + a.fileClip + "' (it has " +
                  std::to_string(character->animations.size()) + ")"};
-  const Pose pose = clip->sample(character->body.skeleton, a.fileClipTime);
-  auto skinner = createCpuBodySkinner(std::make_shared<const SkinnedMesh>(character->body), SkinningMethod::DualQuaternion);
-  if (!skinner) return skinner.error();
-  if (Status s = (*skinner)->update(pose); !s) return s.error();
-  SkinnedMesh posed = character->body;
-  posed.mesh.normals.resize(posed.mesh.positions.size());
-  for (std::size_t i = 0; i < posed.mesh.positions.size(); ++i) {
-    posed.mesh.positions[i] = glm::vec3((*skinner)->positions()[i]);
-    posed.mesh.normals[i] = glm::vec3((*skinner)->normals()[i]);
-  }
-  for (std::size_t j = 0; j < posed.skeleton.joints.size(); ++j) posed.skeleton.joints[j].rest = pose[j];
-  posed.skeleton.computeInverseBind();
-  return posed;
+  return posedBody(character->body, clip->sample(character->body.skeleton, a.fileClipTime), true);
 }
 
 Result<SceneBody> buildSceneBody(const DrapeScene& scene) {

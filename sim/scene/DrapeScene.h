@@ -152,6 +152,9 @@ class BodyAnimator {
   std::shared_ptr<void> m_skinner;  // CpuBodySkinner (sim/skinning), kept out of this header
   SignedDistanceOptions m_collider;
 };
+/// `body` skinned into `pose` (dual quaternion or linear blend), with that pose as its
+/// new rest (bind) pose.
+Result<SkinnedMesh> posedBody(const SkinnedMesh& body, const Pose& pose, bool dualQuaternion);
 /// `body` skinned into the pose of the retargeted BVH clip at motion.time (files relative
 /// to `directory`); the result's rest pose is that pose. Errors name the file.
 Result<SkinnedMesh> poseFromMotion(const SkinnedMesh& body, const std::filesystem::path& directory,
