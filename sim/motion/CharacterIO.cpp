@@ -7,11 +7,15 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <span>
 #include <unordered_map>
+
+#include <nlohmann/json.hpp>
 
 #include "sim/core/AtomicFile.h"
 #include "sim/io/MeshExport.h"
@@ -260,6 +264,100 @@ T** newArray(const std::vector<T*>& items) {
   return a;
 }
 
+
+/// glTF 2.0 binary container (GLB, spec section 4.4): 12-byte header, then chunks.
+constexpr std::uint32_t kGlbMagic = 0x46546C67, kChunkJson = 0x4E4F534A, kChunkBin = 0x004E4942;
+
+std::uint32_t readU32(const std::byte* p) {
+  std::uint32_t v;
+  std::memcpy(&v, p, 4);
+  return v;
+}
+void appendU32(std::vector<std::byte>& out, std::uint32_t v) {
+  const auto* b = reinterpret_cast<const std::byte*>(&v);
+  out.insert(out.end(), b, b + 4);
+}
+
+/// Adds the morph-weight animation that assimp 5.2 cannot write: per garment with two or
+/// more frames, an animation "<garment>_drape" whose "weights" channel steps through the
+/// garment's per-frame targets (target k has weight 1 at frame k's time, 0 at the others,
+/// interpolated linearly in between, so the shape blends from frame to frame). Works on
+/// the GLB that assimp wrote: appends the key times and weights to its binary chunk and
+/// the accessors, buffer views and animations to its JSON chunk.
+Result<std::vector<std::byte>> addMorphWeightAnimations(std::span<const std::byte> glb,
+                                                         const std::vector<NamedMeshSequence>& garments) {
+  using nlohmann::json;
+  if (glb.size() < 20 || readU32(glb.data()) != kGlbMagic || readU32(glb.data() + 4) != 2)
+    return Error{"the exporter did not write GLB 2.0"};
+  const std::uint32_t jsonLength = readU32(glb.data() + 12);
+  if (readU32(glb.data() + 16) != kChunkJson || 20 + std::size_t(jsonLength) > glb.size())
+    return Error{"the GLB's first chunk is not JSON"};
+  json doc = json::parse(reinterpret_cast<const char*>(glb.data() + 20),
+                         reinterpret_cast<const char*>(glb.data() + 20 + jsonLength), nullptr, false);
+  if (doc.is_discarded()) return Error{"the GLB's JSON chunk does not parse"};
+  std::vector<std::byte> bin;
+  const std::size_t binAt = 20 + std::size_t(jsonLength);
+  if (binAt + 8 <= glb.size() && readU32(glb.data() + binAt + 4) == kChunkBin) {
+    const std::uint32_t binLength = readU32(glb.data() + binAt);
+    bin.assign(glb.data() + binAt + 8, glb.data() + binAt + 8 + binLength);
+  }
+  auto appendFloats = [&](const std::vector<float>& values) {
+    while (bin.size() % 4 != 0) bin.push_back(std::byte{0});
+    const std::size_t offset = bin.size();
+    const auto* b = reinterpret_cast<const std::byte*>(values.data());
+    bin.insert(bin.end(), b, b + values.size() * sizeof(float));
+    doc["bufferViews"].push_back({{"buffer", 0}, {"byteOffset", offset}, {"byteLength", values.size() * sizeof(float)}});
+    return doc["bufferViews"].size() - 1;
+  };
+  bool changed = false;
+  for (const NamedMeshSequence& g : garments) {
+    const std::size_t frames = g.times.size();
+    if (frames < 2 || g.positions.size() != frames) continue;
+    // The garment's mesh (by name) and the node that shows it.
+    std::optional<std::size_t> mesh, node;
+    for (std::size_t m = 0; m < doc.value("meshes", json::array()).size(); ++m)
+      if (doc["meshes"][m].value("name", "") == g.name) mesh = m;
+    for (std::size_t n = 0; mesh && n < doc.value("nodes", json::array()).size(); ++n)
+      if (doc["nodes"][n].value("mesh", -1) == int(*mesh)) node = n;
+    if (!mesh || !node) return Error{"garment '" + g.name + "' has no mesh node in the exported glTF"};
+    const json& primitives = doc["meshes"][*mesh]["primitives"];
+    if (primitives.empty() || primitives[0].value("targets", json::array()).size() != frames)
+      return Error{"garment '" + g.name + "': the exported mesh lacks its " + std::to_string(frames) + " morph targets"};
+    std::vector<float> weights(frames * frames, 0.0f);
+    for (std::size_t k = 0; k < frames; ++k) weights[k * frames + k] = 1.0f;
+    const std::size_t timesView = appendFloats(g.times);
+    const std::size_t weightsView = appendFloats(weights);
+    doc["accessors"].push_back({{"bufferView", timesView}, {"componentType", 5126}, {"count", frames}, {"type", "SCALAR"},
+                                {"min", {g.times.front()}}, {"max", {g.times.back()}}});
+    const std::size_t input = doc["accessors"].size() - 1;
+    doc["accessors"].push_back({{"bufferView", weightsView}, {"componentType", 5126}, {"count", frames * frames},
+                                {"type", "SCALAR"}});
+    const std::size_t output = doc["accessors"].size() - 1;
+    doc["animations"].push_back(
+        {{"name", g.name + "_drape"},
+         {"samplers", {{{"input", input}, {"output", output}, {"interpolation", "LINEAR"}}}},
+         {"channels", {{{"sampler", 0}, {"target", {{"node", *node}, {"path", "weights"}}}}}}});
+    changed = true;
+  }
+  if (!changed) return std::vector<std::byte>(glb.begin(), glb.end());
+  while (bin.size() % 4 != 0) bin.push_back(std::byte{0});
+  if (doc.value("buffers", json::array()).empty()) doc["buffers"] = json::array({json::object()});
+  doc["buffers"][0]["byteLength"] = bin.size();
+  std::string text = doc.dump();
+  while (text.size() % 4 != 0) text.push_back(' ');
+  std::vector<std::byte> out;
+  appendU32(out, kGlbMagic);
+  appendU32(out, 2);
+  appendU32(out, std::uint32_t(12 + 8 + text.size() + 8 + bin.size()));
+  appendU32(out, std::uint32_t(text.size()));
+  appendU32(out, kChunkJson);
+  const auto* t = reinterpret_cast<const std::byte*>(text.data());
+  out.insert(out.end(), t, t + text.size());
+  appendU32(out, std::uint32_t(bin.size()));
+  appendU32(out, kChunkBin);
+  out.insert(out.end(), bin.begin(), bin.end());
+  return out;
+}
 }  // namespace
 
 Status exportAnimatedGltf(const std::filesystem::path& path, const SkinnedMesh& body,
@@ -414,7 +512,10 @@ Status exportAnimatedGltf(const std::filesystem::path& path, const SkinnedMesh& 
   if (blob == nullptr) return Error{"cannot export " + file + " as '" + formatId + "': " + exporter.GetErrorString()};
   if (blob->next != nullptr)
     return Error{"cannot export " + file + ": assimp's '" + formatId + "' exporter wrote several files"};
-  return writeFileAtomically(path, std::span<const std::byte>(static_cast<const std::byte*>(blob->data), blob->size));
+  auto glb = addMorphWeightAnimations(
+      std::span<const std::byte>(static_cast<const std::byte*>(blob->data), blob->size), garments);
+  if (!glb) return Error{"cannot export " + file + ": " + glb.error().message};
+  return writeFileAtomically(path, std::span<const std::byte>(*glb));
 }
 
 }  // namespace hg

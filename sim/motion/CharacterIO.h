@@ -65,12 +65,11 @@ struct NamedMeshSequence {
 ///   tests/motion/CharacterIOTest.cpp: morph targets (aiMesh::mAnimMeshes -> glTF
 ///   primitive "targets", stored relative to the base shape) with their names
 ///   (mesh.extras.targetNames), one target per frame named "<garment>_frame_<k>", which
-///   Blender imports as shape keys. What it cannot write: the morph *weights* animation
-///   (aiAnimation::mMorphMeshChannels is ignored; assimp would emit an animation with no
-///   channels, which is invalid glTF). So the garment's base shape is its last frame (the
-///   final drape, what a viewer shows), every frame is present as a shape key, and the
-///   frame times are not stored (the keying is left to the user, e.g. one shape key per
-///   frame in Blender).
+///   Blender imports as shape keys. What it cannot write is the morph *weights* animation
+///   (aiAnimation::mMorphMeshChannels is ignored), so it is added to assimp's GLB
+///   afterwards: per garment with two or more frames an animation "<garment>_drape" whose
+///   "weights" channel (LINEAR) gives target k weight 1 at frame k's time. The garment's
+///   base shape is its last frame (what a viewer without animation shows).
 Status exportAnimatedGltf(const std::filesystem::path& path, const SkinnedMesh& body,
                           const std::vector<Animation>& clips, const std::vector<NamedMeshSequence>& garments);
 

@@ -380,8 +380,22 @@ TEST(CharacterIO, GarmentsAreWrittenAsOneMorphTargetPerFrame) {
   ASSERT_NE(mesh, gltf["meshes"].end());
   EXPECT_EQ((*mesh)["primitives"][0]["targets"].size(), 3u);
   EXPECT_EQ((*mesh)["extras"]["targetNames"], (nlohmann::json{"shirt_frame_0", "shirt_frame_1", "shirt_frame_2"}));
-  // assimp 5.2 writes no morph-weights animation (see CharacterIO.h): only the two clips.
-  EXPECT_EQ(gltf["animations"].size(), 2u);
+  // The two clips, and the garment's drape: a weights channel on the shirt's node that
+  // steps through its three targets at the frame times (added to assimp's output).
+  ASSERT_EQ(gltf["animations"].size(), 3u);
+  const nlohmann::json& drape = gltf["animations"][2];
+  EXPECT_EQ(drape["name"], "shirt_drape");
+  ASSERT_EQ(drape["channels"].size(), 1u);
+  EXPECT_EQ(drape["channels"][0]["target"]["path"], "weights");
+  const int node = drape["channels"][0]["target"]["node"];
+  EXPECT_EQ(gltf["nodes"][std::size_t(node)]["mesh"], int(mesh - gltf["meshes"].begin()));
+  const nlohmann::json& sampler = drape["samplers"][0];
+  const nlohmann::json& input = gltf["accessors"][sampler["input"].get<std::size_t>()];
+  const nlohmann::json& output = gltf["accessors"][sampler["output"].get<std::size_t>()];
+  EXPECT_EQ(input["count"], 3);
+  EXPECT_FLOAT_EQ(input["max"][0].get<float>(), 0.08f);
+  EXPECT_EQ(output["count"], 9);  // frames x targets
+  EXPECT_EQ(sampler["interpolation"], "LINEAR");
 
   // Read back with assimp: the base shape is the last frame, target k is frame k.
   Assimp::Importer importer;
