@@ -40,6 +40,11 @@ DrapeSceneView::DrapeSceneView(const ClothModel& model, const ClothSettings& set
   }
 }
 
+void DrapeSceneView::setBody(const TriangleMesh& body) {
+  m_body = body;
+  if (m_body.normals.size() != m_body.positions.size()) computeVertexNormals(m_body);
+}
+
 void DrapeSceneView::setPieces(std::vector<std::uint32_t> pieceOfVertex) {
   m_pieceOfVertex = std::move(pieceOfVertex);
   m_pieces.clear();

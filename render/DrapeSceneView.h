@@ -21,6 +21,9 @@ public:
   /// of every vertex (a triangle belongs to its first vertex's piece). Empty: one cloth.
   void setPieces(std::vector<std::uint32_t> pieceOfVertex);
 
+  /// Replaces the body's surface (a moving avatar's current pose).
+  void setBody(const TriangleMesh& body);
+
   /// Takes the cloth's current shape (recomputes normals).
   void update(const ClothState& state);
   const TriangleMesh& clothMesh() const { return m_cloth; }

@@ -121,21 +121,13 @@ int runDrape(const DrapeOptions& options) {
   // The body's surface now (it moves along the clip with avatar.motion.animate).
   TriangleMesh bodyMesh = body ? body->avatar.mesh : TriangleMesh{};
   for (int frame = 0; frame < scene.frames; ++frame) {
-    scene.pinAnimation.apply(**solver, scene.pinned, float(frame + 1) * scene.settings.frameDt);
-    if (body && body->animator) {
-      // The body's pose at the end of this frame, and its collider (rebuilt each frame).
-      const float t = scene.avatar->motion->time + float(frame + 1) * scene.settings.frameDt;
-      auto mesh = body->animator->meshAt(t);
-      auto collider = mesh ? body->animator->colliderOf(*mesh) : Result<std::shared_ptr<const SignedDistanceGrid>>(mesh.error());
-      if (!collider) {
-        progress.finish();
-        return fail(kExitSimulation, options.scenePath + ": frame " + std::to_string(frame + 1) +
-                                         ": body collider: " + collider.error().message + "; no output written");
-      }
-      (*solver)->setBody(*collider);
-      bodyMesh = std::move(mesh).value();
+    // Pins, the moving body (avatar.motion.animate) and the step (sim/scene/DrapeSetup.h).
+    const Result<StepStatus> advanced = advanceDrape(scene, *prepared, **solver, frame, &bodyMesh);
+    if (!advanced) {
+      progress.finish();
+      return fail(kExitSimulation, options.scenePath + ": " + advanced.error().message + "; no output written");
     }
-    const StepStatus status = (*solver)->step();
+    const StepStatus status = *advanced;
     if (any(status)) {
       progress.finish();
       return fail(kExitSimulation, options.scenePath + ": frame " + std::to_string(frame + 1) + ": " +

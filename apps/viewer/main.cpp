@@ -226,20 +226,31 @@ int main(int argc, char** argv) {
       glfwPollEvents();
       if (ui.reset) {
         drape->solver->writeState(drape->prepared.start);
+        if (drape->prepared.body) {  // the body back in its first pose
+          drape->solver->setBody(drape->prepared.body->collider);
+          drape->view->setBody(drape->prepared.body->avatar.mesh);
+        }
         frame = 0;
         lastStatus = StepStatus::Ok;
         ui.reset = false;
       }
       ClothSolver& solver = *drape->solver;
-      if (batch) {
-        for (; frame < batchFrames; ++frame) {
-          scene.pinAnimation.apply(solver, scene.pinned, float(frame + 1) * scene.settings.frameDt);
-          lastStatus |= solver.step();
+      // One frame as the CLI runs it: pins, the moving body (avatar.motion.animate), step.
+      auto advance = [&]() -> StepStatus {
+        TriangleMesh bodyMesh;
+        const Result<StepStatus> advanced = advanceDrape(scene, drape->prepared, solver, frame++, &bodyMesh);
+        if (!advanced) {
+          std::fprintf(stderr, "hagoromo-viewer: %s\n", advanced.error().message.c_str());
+          ui.playing = false;
+          return StepStatus::NonFinite;
         }
+        if (!bodyMesh.positions.empty()) drape->view->setBody(bodyMesh);
+        return *advanced;
+      };
+      if (batch) {
+        while (frame < batchFrames) lastStatus |= advance();
       } else if (ui.playing || ui.stepOnce) {
-        scene.pinAnimation.apply(solver, scene.pinned, float(frame + 1) * scene.settings.frameDt);
-        lastStatus = solver.step();
-        ++frame;
+        lastStatus = advance();
         ui.stepOnce = false;
       }
       drape->view->update(solver.readState());

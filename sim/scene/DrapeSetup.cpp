@@ -16,6 +16,22 @@ bool isSimulationFailure(const Error& error) {
   return false;
 }
 
+Result<StepStatus> advanceDrape(DrapeScene& scene, PreparedDrape& drape, ClothSolver& solver, int frame,
+                                TriangleMesh* bodyMesh) {
+  const float end = float(frame + 1) * scene.settings.frameDt;  // s since the drape began
+  scene.pinAnimation.apply(solver, scene.pinned, end);
+  if (drape.body && drape.body->animator) {
+    BodyAnimator& animator = *drape.body->animator;
+    auto mesh = animator.meshAt(scene.avatar->motion->time + end);
+    if (!mesh) return Error{"body pose at frame " + std::to_string(frame + 1) + ": " + mesh.error().message};
+    auto collider = animator.colliderOf(*mesh);
+    if (!collider) return Error{"body collider at frame " + std::to_string(frame + 1) + ": " + collider.error().message};
+    solver.setBody(std::move(collider).value());
+    if (bodyMesh) *bodyMesh = std::move(mesh).value();
+  }
+  return solver.step();
+}
+
 Result<PreparedDrape> prepareDrape(DrapeScene& scene, const ClothSolverFactory& makeSolver,
                                    const SewingProgress& progress) {
   PreparedDrape prepared;

@@ -27,6 +27,14 @@ struct PreparedDrape {
 Result<PreparedDrape> prepareDrape(DrapeScene& scene, const ClothSolverFactory& makeSolver,
                                    const SewingProgress& progress = {});
 
+/// One frame of a prepared drape, as the CLI and the viewer run it: the pins follow the
+/// scene's pin animation and, with avatar.motion.animate, the body takes its pose at the
+/// end of the frame (skinned; the solver gets its new collider, and `bodyMesh` its
+/// surface); then the solver steps. `frame` counts from 0. Error: the body pose or
+/// collider failed (named); otherwise the step's anomalies.
+Result<StepStatus> advanceDrape(DrapeScene& scene, PreparedDrape& drape, ClothSolver& solver, int frame,
+                                TriangleMesh* bodyMesh = nullptr);
+
 /// True for errors of prepareDrape raised by the sewing simulation or the weld.
 bool isSimulationFailure(const Error& error);
 
