@@ -96,7 +96,7 @@ int main(int argc, char** argv) {
   if (!loaded) return fail(kExitInput, loaded.error().message);
   DrapeScene scene = std::move(loaded).value();
   if (!backendOverride.empty()) scene.backend = *parseBackend(backendOverride);
-  const DrapeScene original = scene;
+  DrapeScene original = scene;
 
   glfwSetErrorCallback([](int, const char* description) { std::fprintf(stderr, "GLFW: %s\n", description); });
   if (!glfwInit())
@@ -169,6 +169,9 @@ int main(int argc, char** argv) {
     if (auto presets = loadFabricPresets(scene.directory / "fabrics.json"))
       for (const FabricPreset& p : *presets) fabrics.push_back(p.name);
     int fabricChoice = 0;
+    char scenePathEdit[512] = {};
+    std::snprintf(scenePathEdit, sizeof scenePathEdit, "%s", scenePath.c_str());
+    std::string loadPath, loadMessage;
 
     ViewerState ui;
     ui.camera = drape->view->defaultCamera();
@@ -289,6 +292,11 @@ int main(int argc, char** argv) {
         for (const std::string& n : fabrics) names.push_back(n.c_str());
         if (ImGui::Combo("fabric", &fabricChoice, names.data(), int(names.size()))) reload = true;
         if (ImGui::Button("Screenshot")) ui.screenshot = true;
+        // Load another scene (a JSON path); on an error the current one stays.
+        ImGui::InputText("##scene", scenePathEdit, sizeof scenePathEdit);
+        ImGui::SameLine();
+        if (ImGui::Button("Load scene")) loadPath = scenePathEdit;
+        if (!loadMessage.empty()) ImGui::TextWrapped("%s", loadMessage.c_str());
         ImGui::Text("drag: orbit, wheel: zoom, H: hide this panel");
         ImGui::End();
       }
@@ -316,6 +324,30 @@ int main(int argc, char** argv) {
       glfwSetWindowTitle(window, title.c_str());
       glfwSwapBuffers(window);
 
+      if (!loadPath.empty()) {
+        auto next = loadDrapeScene(loadPath);
+        if (!next) {
+          loadMessage = next.error().message;
+        } else {
+          const DrapeScene previous = scene;
+          scene = std::move(next).value();
+          if (!backendOverride.empty()) scene.backend = *parseBackend(backendOverride);
+          if (load()) {
+            original = scene;
+            scenePath = loadPath;
+            fabricChoice = 0;
+            frame = 0;
+            lastStatus = StepStatus::Ok;
+            loadMessage.clear();
+            ui.camera = drape->view->defaultCamera();
+            glfwSetWindowTitle(window, ("hagoromo - " + scene.name).c_str());
+          } else {
+            scene = previous;
+            loadMessage = loadError;
+          }
+        }
+        loadPath.clear();
+      }
       if (reload) {
         // A preset replaces the cloth block's material (explicit keys still win, as in the CLI).
         scene = original;
