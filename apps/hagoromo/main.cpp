@@ -120,25 +120,38 @@ int runDrape(const DrapeOptions& options) {
                     !options.quiet && isatty(STDERR_FILENO));
   // The body's surface now (it moves along the clip with avatar.motion.animate).
   TriangleMesh bodyMesh = body ? body->avatar.mesh : TriangleMesh{};
-  for (int frame = 0; frame < scene.frames; ++frame) {
-    // Pins, the moving body (avatar.motion.animate) and the step (sim/scene/DrapeSetup.h).
-    const Result<StepStatus> advanced = advanceDrape(scene, *prepared, **solver, frame, &bodyMesh);
-    if (!advanced) {
+  std::optional<RelaxReport> relaxed;
+  if (scene.restSpeed > 0.0f) {
+    // Drape to rest (quasi-static, kinetic damping; issue 3) within `frames` frames' substeps.
+    if (body && body->animator)
+      return fail(kExitInput, options.scenePath + ": solver.until_rest and avatar.motion.animate exclude each other");
+    relaxed = (*solver)->relaxToRest(scene.restSpeed, scene.frames * scene.settings.substeps);
+    if (any(relaxed->status)) {
       progress.finish();
-      return fail(kExitSimulation, options.scenePath + ": " + advanced.error().message + "; no output written");
+      return fail(kExitSimulation, options.scenePath + ": drape to rest: " + describe(relaxed->status) + "; no output written");
     }
-    const StepStatus status = *advanced;
-    if (any(status)) {
-      progress.finish();
-      return fail(kExitSimulation, options.scenePath + ": frame " + std::to_string(frame + 1) + ": " +
-                                       describe(status) + "; no output written");
-    }
-    progress.update(frame + 1);
-    if (body && (frame + 1) % kSnapshotEvery == 0 && frame + 1 < scene.frames) snapshot(frame + 1, (*solver)->readState());
-    if (scene.objEvery > 0 && (frame + 1) % scene.objEvery == 0) {
-      const ClothState s = (*solver)->readState();
-      std::vector<glm::vec3>& p = frameShapes.emplace_back(frame + 1, s.positions.size()).second;
-      for (std::size_t i = 0; i < p.size(); ++i) p[i] = glm::vec3(s.positions[i]);
+    progress.update(scene.frames);
+  } else {
+    for (int frame = 0; frame < scene.frames; ++frame) {
+      // Pins, the moving body (avatar.motion.animate) and the step (sim/scene/DrapeSetup.h).
+      const Result<StepStatus> advanced = advanceDrape(scene, *prepared, **solver, frame, &bodyMesh);
+      if (!advanced) {
+        progress.finish();
+        return fail(kExitSimulation, options.scenePath + ": " + advanced.error().message + "; no output written");
+      }
+      const StepStatus status = *advanced;
+      if (any(status)) {
+        progress.finish();
+        return fail(kExitSimulation, options.scenePath + ": frame " + std::to_string(frame + 1) + ": " +
+                                         describe(status) + "; no output written");
+      }
+      progress.update(frame + 1);
+      if (body && (frame + 1) % kSnapshotEvery == 0 && frame + 1 < scene.frames) snapshot(frame + 1, (*solver)->readState());
+      if (scene.objEvery > 0 && (frame + 1) % scene.objEvery == 0) {
+        const ClothState s = (*solver)->readState();
+        std::vector<glm::vec3>& p = frameShapes.emplace_back(frame + 1, s.positions.size()).second;
+        for (std::size_t i = 0; i < p.size(); ++i) p[i] = glm::vec3(s.positions[i]);
+      }
     }
   }
   progress.finish();
@@ -211,6 +224,10 @@ int runDrape(const DrapeOptions& options) {
       {"gl", (*context)->description()},
       {"frames", scene.frames},
       {"substeps_per_frame", scene.settings.substeps},
+      {"until_rest", relaxed ? nlohmann::json{{"converged", relaxed->converged},
+                                              {"substeps", relaxed->iterations},
+                                              {"max_speed_m_per_s", relaxed->maxSpeed}}
+                             : nlohmann::json(nullptr)},
       {"vertices", sharedModel->vertexCount()},
       {"springs", sharedModel->springs.size()},
       {"state_hash", hash},

@@ -324,7 +324,8 @@ Result<DrapeScene> parseDrapeScene(const std::string& text, const std::string& o
       checkKeys(s, "solver", {"backend", "frames", "frame_dt", "substeps", "velocity_damping", "friction",
                               "contact_offset", "gravity", "max_speed", "threads", "compression_scale",
                               "extension_scale", "tension_exponent", "plastic_rate", "yield_strain", "yield_angle",
-                              "max_substep_halvings", "integrator", "iterations", "chebyshev_rho"});
+                              "max_substep_halvings", "integrator", "iterations", "chebyshev_rho",
+                              "until_rest"});
       if (s.contains("backend")) {
         if (!s["backend"].is_string()) throw SceneError{"solver.backend must be \"cpu\" or \"gpu\""};
         auto backend = parseBackend(s["backend"].get<std::string>());
@@ -332,6 +333,8 @@ Result<DrapeScene> parseDrapeScene(const std::string& text, const std::string& o
         scene.backend = *backend;
       }
       scene.frames = integer(s, "solver", "frames", scene.frames);
+      scene.restSpeed = number(s, "solver", "until_rest", scene.restSpeed);
+      if (!(scene.restSpeed >= 0.0f)) throw SceneError{"solver.until_rest must be >= 0 m/s (0: run `frames` frames)"};
       settings.frameDt = number(s, "solver", "frame_dt", settings.frameDt);
       settings.substeps = integer(s, "solver", "substeps", settings.substeps);
       settings.velocityDamping = number(s, "solver", "velocity_damping", settings.velocityDamping);

@@ -22,7 +22,8 @@
 ///                  "gravity": [0, -9.81, 0], "max_speed": 50, "threads": 0,
 ///                  "compression_scale": 1, "extension_scale": 1, "tension_exponent": 1,
 ///                  "plastic_rate": 0, "yield_strain": 0.02, "yield_angle": 0.2, "max_substep_halvings": 0,
-///                  "integrator": "symplectic_euler", "iterations": 20, "chebyshev_rho": 0.9},
+///                  "integrator": "symplectic_euler", "iterations": 20, "chebyshev_rho": 0.9,
+///                  "until_rest": 0},   // > 0 m/s: drape to rest (stops below this speed) instead of `frames`
 ///       "output": {"directory": "out", "image_width": 1280, "image_height": 960,
 ///                  "obj_every": 0},   // > 0: an OBJ of the cloth every N frames too
 ///       "avatar": {"mannequin": {"height": 1.75, "chest_girth": 0.96, "waist_girth": 0.80,  // the built-in
@@ -108,6 +109,9 @@ struct DrapeScene {
   std::filesystem::path outputDirectory = "out";
   int imageWidth = 1280;
   int imageHeight = 960;
+  /// > 0: simulate to rest instead (ClothSolver::relaxToRest: until the largest vertex
+  /// speed falls below this, m/s, within `frames` frames' worth of substeps).
+  float restSpeed = 0.0f;
   int objEvery = 0;  ///< > 0: also an OBJ of the cloth every this many frames (<name>_frame_NNNN.obj)
   std::optional<SceneAvatar> avatar;  ///< a body to drape on, or none
   std::vector<GarmentSpec> garments;  ///< the outfit sewn around the avatar (empty: the cloth block's sheet or mesh)

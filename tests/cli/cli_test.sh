@@ -52,6 +52,14 @@ if [[ -s "$work/frames_out/frames_frame_0003.obj" && -s "$work/frames_out/frames
       ! -e "$work/frames_out/frames_frame_0002.obj" ]]; then passes=$((passes + 1)); else
   echo "FAIL: per-frame OBJs: $(ls "$work/frames_out")"; failures=$((failures + 1)); fi
 
+cat >"$work/rest.json" <<JSON
+{"name": "rest", "cloth": {"resolution": 16, "size": 0.8}, "solver": {"frames": 600, "substeps": 20, "until_rest": 0.01},
+ "output": {"image_width": 64, "image_height": 64}}
+JSON
+check "drape to rest" 0 - -- "$hagoromo" drape "$work/rest.json" --backend cpu --out "$work/rest_out" -q
+if grep -q '"converged": true' "$work/rest_out/rest.json"; then passes=$((passes + 1)); else
+  echo "FAIL: drape to rest did not report convergence"; failures=$((failures + 1)); fi
+
 check "missing scene file" 2 "$work/none.json: cannot open scene file" -- "$hagoromo" drape "$work/none.json" --out "$work/x"
 echo '{"cloth": {"resolution": 20,}' >"$work/bad.json"
 check "malformed JSON names the file" 2 "$work/bad.json: not valid JSON" -- "$hagoromo" drape "$work/bad.json" --out "$work/x"
