@@ -44,6 +44,25 @@ Result<Pattern> draft(const GarmentSpec& spec, const GarmentSizing& sizing) {
 
 }  // namespace
 
+void applyGarmentMaterials(ClothModel& model, const std::vector<std::uint32_t>& garmentOfVertex,
+                           const std::vector<GarmentSpec>& outfit, const ClothMaterial& base) {
+  auto materialOf = [&](std::uint32_t vertex) -> const ClothMaterial* {
+    const std::uint32_t g = garmentOfVertex[vertex];
+    return g < outfit.size() && outfit[g].material ? &*outfit[g].material : nullptr;
+  };
+  for (kernels::ClothSpring& s : model.springs)
+    if (const ClothMaterial* m = materialOf(s.a)) {
+      const float k = m->tensileStiffness / base.tensileStiffness;
+      s.stiffness *= k;
+      s.baseStiffness *= k;
+    }
+  for (kernels::ClothHinge& h : model.hinges)
+    if (const ClothMaterial* m = materialOf(h.vertices.x)) h.stiffness *= m->bendingRigidity / base.bendingRigidity;
+  for (std::size_t v = 0; v < model.restPositions.size(); ++v)
+    if (const ClothMaterial* m = materialOf(std::uint32_t(v)); m && model.restPositions[v].w > 0.0f)
+      model.restPositions[v].w *= base.arealDensity / m->arealDensity;  // inverse mass ~ 1 / density
+}
+
 std::string_view garmentKindName(GarmentKind kind) {
   switch (kind) {
     case GarmentKind::TShirt: return "tshirt";
@@ -180,11 +199,12 @@ Result<DressedAvatar> dressAvatar(const TriangleMesh& bodyMesh, const BodyMeasur
   if (!model) return Error{"welding: " + model.error().message};
   if (Status s = applyPanelRest(*model, welded->cornerPanelCoords, welded->textureScale); !s)
     return Error{"welding: " + s.error().message};
-  dressed.state = carryState(state, *welded, *model);
-  for (glm::vec4& v : dressed.state.velocities) v = glm::vec4(0.0f);
   dressed.garmentOfVertex.assign(model->vertexCount(), 0);
   for (std::size_t i = 0; i < welded->oldToNew.size(); ++i)
     dressed.garmentOfVertex[welded->oldToNew[i]] = garmentOfSewnVertex[i];
+  applyGarmentMaterials(*model, dressed.garmentOfVertex, outfit, material);
+  dressed.state = carryState(state, *welded, *model);
+  for (glm::vec4& v : dressed.state.velocities) v = glm::vec4(0.0f);
   dressed.weldedVertices = welded->mergedVertices;
   dressed.model = std::move(model).value();
   return dressed;

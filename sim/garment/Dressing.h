@@ -12,7 +12,10 @@
 ///             below DressingSettings::weldGap
 ///   welded  = weldSeams(...), the model rebuilt from the welded mesh, state carried over
 ///
-/// Garments share one cloth model (and so one material); they do not collide with each
+/// Two runs of the pipeline agree to float round-off but not bitwise (the panel meshing
+/// or placement is not yet reproducible to the last bit; seen as ~1e-6 relative
+/// differences in spring stiffness). Garments share one cloth model; each may have its
+/// own material (GarmentSpec::material). They do not collide with each
 /// other (cloth-cloth contact is not part of the solver yet), so layered garments must
 /// not overlap much: the default outfit is a T-shirt ending above the hip over a skirt.
 #include <functional>
@@ -43,6 +46,13 @@ struct GarmentSpec {
   SkirtOptions skirt;
   TrouserOptions trousers;
   DressOptions dress;
+  /// The garment's own material, or none: the outfit's material. Its areal density,
+  /// tensile stiffness and bending rigidity scale the garment's vertex masses, springs
+  /// and hinges relative to the outfit's material (the anisotropy stays the outfit's).
+  std::optional<ClothMaterial> material;
+  /// Scene input: a fabric preset and explicit keys for `material` (resolved by the scene).
+  std::string fabric;
+  std::optional<float> arealDensity, tensileStiffness, bendingRigidity;
 };
 
 struct DressingSettings {
@@ -59,6 +69,12 @@ struct DressingSettings {
   float weldGap = 0.002f;          ///< m: seams are welded once every pair is this close
   int maxSewingFrames = 400;       ///< frames of frameDt before sewing gives up (error)
 };
+
+/// Scales the springs, hinges and vertex masses of every garment that has its own
+/// material by its ratio to `base` (the material the model was built with). Garments are
+/// separate pieces, so every element belongs to the garment of its first vertex.
+void applyGarmentMaterials(ClothModel& model, const std::vector<std::uint32_t>& garmentOfVertex,
+                           const std::vector<GarmentSpec>& outfit, const ClothMaterial& base);
 
 /// The measurements a pattern needs, from a measured body (mannequin joint names).
 GarmentSizing garmentSizing(const BodyMeasurements& body);

@@ -235,9 +235,18 @@ Result<DrapeScene> parseDrapeScene(const std::string& text, const std::string& o
         if (!kind) throw SceneError{where + ".type: " + kind.error().message};
         GarmentSpec spec;
         spec.kind = *kind;
+        if (g.contains("fabric")) {
+          if (!g["fabric"].is_string()) throw SceneError{where + ".fabric must be a preset name"};
+          spec.fabric = g["fabric"].get<std::string>();
+        }
+        if (g.contains("areal_density")) spec.arealDensity = number(g, where, "areal_density", 0.0f);
+        if (g.contains("tensile_stiffness")) spec.tensileStiffness = number(g, where, "tensile_stiffness", 0.0f);
+        if (g.contains("bending_rigidity")) spec.bendingRigidity = number(g, where, "bending_rigidity", 0.0f);
+        for (const char* key : {"areal_density", "tensile_stiffness", "bending_rigidity"})
+          if (g.contains(key) && !(number(g, where, key, 0.0f) > 0.0f)) throw SceneError{where + "." + key + " must be > 0"};
         switch (spec.kind) {
           case GarmentKind::TShirt: {
-            checkKeys(g, where, {"type", "chest_ease", "hem_below_waist", "sleeve_length", "sleeve_ease", "neck_ease"});
+            checkKeys(g, where, {"type", "chest_ease", "hem_below_waist", "sleeve_length", "sleeve_ease", "neck_ease", "fabric", "areal_density", "tensile_stiffness", "bending_rigidity"});
             TShirtOptions& o = spec.tshirt;
             o.chestEase = number(g, where, "chest_ease", o.chestEase);
             o.hemBelowWaist = number(g, where, "hem_below_waist", o.hemBelowWaist);
@@ -247,7 +256,7 @@ Result<DrapeScene> parseDrapeScene(const std::string& text, const std::string& o
             break;
           }
           case GarmentKind::Skirt: {
-            checkKeys(g, where, {"type", "waist_ease", "hip_ease", "length", "flare"});
+            checkKeys(g, where, {"type", "waist_ease", "hip_ease", "length", "flare", "fabric", "areal_density", "tensile_stiffness", "bending_rigidity"});
             SkirtOptions& o = spec.skirt;
             o.waistEase = number(g, where, "waist_ease", o.waistEase);
             o.hipEase = number(g, where, "hip_ease", o.hipEase);
@@ -256,7 +265,7 @@ Result<DrapeScene> parseDrapeScene(const std::string& text, const std::string& o
             break;
           }
           case GarmentKind::Trousers: {
-            checkKeys(g, where, {"type", "waist_ease", "hip_ease", "knee_girth", "hem_girth", "crotch_ease", "hem_height"});
+            checkKeys(g, where, {"type", "waist_ease", "hip_ease", "knee_girth", "hem_girth", "crotch_ease", "hem_height", "fabric", "areal_density", "tensile_stiffness", "bending_rigidity"});
             TrouserOptions& o = spec.trousers;
             o.waistEase = number(g, where, "waist_ease", o.waistEase);
             o.hipEase = number(g, where, "hip_ease", o.hipEase);
@@ -267,7 +276,7 @@ Result<DrapeScene> parseDrapeScene(const std::string& text, const std::string& o
             break;
           }
           case GarmentKind::Dress: {
-            checkKeys(g, where, {"type", "chest_ease", "waist_ease", "hip_ease", "skirt_length", "flare", "neck_ease"});
+            checkKeys(g, where, {"type", "chest_ease", "waist_ease", "hip_ease", "skirt_length", "flare", "neck_ease", "fabric", "areal_density", "tensile_stiffness", "bending_rigidity"});
             DressOptions& o = spec.dress;
             o.chestEase = number(g, where, "chest_ease", o.chestEase);
             o.waistEase = number(g, where, "waist_ease", o.waistEase);

@@ -46,6 +46,8 @@
 ///                     "hem_girth": 0.42, "crotch_ease": 0.02, "hem_height": 0},
 ///                    {"type": "dress", "chest_ease": 0.06, "waist_ease": 0.04, "hip_ease": 0.05,
 ///                     "skirt_length": 0.60, "flare": 0.40, "neck_ease": 0.04}],   // m; any subset of keys
+///                   // every garment may also take "fabric", "areal_density", "tensile_stiffness",
+///                   // "bending_rigidity" (its own material; else the cloth block's)
 ///       "dressing": {"edge_length": 0.02, "clearance": 0.012, "seam_stiffness": 1500, "seam_damping": 0.01,
 ///                    "sewing_damping": 8, "weld_gap": 0.002, "max_sewing_frames": 400}
 ///     }

@@ -51,6 +51,23 @@ Result<PreparedDrape> prepareDrape(DrapeScene& scene, const ClothSolverFactory& 
   if (!prepared.body) return Error{"garments need an avatar"};
   auto material = sceneClothMaterial(scene);
   if (!material) return material.error();
+  // Each garment's own material: its fabric preset, then its explicit keys, over the outfit's.
+  for (std::size_t g = 0; g < scene.garments.size(); ++g) {
+    GarmentSpec& spec = scene.garments[g];
+    if (spec.fabric.empty() && !spec.arealDensity && !spec.tensileStiffness && !spec.bendingRigidity) continue;
+    ClothMaterial m = material->material;
+    if (!spec.fabric.empty()) {
+      auto fabric = fabricMaterial(scene.directory / "fabrics.json", spec.fabric);
+      if (!fabric) return Error{"garments[" + std::to_string(g) + "].fabric: " + fabric.error().message};
+      m.arealDensity = fabric->material.arealDensity;
+      m.tensileStiffness = fabric->material.tensileStiffness;
+      m.bendingRigidity = fabric->material.bendingRigidity;
+    }
+    if (spec.arealDensity) m.arealDensity = *spec.arealDensity;
+    if (spec.tensileStiffness) m.tensileStiffness = *spec.tensileStiffness;
+    if (spec.bendingRigidity) m.bendingRigidity = *spec.bendingRigidity;
+    spec.material = m;
+  }
   // dressAvatar's errors start with the stage ("sewing: ...", "welding: ...", "garment N ...").
   auto dressed = dressAvatar(prepared.body->avatar.mesh, prepared.body->measurements, scene.garments,
                              material->material, std::move(material->anisotropy), scene.settings, makeSolver,

@@ -106,6 +106,56 @@ TEST(Dressing, ASkirtAndATShirtAreSewnAroundTheBodyAndDrape) {
   EXPECT_GT(skirtLowest, 0.1f);
 }
 
+TEST(Dressing, EachGarmentCanHaveItsOwnMaterial) {
+  // A skirt in the outfit's material and a T-shirt twice as stiff, a third as bending-stiff
+  // and half as heavy: its springs, hinges and masses scale by exactly those ratios.
+  const Avatar& avatar = mannequin();
+  std::vector<GarmentSpec> outfit(2);
+  outfit[0].kind = GarmentKind::Skirt;
+  outfit[1].kind = GarmentKind::TShirt;
+  ClothMaterial base;
+  base.tensileStiffness = 1500.0f;
+  base.bendingRigidity = 3e-5f;
+  base.arealDensity = 0.2f;
+  ClothMaterial light = base;
+  light.tensileStiffness = 3000.0f;
+  light.bendingRigidity = 1e-5f;
+  light.arealDensity = 0.1f;
+  ClothSettings settings;
+  settings.hasSphere = false;
+  settings.body = avatar.collider;
+  settings.integrator = ClothIntegrator::ProjectiveJacobi;
+  settings.substeps = 4;
+  DressingSettings dressing;
+  dressing.edgeLength = 0.04f;
+  auto plain = dressAvatar(avatar.body.mesh, avatar.measurements, outfit, base, std::nullopt, settings, cpuFactory(), dressing);
+  outfit[1].material = light;
+  auto mixed = dressAvatar(avatar.body.mesh, avatar.measurements, outfit, base, std::nullopt, settings, cpuFactory(), dressing);
+  ASSERT_TRUE(plain && mixed) << (plain ? mixed.error().message : plain.error().message);
+  ASSERT_EQ(plain->model.springs.size(), mixed->model.springs.size());
+  ASSERT_EQ(plain->model.vertexCount(), mixed->model.vertexCount());
+  int shirtSprings = 0;
+  for (std::size_t s = 0; s < plain->model.springs.size(); ++s) {
+    const bool shirt = mixed->garmentOfVertex[mixed->model.springs[s].a] == 1;
+    shirtSprings += shirt;
+    // Two pipeline runs agree to round-off (not bitwise: see the note in Dressing.h).
+    EXPECT_NEAR(mixed->model.springs[s].baseStiffness, plain->model.springs[s].baseStiffness * (shirt ? 2.0f : 1.0f),
+                1e-4f * plain->model.springs[s].baseStiffness);
+  }
+  EXPECT_GT(shirtSprings, 100);
+  for (std::size_t h = 0; h < plain->model.hinges.size(); ++h) {
+    const bool shirt = mixed->garmentOfVertex[mixed->model.hinges[h].vertices.x] == 1;
+    EXPECT_NEAR(mixed->model.hinges[h].stiffness, plain->model.hinges[h].stiffness * (shirt ? 1.0f / 3.0f : 1.0f),
+                1e-4f * plain->model.hinges[h].stiffness);
+  }
+  for (std::size_t v = 0; v < plain->model.vertexCount(); ++v) {
+    const bool shirt = mixed->garmentOfVertex[v] == 1;
+    EXPECT_NEAR(mixed->model.restPositions[v].w, plain->model.restPositions[v].w * (shirt ? 2.0f : 1.0f),
+                1e-4f * plain->model.restPositions[v].w);
+    EXPECT_EQ(mixed->state.positions[v].w, mixed->model.restPositions[v].w);  // the state carries the masses
+  }
+}
+
 TEST(Dressing, ErrorsNameTheGarment) {
   const Avatar& avatar = mannequin();
   std::vector<GarmentSpec> outfit(1);

@@ -220,6 +220,13 @@ TEST(DrapeScene, GarmentsAreReadAndNeedAnAvatar) {
   EXPECT_FLOAT_EQ(scene->garments[1].tshirt.hemBelowWaist, 0.1f);
   EXPECT_FLOAT_EQ(scene->dressing.edgeLength, 0.025f);
   EXPECT_FLOAT_EQ(scene->dressing.weldGap, 0.001f);
+  auto withMaterial = parseDrapeScene(
+      R"({"avatar": {}, "garments": [{"type": "skirt", "fabric": "denim", "tensile_stiffness": 900}]})", "inline");
+  ASSERT_TRUE(withMaterial) << withMaterial.error().message;
+  EXPECT_EQ(withMaterial->garments[0].fabric, "denim");
+  EXPECT_EQ(withMaterial->garments[0].tensileStiffness, 900.0f);
+  EXPECT_FALSE(withMaterial->garments[0].arealDensity);
+  expectError(R"({"avatar": {}, "garments": [{"type": "skirt", "bending_rigidity": -1}]})", "garments[0].bending_rigidity");
   expectError(R"({"garments": [{"type": "skirt"}]})", "garments need an avatar");
   expectError(R"({"avatar": {}, "garments": [{"type": "kimono"}]})", "unknown garment type 'kimono'");
   expectError(R"({"avatar": {}, "garments": [{"type": "skirt", "lenght": 0.5}]})", "unknown key 'garments[0].lenght'");
