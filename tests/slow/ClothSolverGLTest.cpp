@@ -19,6 +19,7 @@ void PrintTo(Backend backend, std::ostream* os) { *os << backendName(backend); }
 namespace {
 
 using test::sheet;
+using test::worstExcess;
 
 class ClothSolverGLTest : public test::GlTest, public ::testing::WithParamInterface<Backend> {
 protected:
@@ -199,23 +200,7 @@ class ClothCrossCheckGLTest : public test::GlTest {
 protected:
   /// Writes both states to a CSV file in the temporary directory when a comparison fails.
   static void dump(const ClothState& cpu, const ClothState& gpu, const std::string& name) {
-    const std::filesystem::path path = std::filesystem::temp_directory_path() / ("cloth_crosscheck_" + name + ".csv");
-    std::printf("[ dump ] both states written to %s\n", path.c_str());
-    std::ofstream out(path);
-    out << "vertex,cpu_x,cpu_y,cpu_z,gpu_x,gpu_y,gpu_z,cpu_vx,cpu_vy,cpu_vz,gpu_vx,gpu_vy,gpu_vz\n";
-    out.precision(9);
-    for (std::size_t i = 0; i < cpu.positions.size(); ++i)
-      out << i << ',' << cpu.positions[i].x << ',' << cpu.positions[i].y << ',' << cpu.positions[i].z << ','
-          << gpu.positions[i].x << ',' << gpu.positions[i].y << ',' << gpu.positions[i].z << ',' << cpu.velocities[i].x
-          << ',' << cpu.velocities[i].y << ',' << cpu.velocities[i].z << ',' << gpu.velocities[i].x << ','
-          << gpu.velocities[i].y << ',' << gpu.velocities[i].z << '\n';
-  }
-  /// Largest |a - b| - (atol + rtol |b|) over all components; <= 0 passes.
-  static float worstExcess(const std::vector<glm::vec4>& a, const std::vector<glm::vec4>& b, float atol, float rtol) {
-    float worst = -1e30f;
-    for (std::size_t i = 0; i < a.size(); ++i)
-      for (int c = 0; c < 3; ++c) worst = std::max(worst, std::abs(a[i][c] - b[i][c]) - (atol + rtol * std::abs(b[i][c])));
-    return worst;
+    test::dumpStates(cpu, gpu, "cloth_crosscheck_" + name);
   }
 };
 

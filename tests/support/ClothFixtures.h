@@ -1,7 +1,14 @@
 #pragma once
 // Small cloth models for tests.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <memory>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -29,6 +36,38 @@ inline ClothSettings withoutColliders(ClothSettings settings = {}) {
   settings.hasSphere = false;
   settings.hasGround = false;
   return settings;
+}
+
+// ---- CPU vs GPU comparisons ------------------------------------------------------------
+
+/// Largest |a - b| - (atol + rtol |b|) over all xyz components; <= 0 passes.
+inline float worstExcess(const std::vector<glm::vec4>& a, const std::vector<glm::vec4>& b, float atol, float rtol) {
+  float worst = -1e30f;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    for (int c = 0; c < 3; ++c) worst = std::max(worst, std::abs(a[i][c] - b[i][c]) - (atol + rtol * std::abs(b[i][c])));
+  return worst;
+}
+
+/// Largest distance between corresponding points (xyz).
+inline float worstDifference(const std::vector<glm::vec4>& a, const std::vector<glm::vec4>& b) {
+  float worst = 0.0f;
+  for (std::size_t i = 0; i < a.size(); ++i) worst = std::max(worst, glm::distance(glm::vec3(a[i]), glm::vec3(b[i])));
+  return worst;
+}
+
+/// Writes both states (positions and velocities) to <temp>/<name>.csv when a comparison
+/// fails, and prints the path.
+inline void dumpStates(const ClothState& cpu, const ClothState& gpu, const std::string& name) {
+  const std::filesystem::path path = std::filesystem::temp_directory_path() / (name + ".csv");
+  std::printf("[ dump ] both states written to %s\n", path.c_str());
+  std::ofstream out(path);
+  out << "vertex,cpu_x,cpu_y,cpu_z,gpu_x,gpu_y,gpu_z,cpu_vx,cpu_vy,cpu_vz,gpu_vx,gpu_vy,gpu_vz\n";
+  out.precision(9);
+  for (std::size_t i = 0; i < cpu.positions.size(); ++i)
+    out << i << ',' << cpu.positions[i].x << ',' << cpu.positions[i].y << ',' << cpu.positions[i].z << ','
+        << gpu.positions[i].x << ',' << gpu.positions[i].y << ',' << gpu.positions[i].z << ',' << cpu.velocities[i].x
+        << ',' << cpu.velocities[i].y << ',' << cpu.velocities[i].z << ',' << gpu.velocities[i].x << ','
+        << gpu.velocities[i].y << ',' << gpu.velocities[i].z << '\n';
 }
 
 }  // namespace hg::test
