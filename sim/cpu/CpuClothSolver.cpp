@@ -55,17 +55,7 @@ class CpuClothSolver final : public CpuClothSolverBase {
                                                       glm::vec3(v[s.b]), s, params), 0.0f);
       }
 #pragma omp for schedule(static)
-      for (std::int64_t h = 0; h < hingeCount; ++h) {
-        const kernels::ClothHinge& hinge = hinges[h];
-        const kernels::HingeForces f =
-            kernels::bendingForces(glm::vec3(x[hinge.vertices.x]), glm::vec3(x[hinge.vertices.y]),
-                                   glm::vec3(x[hinge.vertices.z]), glm::vec3(x[hinge.vertices.w]), hinge);
-        glm::vec4* o = hingeOut + 4 * h;
-        o[0] = glm::vec4(f.f0, 0.0f);
-        o[1] = glm::vec4(f.f1, 0.0f);
-        o[2] = glm::vec4(f.f2, 0.0f);
-        o[3] = glm::vec4(f.f3, 0.0f);
-      }
+      for (std::int64_t h = 0; h < hingeCount; ++h) storeHingeForces(x, hinges[h], hingeOut + 4 * h);
     }
   }
 

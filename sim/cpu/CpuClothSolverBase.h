@@ -40,6 +40,18 @@ class CpuClothSolverBase : public ClothSolver {
   /// params.plasticRate > 0.
   void creep(const kernels::ClothStepParams& params);
 
+  /// The bending forces of `hinge` at positions x, written to out[0..3] (one per role),
+  /// the hinge part of shaders/cloth_forces.comp.
+  static void storeHingeForces(const glm::vec4* x, const kernels::ClothHinge& hinge, glm::vec4* out) {
+    const kernels::HingeForces f =
+        kernels::bendingForces(glm::vec3(x[hinge.vertices.x]), glm::vec3(x[hinge.vertices.y]),
+                               glm::vec3(x[hinge.vertices.z]), glm::vec3(x[hinge.vertices.w]), hinge);
+    out[0] = glm::vec4(f.f0, 0.0f);
+    out[1] = glm::vec4(f.f1, 0.0f);
+    out[2] = glm::vec4(f.f2, 0.0f);
+    out[3] = glm::vec4(f.f3, 0.0f);
+  }
+
   /// The deepest contact at x: the analytic colliders and the body grid
   /// (shaders/body_sdf.glsl on the GPU).
   kernels::VertexContact contactAt(glm::vec3 x, const kernels::ClothStepParams& params) const;

@@ -65,17 +65,7 @@ class CpuProjectiveClothSolver final : public CpuClothSolverBase {
     glm::vec4* out = m_hingeForces.data();
     const auto hingeCount = std::int64_t(m_hinges.size());
 #pragma omp parallel for schedule(static) num_threads(threads()) if (hingeCount >= kParallelThreshold)
-    for (std::int64_t h = 0; h < hingeCount; ++h) {
-      const kernels::ClothHinge& hinge = m_hinges[std::size_t(h)];
-      const kernels::HingeForces f =
-          kernels::bendingForces(glm::vec3(x[hinge.vertices.x]), glm::vec3(x[hinge.vertices.y]),
-                                 glm::vec3(x[hinge.vertices.z]), glm::vec3(x[hinge.vertices.w]), hinge);
-      glm::vec4* o = out + 4 * h;
-      o[0] = glm::vec4(f.f0, 0.0f);
-      o[1] = glm::vec4(f.f1, 0.0f);
-      o[2] = glm::vec4(f.f2, 0.0f);
-      o[3] = glm::vec4(f.f3, 0.0f);
-    }
+    for (std::int64_t h = 0; h < hingeCount; ++h) storeHingeForces(x, m_hinges[std::size_t(h)], out + 4 * h);
   }
 
   /// v_pred = v + h (g + f_bending / m) into the state's velocities, y = x + h v_pred, as

@@ -34,6 +34,10 @@ GpuClothSolverBase::GpuClothSolverBase(std::shared_ptr<const ClothModel> model, 
   m_elementForces = gl::createBuffer((m.springs.size() + 4 * m.hinges.size()) * sizeof(glm::vec4));
   const std::uint32_t zero = 0;
   m_status = gl::createBuffer(sizeof(zero), &zero);
+  uploadBody();
+}
+
+void GpuClothSolverBase::uploadBody() {
   const float noBody = 0.0f;
   m_bodySdf = m_settings.body ? gl::createBuffer(std::span<const float>(m_settings.body->values))
                               : gl::createBuffer(sizeof(noBody), &noBody);
@@ -83,9 +87,7 @@ void GpuClothSolverBase::setPinTargets(std::span<const std::uint32_t> vertices, 
 
 void GpuClothSolverBase::setBody(std::shared_ptr<const SignedDistanceGrid> body) {
   ClothSolver::setBody(std::move(body));
-  const float noBody = 0.0f;
-  m_bodySdf = m_settings.body ? gl::createBuffer(std::span<const float>(m_settings.body->values))
-                              : gl::createBuffer(sizeof(noBody), &noBody);
+  uploadBody();
 }
 
 std::vector<kernels::ClothSpring> GpuClothSolverBase::readSprings() const {

@@ -86,6 +86,8 @@ class GpuClothSolverBase : public ClothSolver {
   /// The body's signed distance values (settings().body), or one float when there is no
   /// body, so the binding is always valid (the shaders then never read it).
   gl::Buffer m_bodySdf;
+  /// (Re)creates m_bodySdf from settings().body.
+  void uploadBody();
 };
 
 }  // namespace hg

@@ -454,6 +454,28 @@ Result<ClothModel> buildSceneCloth(const DrapeScene& scene) {
 
 namespace {
 
+/// `base` with the skinner's current surface as its positions and normals.
+TriangleMesh withSkinnedSurface(TriangleMesh base, const CpuBodySkinner& skinner) {
+  base.normals.resize(base.positions.size());
+  const auto positions = skinner.positions();
+  const auto normals = skinner.normals();
+  for (std::size_t i = 0; i < base.positions.size(); ++i) {
+    base.positions[i] = glm::vec3(positions[i]);
+    base.normals[i] = glm::vec3(normals[i]);
+  }
+  return base;
+}
+
+/// `body` with `posedMesh` as its surface and `pose` as its new rest (bind) pose: the
+/// posed body becomes the avatar.
+SkinnedMesh rebound(const SkinnedMesh& body, TriangleMesh posedMesh, const Pose& pose) {
+  SkinnedMesh posed = body;
+  posed.mesh = std::move(posedMesh);
+  for (std::size_t j = 0; j < posed.skeleton.joints.size(); ++j) posed.skeleton.joints[j].rest = pose[j];
+  posed.skeleton.computeInverseBind();
+  return posed;
+}
+
 SignedDistanceOptions colliderOptions(const SceneAvatar& avatar) {
   SignedDistanceOptions options;
   options.cellSize = avatar.contactCellSize;
@@ -487,15 +509,7 @@ Result<std::shared_ptr<BodyAnimator>> BodyAnimator::create(const SkinnedMesh& re
 Result<TriangleMesh> BodyAnimator::meshAt(float seconds) {
   auto& skinner = *std::static_pointer_cast<CpuBodySkinner>(m_skinner);
   if (Status s = skinner.update(m_clip.sample(m_rest->skeleton, seconds)); !s) return s.error();
-  TriangleMesh mesh = m_rest->mesh;
-  mesh.normals.resize(mesh.positions.size());
-  const auto positions = skinner.positions();
-  const auto normals = skinner.normals();
-  for (std::size_t i = 0; i < mesh.positions.size(); ++i) {
-    mesh.positions[i] = glm::vec3(positions[i]);
-    mesh.normals[i] = glm::vec3(normals[i]);
-  }
-  return mesh;
+  return withSkinnedSurface(m_rest->mesh, skinner);
 }
 
 Result<std::shared_ptr<const SignedDistanceGrid>> BodyAnimator::colliderOf(const TriangleMesh& mesh) const {
@@ -509,23 +523,16 @@ Result<SkinnedMesh> posedBody(const SkinnedMesh& body, const Pose& pose, bool du
                                       dualQuaternion ? SkinningMethod::DualQuaternion : SkinningMethod::Linear);
   if (!skinner) return skinner.error();
   if (Status s = (*skinner)->update(pose); !s) return s.error();
-  SkinnedMesh posed = body;
-  posed.mesh.normals.resize(posed.mesh.positions.size());
-  for (std::size_t i = 0; i < posed.mesh.positions.size(); ++i) {
-    posed.mesh.positions[i] = glm::vec3((*skinner)->positions()[i]);
-    posed.mesh.normals[i] = glm::vec3((*skinner)->normals()[i]);
-  }
-  // The posed body becomes the avatar: its rest (bind) pose is the pose.
-  for (std::size_t j = 0; j < posed.skeleton.joints.size(); ++j) posed.skeleton.joints[j].rest = pose[j];
-  posed.skeleton.computeInverseBind();
-  return posed;
+  return rebound(body, withSkinnedSurface(body.mesh, **skinner), pose);
 }
 
 Result<SkinnedMesh> poseFromMotion(const SkinnedMesh& body, const std::filesystem::path& directory,
                                    const SceneMotion& motion) {
   auto animator = BodyAnimator::create(body, directory, motion, SignedDistanceOptions{});
   if (!animator) return animator.error();
-  return posedBody(body, (*animator)->clip().sample(body.skeleton, motion.time), motion.dualQuaternion);
+  auto mesh = (*animator)->meshAt(motion.time);  // skinned once, by the animator
+  if (!mesh) return mesh.error();
+  return rebound(body, std::move(mesh).value(), (*animator)->clip().sample(body.skeleton, motion.time));
 }
 
 /// The scene's character file, posed by its own clip when avatar.file_clip names one.
