@@ -7,12 +7,13 @@
 #include "kernels/layout.glslh"
 #include "kernels/cloth_vertex.glslh"
 #include "kernels/body_contact.glslh"
+#include "kernels/depth_contact.glslh"
 #include "kernels/projective.glslh"
 
 layout(local_size_x = HG_WORKGROUP_SIZE) in;
 
 layout(std430, binding = HG_BINDING_CLOTH_PARAMS) readonly buffer ParamsBlock { ClothStepParams params; };
-#include "body_sdf.glsl"
+#include "body_contact.glsl"
 layout(std430, binding = HG_BINDING_PD_PREDICTED) readonly buffer Predicted { vec4 predicted[]; };
 layout(std430, binding = HG_BINDING_PD_CURRENT) readonly buffer Solved { vec4 solved[]; };
 layout(std430, binding = HG_BINDING_POSITIONS_OUT) buffer Positions { vec4 positions[]; };

@@ -7,11 +7,12 @@
 #include "kernels/layout.glslh"
 #include "kernels/cloth_vertex.glslh"
 #include "kernels/body_contact.glslh"
+#include "kernels/depth_contact.glslh"
 
 layout(local_size_x = HG_WORKGROUP_SIZE) in;
 
 layout(std430, binding = HG_BINDING_CLOTH_PARAMS) readonly buffer ParamsBlock { ClothStepParams params; };
-#include "body_sdf.glsl"
+#include "body_contact.glsl"
 layout(std430, binding = HG_BINDING_POSITIONS_IN) readonly buffer PositionsIn { vec4 positionsIn[]; };
 layout(std430, binding = HG_BINDING_VELOCITIES_IN) readonly buffer VelocitiesIn { vec4 velocitiesIn[]; };
 layout(std430, binding = HG_BINDING_POSITIONS_OUT) writeonly buffer PositionsOut { vec4 positionsOut[]; };

@@ -21,6 +21,7 @@
 #include "render/MeshRenderer.h"
 #include "render/OffscreenTarget.h"
 #include "render/gl/HeadlessContext.h"
+#include "sim/contact/Penetration.h"
 #include "sim/core/AtomicFile.h"
 #include "sim/gpu/GpuClothSolver.h"
 #include "sim/io/MeshExport.h"
@@ -46,7 +47,43 @@ struct DrapeOptions {
   std::string outDir;
   int threads = -1;
   bool quiet = false;
+  bool measurePenetration = false;
 };
+
+/// Penetration of the cloth into the body against the exact reference (CGAL distances
+/// to the body mesh): percentiles over all vertices and over the vertices near the
+/// armpits and the crotch (within `radius` of the shoulder / hip joints' midpoints),
+/// the concavities no single view sees.
+nlohmann::json penetrationReport(const std::vector<float>& exact, const std::vector<glm::vec3>& points,
+                                 const SceneBody& body, float contactOffset, float texel) {
+  auto block = [&](const PenetrationStats& s) {
+    return nlohmann::json{{"vertices", s.points},       {"inside", s.inside},         {"p50_m", s.p50},
+                          {"p99_m", s.p99},             {"p99_9_m", s.p999},          {"max_m", s.max}};
+  };
+  nlohmann::json report = {{"all", block(penetrationStats(exact))}, {"skin_offset_m", contactOffset}};
+  if (texel > 0.0f) report["texel_m"] = texel;
+  const BodyMeasurements& m = body.measurements;
+  const bool hasJoints = m.jointPositions.count("upper_arm_l") && m.jointPositions.count("upper_arm_r") &&
+                         m.jointPositions.count("chest") && m.jointPositions.count("thigh_l") && m.jointPositions.count("thigh_r");
+  if (hasJoints) {
+    const float radius = 0.08f;  // m
+    const glm::vec3 regions[3][2] = {{m.joint("upper_arm_l"), m.joint("chest")},
+                                     {m.joint("upper_arm_r"), m.joint("chest")},
+                                     {m.joint("thigh_l"), m.joint("thigh_r")}};
+    const char* names[3] = {"armpit_left", "armpit_right", "crotch"};
+    for (int r = 0; r < 3; ++r) {
+      // Armpit: below the shoulder joint, halfway toward the chest; crotch: between the hips, below them.
+      glm::vec3 centre = r < 2 ? glm::vec3(glm::mix(regions[r][0].x, regions[r][1].x, 0.35f), regions[r][0].y - 0.06f,
+                                           regions[r][0].z)
+                               : 0.5f * (regions[r][0] + regions[r][1]) - glm::vec3(0.0f, 0.06f, 0.0f);
+      std::vector<float> near;
+      for (std::size_t i = 0; i < points.size(); ++i)
+        if (glm::distance(points[i], centre) < radius) near.push_back(exact[i]);
+      report[names[r]] = block(penetrationStats(near));
+    }
+  }
+  return report;
+}
 
 int runDrape(const DrapeOptions& options) {
   using Clock = std::chrono::steady_clock;
@@ -239,11 +276,12 @@ int runDrape(const DrapeOptions& options) {
   };
   if (body) {
     // Contact statistics against the body's signed distance grid (m; < 0 is inside).
-    const SignedDistanceGrid& grid = *(*solver)->settings().body;  // the last pose's collider
+    const SignedDistanceGrid* grid = (*solver)->settings().body.get();  // the last pose's collider
     int touching = 0, inside = 0;
-    float deepest = grid.band;
+    float deepest = grid ? grid->band : 0.0f;
     for (const glm::vec4& p : state.positions) {
-      const float d = grid.distance(glm::vec3(p));
+      if (!grid) break;
+      const float d = grid->distance(glm::vec3(p));
       touching += d < scene.settings.contactOffset + 0.002f;
       inside += d < 0.0f;
       deepest = std::min(deepest, d);
@@ -270,6 +308,7 @@ int runDrape(const DrapeOptions& options) {
     // The exact reference: CGAL's distance and inside test against the body mesh itself.
     std::vector<glm::vec3> points(state.positions.size());
     for (std::size_t i = 0; i < points.size(); ++i) points[i] = glm::vec3(state.positions[i]);
+    const DepthViewImages* views = (*solver)->settings().bodyViews.get();
     if (auto exact = exactSignedDistances(bodyMesh, points)) {
       int exactInside = 0;
       float smallest = 1e9f, worstGridError = 0.0f;
@@ -277,19 +316,38 @@ int runDrape(const DrapeOptions& options) {
         const float d = (*exact)[i];
         exactInside += d < 0.0f;
         smallest = std::min(smallest, d);
-        if (std::abs(d) < grid.band * 0.5f) worstGridError = std::max(worstGridError, std::abs(grid.distance(points[i]) - d));
+        if (grid && std::abs(d) < grid->band * 0.5f)
+          worstGridError = std::max(worstGridError, std::abs(grid->distance(points[i]) - d));
       }
       metrics["exact_reference"] = {{"vertices_inside_body", exactInside},
                                     {"deepest_penetration_m", std::max(0.0f, -smallest)},
-                                    {"smallest_distance_m", smallest},
-                                    {"worst_collider_error_near_body_m", worstGridError}};
+                                    {"smallest_distance_m", smallest}};
+      if (grid) metrics["exact_reference"]["worst_collider_error_near_body_m"] = worstGridError;
+      if (options.measurePenetration) {
+        metrics["penetration"] = penetrationReport(*exact, points, *body, scene.settings.contactOffset,
+                                                   views ? views->setup.texelSize() : 0.0f);
+        if (!options.quiet)
+          std::printf("penetration (exact reference, %s): %s\n", views ? "depth views" : "distance grid",
+                      describe(penetrationStats(*exact)).c_str());
+      }
     } else {
       metrics["exact_reference"] = {{"error", exact.error().message}};
     }
-    metrics["contact"] = {{"vertices_touching_body", touching},
-                          {"vertices_inside_body", inside},
-                          {"smallest_body_distance_m", deepest},
-                          {"collider_cell_m", grid.cellSize}};
+    if (grid) {
+      metrics["contact"] = {{"method", "distance_grid"},
+                            {"vertices_touching_body", touching},
+                            {"vertices_inside_body", inside},
+                            {"smallest_body_distance_m", deepest},
+                            {"collider_cell_m", grid->cellSize}};
+    } else if (views) {
+      nlohmann::json names = nlohmann::json::array();
+      for (DepthViewDirection d : views->setup.directions) names.push_back(std::string(depthViewName(d)));
+      metrics["contact"] = {{"method", "depth_views"},
+                            {"views", names},
+                            {"layers", views->setup.layers},
+                            {"texel_m", views->setup.texelSize()},
+                            {"texels", views->setup.texelCount()}};
+    }
   }
   if (Status s = writeFileAtomically(jsonPath, metrics.dump(2) + "\n"); !s) return fail(kExitOutput, s.error().message);
 
@@ -332,6 +390,8 @@ int main(int argc, char** argv) {
   drapeCommand->add_option("--out", drape.outDir, "Override the output folder");
   drapeCommand->add_option("--threads", drape.threads, "CPU backend threads (0 = all cores)")->check(CLI::NonNegativeNumber);
   drapeCommand->add_flag("--quiet,-q", drape.quiet, "Print errors only");
+  drapeCommand->add_flag("--measure-penetration", drape.measurePenetration,
+                         "Add penetration percentiles (all, armpits, crotch) against the exact body mesh to the metrics");
   drapeCommand->footer("Example: hagoromo drape scenes/cloth_on_sphere.json --backend cpu --out /tmp/drape");
 
   app.add_subcommand("info", "Create a headless OpenGL context and print the driver");

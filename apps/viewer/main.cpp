@@ -231,6 +231,8 @@ int main(int argc, char** argv) {
         drape->solver->writeState(drape->prepared.start);
         if (drape->prepared.body) {  // the body back in its first pose
           drape->solver->setBody(drape->prepared.body->collider);
+          drape->solver->setBodyViews(drape->prepared.body->views);
+          drape->prepared.bodyMesh = TriangleMesh{};
           drape->view->setBody(drape->prepared.body->avatar.mesh);
         }
         frame = 0;
@@ -282,9 +284,12 @@ int main(int argc, char** argv) {
         ImGui::SameLine();
         ImGui::Checkbox("body and colliders", &ui.showColliders);
         if (const auto& body = drape->prepared.body) {
-          const SignedDistanceGrid& grid = *body->collider;
-          ImGui::Text("body collider: %d x %d x %d grid, %.0f mm cells", grid.dims.x, grid.dims.y, grid.dims.z,
-                      1e3 * double(grid.cellSize));
+          if (const SignedDistanceGrid* grid = body->collider.get())
+            ImGui::Text("body collider: %d x %d x %d grid, %.0f mm cells", grid->dims.x, grid->dims.y, grid->dims.z,
+                        1e3 * double(grid->cellSize));
+          if (const DepthViewImages* views = body->views.get())
+            ImGui::Text("body collider: %zu depth views x %d layers, %.1f mm texels", views->setup.views.size(),
+                        views->setup.layers, 1e3 * double(views->setup.texelSize()));
         }
         if (const auto& sewn = drape->prepared.dressing)
           ImGui::Text("sewn in %d frames, %zu vertices welded", sewn->sewingFrames, sewn->weldedVertices);

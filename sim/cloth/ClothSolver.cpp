@@ -84,6 +84,7 @@ kernels::ClothStepParams ClothSettings::stepParams(const ClothModel& model, int 
     p.bodyGrid = glm::vec4(body->origin, body->cellSize);
     p.bodyGridDims = glm::uvec4(glm::uvec3(body->dims), 0u);
   }
+  if (bodyViews) p.depthViews = glm::uvec4(std::uint32_t(bodyViews->setup.views.size()), 0u, 0u, 0u);
   return p;
 }
 

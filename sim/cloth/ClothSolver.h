@@ -12,6 +12,7 @@
 #include <glm/vec4.hpp>
 
 #include "sim/cloth/ClothModel.h"
+#include "sim/contact/DepthViews.h"
 #include "sim/contact/SignedDistanceGrid.h"
 #include "sim/core/Result.h"
 #include "sim/core/StepStatus.h"
@@ -56,6 +57,10 @@ struct ClothSettings {
   /// A body collider (signed distance grid of a closed mesh, sim/contact), or none.
   /// The body holds still; friction and contactOffset apply as at the other colliders.
   std::shared_ptr<const SignedDistanceGrid> body;
+  /// A body seen through depth views (sim/contact/DepthViews.h; methods.md section 2),
+  /// or none. Its surface velocity drives friction; contactOffset is the skin offset.
+  /// Both body colliders may be set; the deeper contact wins.
+  std::shared_ptr<const DepthViewImages> bodyViews;
   float maxSpeed = 50.0f;                    ///< m/s; faster flags StepStatus::SpeedLimitExceeded
   int threads = 0;                           ///< CPU backend: OpenMP threads (0 = default)
   ClothIntegrator integrator = ClothIntegrator::SymplecticEuler;
@@ -130,6 +135,9 @@ public:
   /// Replaces the body collider (e.g. the body's next pose along an animation), or
   /// removes it (null). The next step() collides with it. The GPU backend uploads it.
   virtual void setBody(std::shared_ptr<const SignedDistanceGrid> body) { m_settings.body = std::move(body); }
+  /// Replaces the body's depth views (e.g. rendered for the body's next pose), or
+  /// removes them (null). The GPU backend uploads them.
+  virtual void setBodyViews(std::shared_ptr<const DepthViewImages> views) { m_settings.bodyViews = std::move(views); }
   /// Copies the current state out. On the GPU this is a synchronous readback (slow:
   /// call it per frame for output, not per substep).
   virtual ClothState readState() const = 0;

@@ -1,6 +1,7 @@
 #include "sim/core/TriangleMesh.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <map>
 #include <numbers>
@@ -80,6 +81,118 @@ TriangleMesh makeIcosphere(glm::vec3 center, float radius, int subdivisions) {
     mesh.normals.push_back(n);
   }
   mesh.indices = std::move(faces);
+  return mesh;
+}
+
+TriangleMesh makeBox(glm::vec3 min, glm::vec3 max, int subdivisions) {
+  const int n = std::max(subdivisions, 0) + 1;  // quads per box edge
+  TriangleMesh mesh;
+  // Surface lattice points (i, j, k) in [0, n]^3 -> vertex; one position per point, so
+  // faces meeting at an edge share its vertices.
+  std::map<std::array<int, 3>, std::uint32_t> vertices;
+  auto vertex = [&](std::array<int, 3> l) {
+    const auto [it, inserted] = vertices.try_emplace(l, std::uint32_t(mesh.positions.size()));
+    if (inserted) {
+      glm::vec3 p;
+      for (int c = 0; c < 3; ++c)
+        p[c] = l[std::size_t(c)] == 0 ? min[c]
+             : l[std::size_t(c)] == n ? max[c]
+                                      : min[c] + (max[c] - min[c]) * (float(l[std::size_t(c)]) / float(n));
+      mesh.positions.push_back(p);
+    }
+    return it->second;
+  };
+  for (int c = 0; c < 3; ++c) {
+    for (int side = 0; side < 2; ++side) {
+      // Tangent axes s, t with e_s x e_t = the outward normal (+-e_c).
+      const int c1 = (c + 1) % 3, c2 = (c + 2) % 3;
+      const int s = side == 1 ? c1 : c2, t = side == 1 ? c2 : c1;
+      auto at = [&](int a, int b) {
+        std::array<int, 3> l{};
+        l[std::size_t(c)] = side == 1 ? n : 0;
+        l[std::size_t(s)] = a;
+        l[std::size_t(t)] = b;
+        return vertex(l);
+      };
+      for (int a = 0; a < n; ++a) {
+        for (int b = 0; b < n; ++b) {
+          const std::uint32_t v00 = at(a, b), v10 = at(a + 1, b), v11 = at(a + 1, b + 1), v01 = at(a, b + 1);
+          mesh.indices.insert(mesh.indices.end(), {v00, v10, v11, v00, v11, v01});
+        }
+      }
+    }
+  }
+  computeVertexNormals(mesh);
+  return mesh;
+}
+
+TriangleMesh makeCapsule(glm::vec3 a, glm::vec3 b, float radius, int rings, int segments) {
+  rings = std::max(rings, 1);
+  segments = std::max(segments, 3);
+  const glm::vec3 d = glm::normalize(b - a);
+  // Right-handed frame (e1, e2, d).
+  const glm::vec3 helper = std::abs(d.x) < 0.9f ? glm::vec3(1, 0, 0) : glm::vec3(0, 1, 0);
+  const glm::vec3 e1 = glm::normalize(glm::cross(helper, d));
+  const glm::vec3 e2 = glm::cross(d, e1);
+  TriangleMesh mesh;
+  auto add = [&](glm::vec3 centre, glm::vec3 n) {
+    mesh.positions.push_back(centre + radius * n);
+    mesh.normals.push_back(n);
+  };
+  add(b, d);  // top pole
+  // Latitude rings from the top pole down: rings at b (theta in (0, pi/2]), then at a
+  // (theta in [pi/2, pi)); the two equators bound the cylinder.
+  const float halfPi = std::numbers::pi_v<float> / 2.0f;
+  std::vector<std::pair<glm::vec3, float>> latitudes;
+  for (int r = 1; r <= rings; ++r) latitudes.emplace_back(b, halfPi * float(r) / float(rings));
+  for (int r = 0; r < rings; ++r) latitudes.emplace_back(a, halfPi + halfPi * float(r) / float(rings));
+  for (const auto& [centre, theta] : latitudes) {
+    for (int s = 0; s < segments; ++s) {
+      const float phi = 2.0f * std::numbers::pi_v<float> * float(s) / float(segments);
+      const glm::vec3 radial = std::cos(phi) * e1 + std::sin(phi) * e2;
+      add(centre, glm::normalize(std::sin(theta) * radial + std::cos(theta) * d));
+    }
+  }
+  const std::uint32_t bottom = std::uint32_t(mesh.positions.size());
+  add(a, -d);
+  const int rows = int(latitudes.size());
+  const auto at = [segments](int row, int s) { return std::uint32_t(1 + row * segments + (s % segments)); };
+  for (int s = 0; s < segments; ++s) mesh.indices.insert(mesh.indices.end(), {0u, at(0, s), at(0, s + 1)});
+  for (int row = 0; row + 1 < rows; ++row) {
+    for (int s = 0; s < segments; ++s) {
+      const std::uint32_t u0 = at(row, s), u1 = at(row, s + 1), l0 = at(row + 1, s), l1 = at(row + 1, s + 1);
+      mesh.indices.insert(mesh.indices.end(), {u0, l0, l1, u0, l1, u1});
+    }
+  }
+  for (int s = 0; s < segments; ++s)
+    mesh.indices.insert(mesh.indices.end(), {at(rows - 1, s), bottom, at(rows - 1, s + 1)});
+  return mesh;
+}
+
+TriangleMesh makeTorus(glm::vec3 center, float majorRadius, float minorRadius, int majorSegments, int minorSegments) {
+  majorSegments = std::max(majorSegments, 3);
+  minorSegments = std::max(minorSegments, 3);
+  TriangleMesh mesh;
+  for (int i = 0; i < majorSegments; ++i) {
+    const float phi = 2.0f * std::numbers::pi_v<float> * float(i) / float(majorSegments);
+    const glm::vec3 radial(std::cos(phi), 0.0f, std::sin(phi));
+    for (int j = 0; j < minorSegments; ++j) {
+      const float psi = 2.0f * std::numbers::pi_v<float> * float(j) / float(minorSegments);
+      const glm::vec3 n = glm::normalize(std::cos(psi) * radial + glm::vec3(0.0f, std::sin(psi), 0.0f));
+      mesh.positions.push_back(center + majorRadius * radial + minorRadius * n);
+      mesh.normals.push_back(n);
+    }
+  }
+  const auto at = [=](int i, int j) {
+    return std::uint32_t((i % majorSegments) * minorSegments + (j % minorSegments));
+  };
+  // d/dpsi x d/dphi points outward: quads (i, j), (i, j+1), (i+1, j+1), (i+1, j).
+  for (int i = 0; i < majorSegments; ++i) {
+    for (int j = 0; j < minorSegments; ++j) {
+      const std::uint32_t v00 = at(i, j), v01 = at(i, j + 1), v11 = at(i + 1, j + 1), v10 = at(i + 1, j);
+      mesh.indices.insert(mesh.indices.end(), {v00, v01, v11, v00, v11, v10});
+    }
+  }
   return mesh;
 }
 

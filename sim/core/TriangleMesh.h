@@ -26,6 +26,25 @@ void computeVertexNormals(TriangleMesh& mesh);
 /// counter-clockwise). No UVs.
 TriangleMesh makeIcosphere(glm::vec3 center, float radius, int subdivisions);
 
+/// Closed box [min, max]: every face an (s + 1) x (s + 1) grid of quads (s =
+/// `subdivisions` >= 0), two triangles each; vertices welded along the box's edges
+/// (watertight, outward counter-clockwise), so the vertex normals (area-weighted,
+/// computeVertexNormals) are the face normals except on the grid lines at the box's
+/// edges, where they blend. No UVs.
+TriangleMesh makeBox(glm::vec3 min, glm::vec3 max, int subdivisions);
+
+/// Closed capsule: the points within `radius` of segment ab (a != b). Two hemispheres
+/// of `rings` (>= 1) latitude rings each, joined by one cylinder band, `segments` (>= 3)
+/// around the axis; one vertex per pole, welded, no seams (watertight, outward
+/// counter-clockwise). Analytic unit normals. No UVs.
+TriangleMesh makeCapsule(glm::vec3 a, glm::vec3 b, float radius, int rings, int segments);
+
+/// Closed torus around the axis through `center` along +Y: tube centre circle of
+/// `majorRadius`, tube radius `minorRadius` (< majorRadius); `majorSegments` (>= 3)
+/// around Y by `minorSegments` (>= 3) around the tube, welded (watertight, outward
+/// counter-clockwise). Analytic unit normals. No UVs.
+TriangleMesh makeTorus(glm::vec3 center, float majorRadius, float minorRadius, int majorSegments, int minorSegments);
+
 /// UV sphere of `radius` around `center`, `rings` x `segments` quads (open along its
 /// seam and at the poles: duplicated vertices, for texturing).
 TriangleMesh makeUvSphere(glm::vec3 center, float radius, int rings, int segments);

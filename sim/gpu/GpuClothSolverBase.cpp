@@ -35,12 +35,40 @@ GpuClothSolverBase::GpuClothSolverBase(std::shared_ptr<const ClothModel> model, 
   const std::uint32_t zero = 0;
   m_status = gl::createBuffer(sizeof(zero), &zero);
   uploadBody();
+  uploadBodyViews();
 }
 
 void GpuClothSolverBase::uploadBody() {
   const float noBody = 0.0f;
   m_bodySdf = m_settings.body ? gl::createBuffer(std::span<const float>(m_settings.body->values))
                               : gl::createBuffer(sizeof(noBody), &noBody);
+}
+
+void GpuClothSolverBase::uploadBodyViews() {
+  const glm::vec4 none(0.0f);
+  const DepthViewImages* images = m_settings.bodyViews.get();
+  if (images && !images->setup.views.empty()) {
+    m_depthViews = gl::createBuffer(std::span<const kernels::DepthView>(images->setup.views));
+    m_depthNormalDepth = gl::createBuffer(std::span<const glm::vec4>(images->normalDepth));
+    m_depthVelocity = gl::createBuffer(std::span<const glm::vec4>(images->velocity));
+  } else {
+    const kernels::DepthView noView{};
+    m_depthViews = gl::createBuffer(sizeof(noView), &noView);
+    m_depthNormalDepth = gl::createBuffer(sizeof(none), &none);
+    m_depthVelocity = gl::createBuffer(sizeof(none), &none);
+  }
+}
+
+void GpuClothSolverBase::setBodyViews(std::shared_ptr<const DepthViewImages> views) {
+  ClothSolver::setBodyViews(std::move(views));
+  m_externalViews = {};
+  uploadBodyViews();
+}
+
+void GpuClothSolverBase::useGpuBodyViews(GLuint views, GLuint normalDepth, GLuint velocity, std::uint32_t viewCount) {
+  ClothSolver::setBodyViews(nullptr);
+  uploadBodyViews();
+  m_externalViews = viewCount > 0 ? ExternalViews{views, normalDepth, velocity, viewCount} : ExternalViews{};
 }
 
 GLuint GpuClothSolverBase::groupsFor(std::size_t count) {
@@ -120,6 +148,12 @@ void GpuClothSolverBase::bindModel() const {
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HG_BINDING_STEP_STATUS, m_status.id());
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HG_BINDING_ELEMENT_FORCES, m_elementForces.id());
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HG_BINDING_BODY_SDF, m_bodySdf.id());
+  const bool external = m_externalViews.count > 0;
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HG_BINDING_DEPTH_VIEWS, external ? m_externalViews.views : m_depthViews.id());
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HG_BINDING_DEPTH_NORMAL_DEPTH,
+                   external ? m_externalViews.normalDepth : m_depthNormalDepth.id());
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HG_BINDING_DEPTH_VELOCITY,
+                   external ? m_externalViews.velocity : m_depthVelocity.id());
 }
 
 void GpuClothSolverBase::runSetup() {
@@ -147,7 +181,9 @@ void GpuClothSolverBase::runSetup() {
   if (hasTexture) glBindTextureUnit(HG_TEXTURE_UNIT_ANISOTROPY, 0);
 }
 
-void GpuClothSolverBase::beginAdvance(const kernels::ClothStepParams& params) {
+void GpuClothSolverBase::beginAdvance(const kernels::ClothStepParams& stepParams) {
+  kernels::ClothStepParams params = stepParams;
+  if (m_externalViews.count > 0) params.depthViews.x = m_externalViews.count;
   glNamedBufferSubData(m_params.id(), 0, sizeof(params), &params);
   const std::uint32_t zero = 0;
   glNamedBufferSubData(m_status.id(), 0, sizeof(zero), &zero);

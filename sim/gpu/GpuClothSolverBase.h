@@ -43,6 +43,12 @@ class GpuClothSolverBase : public ClothSolver {
   void setPinTargets(std::span<const std::uint32_t> vertices, std::span<const glm::vec3> positions) override;
   std::vector<kernels::ClothSpring> readSprings() const override;
   void setBody(std::shared_ptr<const SignedDistanceGrid> body) override;
+  void setBodyViews(std::shared_ptr<const DepthViewImages> views) override;
+  /// Collide with depth views that already live on the GPU (GpuDepthViewRenderer's
+  /// buffers, laid out as DepthViewImages, no readback): `viewCount` DepthView records
+  /// and their texel buffers. The buffers must outlive their use; viewCount 0 stops.
+  /// Replaces settings().bodyViews for the step parameters.
+  void useGpuBodyViews(GLuint views, GLuint normalDepth, GLuint velocity, std::uint32_t viewCount);
   std::vector<kernels::ClothHinge> readHinges() const override;
 
  protected:
@@ -88,6 +94,15 @@ class GpuClothSolverBase : public ClothSolver {
   gl::Buffer m_bodySdf;
   /// (Re)creates m_bodySdf from settings().body.
   void uploadBody();
+  /// The body's depth views (settings().bodyViews) in three buffers (a placeholder
+  /// each when there are none), or the GPU-resident ones of useGpuBodyViews().
+  gl::Buffer m_depthViews, m_depthNormalDepth, m_depthVelocity;
+  struct ExternalViews {
+    GLuint views = 0, normalDepth = 0, velocity = 0;
+    std::uint32_t count = 0;
+  } m_externalViews;
+  /// (Re)creates the depth view buffers from settings().bodyViews.
+  void uploadBodyViews();
 };
 
 }  // namespace hg

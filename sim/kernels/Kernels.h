@@ -44,6 +44,7 @@ inline bool any(glm::bvec3 b) { return glm::any(b); }
 #include "sim/kernels/anisotropy.glslh"
 #include "sim/kernels/cloth_vertex.glslh"
 #include "sim/kernels/body_contact.glslh"
+#include "sim/kernels/depth_contact.glslh"
 #include "sim/kernels/projective.glslh"
 #include "sim/kernels/skinning.glslh"
 
@@ -58,7 +59,10 @@ static_assert(sizeof(ClothHinge) == 32);
 static_assert(offsetof(ClothHinge, restAngle) == 16);
 static_assert(offsetof(ClothHinge, cosRestAngle) == 24);
 static_assert(sizeof(VertexContact) == 32);
-static_assert(sizeof(ClothStepParams) == 144);
+static_assert(sizeof(ClothStepParams) == 160);
+static_assert(offsetof(ClothStepParams, depthViews) == 144);
+static_assert(sizeof(DepthView) == 80);
+static_assert(offsetof(DepthView, texels) == 64);
 static_assert(offsetof(ClothStepParams, bodyGrid) == 112);
 static_assert(offsetof(ClothStepParams, bodyGridDims) == 128);
 static_assert(offsetof(ClothStepParams, sphere) == 16);

@@ -145,7 +145,8 @@ Result<DrapeScene> parseDrapeScene(const std::string& text, const std::string& o
     ClothSettings& settings = scene.settings;
     if (root.contains("avatar")) {
       const json& a = root["avatar"];
-      checkKeys(a, "avatar", {"mannequin", "contact_cell_size", "motion", "file", "file_clip", "file_clip_time"});
+      checkKeys(a, "avatar",
+                {"mannequin", "contact_cell_size", "contact", "motion", "file", "file_clip", "file_clip_time"});
       SceneAvatar avatar;
       if (a.contains("file")) {
         if (!a["file"].is_string()) throw SceneError{"avatar.file must be a file name"};
@@ -184,6 +185,36 @@ Result<DrapeScene> parseDrapeScene(const std::string& text, const std::string& o
         avatar.motion = motion;
       }
       avatar.contactCellSize = number(a, "avatar", "contact_cell_size", avatar.contactCellSize);
+      if (a.contains("contact")) {
+        const json& c = a["contact"];
+        checkKeys(c, "avatar.contact", {"method", "texel", "layers", "views", "margin"});
+        if (c.contains("method")) {
+          const json& m = c["method"];
+          if (!m.is_string() || (m != "distance_grid" && m != "depth_views"))
+            throw SceneError{"avatar.contact.method must be \"distance_grid\" or \"depth_views\""};
+          avatar.contactMethod = m == "depth_views" ? BodyContactMethod::DepthViews : BodyContactMethod::DistanceGrid;
+        }
+        DepthViewOptions& v = avatar.depthViews;
+        v.texelSize = number(c, "avatar.contact", "texel", v.texelSize);
+        v.margin = number(c, "avatar.contact", "margin", v.margin);
+        if (c.contains("layers")) {
+          if (!c["layers"].is_number_integer()) throw SceneError{"avatar.contact.layers must be a whole number"};
+          v.layers = c["layers"].get<int>();
+        }
+        if (c.contains("views")) {
+          const json& list = c["views"];
+          if (!list.is_array() || list.empty())
+            throw SceneError{"avatar.contact.views must be a non-empty array of top, front, back, left, right, bottom"};
+          v.directions.clear();
+          for (const json& name : list) {
+            auto direction = name.is_string() ? parseDepthViewDirection(name.get<std::string>())
+                                              : Result<DepthViewDirection>(Error{"not a name"});
+            if (!direction) throw SceneError{"avatar.contact.views: " + direction.error().message};
+            v.directions.push_back(*direction);
+          }
+        }
+        if (Status s = v.validate(); !s) throw SceneError{"avatar.contact: " + s.error().message};
+      }
       if (a.contains("mannequin")) {
         const json& m = a["mannequin"];
         const std::string where = "avatar.mannequin";
@@ -476,19 +507,28 @@ SkinnedMesh rebound(const SkinnedMesh& body, TriangleMesh posedMesh, const Pose&
   return posed;
 }
 
-SignedDistanceOptions colliderOptions(const SceneAvatar& avatar) {
-  SignedDistanceOptions options;
-  options.cellSize = avatar.contactCellSize;
-  options.band = std::max(0.04f, 3.0f * options.cellSize);
-  options.margin = options.band + 2.0f * options.cellSize;
-  return options;
+BodyContactSettings contactSettings(const SceneAvatar& avatar) {
+  BodyContactSettings contact;
+  contact.method = avatar.contactMethod;
+  contact.grid.cellSize = avatar.contactCellSize;
+  contact.grid.band = std::max(0.04f, 3.0f * contact.grid.cellSize);
+  contact.grid.margin = contact.grid.band + 2.0f * contact.grid.cellSize;
+  contact.views = avatar.depthViews;
+  return contact;
+}
+
+void growBox(const TriangleMesh& mesh, glm::vec3& lo, glm::vec3& hi) {
+  for (const glm::vec3& p : mesh.positions) {
+    lo = glm::min(lo, p);
+    hi = glm::max(hi, p);
+  }
 }
 
 }  // namespace
 
 Result<std::shared_ptr<BodyAnimator>> BodyAnimator::create(const SkinnedMesh& rest, const std::filesystem::path& directory,
                                                            const SceneMotion& motion,
-                                                           const SignedDistanceOptions& collider) {
+                                                           const BodyContactSettings& contact) {
   auto bvh = loadBvh(directory / motion.bvh, motion.unitScale);
   if (!bvh) return bvh.error();
   auto map = loadJointMap(directory / motion.map);
@@ -502,7 +542,21 @@ Result<std::shared_ptr<BodyAnimator>> BodyAnimator::create(const SkinnedMesh& re
                                       motion.dualQuaternion ? SkinningMethod::DualQuaternion : SkinningMethod::Linear);
   if (!skinner) return skinner.error();
   animator->m_skinner = std::shared_ptr<CpuBodySkinner>(std::move(skinner).value());
-  animator->m_collider = collider;
+  animator->m_contact = contact;
+  if (contact.method == BodyContactMethod::DepthViews) {
+    // One set of view boxes for the whole clip (the solver's buffers keep their size):
+    // the bounding box of the body over 33 poses spread across it.
+    glm::vec3 lo(1e30f), hi(-1e30f);
+    const float duration = animator->m_clip.duration;
+    for (int k = 0; k <= 32; ++k) {
+      auto mesh = animator->meshAt(duration * float(k) / 32.0f);
+      if (!mesh) return mesh.error();
+      growBox(*mesh, lo, hi);
+    }
+    auto setup = makeDepthViewSetup(lo, hi, contact.views);
+    if (!setup) return Error{"avatar.contact: " + setup.error().message};
+    animator->m_viewSetup = std::move(setup).value();
+  }
   return animator;
 }
 
@@ -513,9 +567,35 @@ Result<TriangleMesh> BodyAnimator::meshAt(float seconds) {
 }
 
 Result<std::shared_ptr<const SignedDistanceGrid>> BodyAnimator::colliderOf(const TriangleMesh& mesh) const {
-  auto grid = buildSignedDistanceGrid(mesh, m_collider);
+  auto grid = buildSignedDistanceGrid(mesh, m_contact.grid);
   if (!grid) return grid.error();
   return std::make_shared<const SignedDistanceGrid>(std::move(grid).value());
+}
+
+Result<std::shared_ptr<const DepthViewImages>> BodyAnimator::viewsOf(const TriangleMesh& mesh,
+                                                                     std::span<const glm::vec3> velocities) const {
+  auto images = rasterizeDepthViews(mesh, velocities, m_viewSetup);
+  if (!images) return images.error();
+  return std::make_shared<const DepthViewImages>(std::move(images).value());
+}
+
+Status BodyAnimator::updateCollider(ClothSolver& solver, const TriangleMesh& mesh, const TriangleMesh* previous,
+                                    float dt) const {
+  if (m_contact.method == BodyContactMethod::DistanceGrid) {
+    auto grid = colliderOf(mesh);
+    if (!grid) return grid.error();
+    solver.setBody(std::move(grid).value());
+    return Status::success();
+  }
+  std::vector<glm::vec3> velocities;
+  if (previous && previous->positions.size() == mesh.positions.size() && dt > 0.0f) {
+    velocities.resize(mesh.positions.size());
+    for (std::size_t i = 0; i < velocities.size(); ++i) velocities[i] = (mesh.positions[i] - previous->positions[i]) / dt;
+  }
+  auto views = viewsOf(mesh, velocities);
+  if (!views) return views.error();
+  solver.setBodyViews(std::move(views).value());
+  return Status::success();
 }
 
 Result<SkinnedMesh> posedBody(const SkinnedMesh& body, const Pose& pose, bool dualQuaternion) {
@@ -528,7 +608,7 @@ Result<SkinnedMesh> posedBody(const SkinnedMesh& body, const Pose& pose, bool du
 
 Result<SkinnedMesh> poseFromMotion(const SkinnedMesh& body, const std::filesystem::path& directory,
                                    const SceneMotion& motion) {
-  auto animator = BodyAnimator::create(body, directory, motion, SignedDistanceOptions{});
+  auto animator = BodyAnimator::create(body, directory, motion, BodyContactSettings{});
   if (!animator) return animator.error();
   auto mesh = (*animator)->meshAt(motion.time);  // skinned once, by the animator
   if (!mesh) return mesh.error();
@@ -560,7 +640,7 @@ Result<SceneBody> buildSceneBody(const DrapeScene& scene) {
   std::shared_ptr<BodyAnimator> animator;
   if (const auto& motion = scene.avatar->motion) {
     if (motion->animate) {
-      auto created = BodyAnimator::create(*avatar, scene.directory, *motion, colliderOptions(*scene.avatar));
+      auto created = BodyAnimator::create(*avatar, scene.directory, *motion, contactSettings(*scene.avatar));
       if (!created) return Error{"avatar.motion: " + created.error().message};
       animator = std::move(created).value();
     }
@@ -568,14 +648,27 @@ Result<SceneBody> buildSceneBody(const DrapeScene& scene) {
     if (!posed) return Error{"avatar.motion: " + posed.error().message};
     avatar = std::move(posed).value();
   }
-  auto grid = buildSignedDistanceGrid(avatar->mesh, colliderOptions(*scene.avatar));
-  if (!grid)
-    return Error{"avatar collider (" + (scene.avatar->file.empty() ? std::string("mannequin") : (scene.directory / scene.avatar->file).string()) +
-                 "): " + grid.error().message};
+  const std::string what =
+      scene.avatar->file.empty() ? std::string("mannequin") : (scene.directory / scene.avatar->file).string();
+  const BodyContactSettings contact = contactSettings(*scene.avatar);
   SceneBody body;
+  if (contact.method == BodyContactMethod::DistanceGrid) {
+    auto grid = buildSignedDistanceGrid(avatar->mesh, contact.grid);
+    if (!grid) return Error{"avatar collider (" + what + "): " + grid.error().message};
+    body.collider = std::make_shared<const SignedDistanceGrid>(std::move(grid).value());
+  } else if (animator) {
+    auto views = animator->viewsOf(avatar->mesh, {});
+    if (!views) return Error{"avatar depth views (" + what + "): " + views.error().message};
+    body.views = std::move(views).value();
+  } else {
+    auto setup = makeDepthViewSetup(avatar->mesh, contact.views);
+    if (!setup) return Error{"avatar.contact: " + setup.error().message};
+    auto views = rasterizeDepthViews(avatar->mesh, {}, *setup);
+    if (!views) return Error{"avatar depth views (" + what + "): " + views.error().message};
+    body.views = std::make_shared<const DepthViewImages>(std::move(views).value());
+  }
   body.measurements = measureBody(*avatar);
   body.avatar = std::move(avatar).value();
-  body.collider = std::make_shared<const SignedDistanceGrid>(std::move(grid).value());
   body.animator = std::move(animator);
   return body;
 }

@@ -32,6 +32,9 @@
 ///                                "leg_length": 0.80, "pose": "a_pose" | "t_pose",
 ///                                "a_pose_arm_angle": 45, "cell_size": 0.01},          // girths etc. in m
 ///                  "contact_cell_size": 0.01,   // m, grid of the body's signed distance (its collider)
+///                  "contact": {"method": "distance_grid" | "depth_views",  // the body collider
+///                              "texel": 0.0025, "layers": 4,                // depth views: texel (m), peeled layers
+///                              "views": ["top", "front", "back", "left", "right"], "margin": 0.05},
 ///                  "motion": {"bvh": "motion/walk.bvh", "map": "motion/cmu_to_mannequin.json",
 ///                             "time": 0.5, "skinning": "dual_quaternion" | "linear", "unit_scale": 0.01,
 ///                             "animate": false}},   // true: the body follows the clip while draping
@@ -58,6 +61,7 @@
 /// distance grid (sim/contact) goes into settings.body, and the sphere defaults to none.
 #include <filesystem>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 #include <string>
@@ -83,12 +87,27 @@ struct SceneMotion {
 
 /// The avatar of a scene: the built-in parametric mannequin, or a skinned character file
 /// (glTF, FBX, COLLADA through assimp), optionally posed.
+/// How the cloth collides with the avatar.
+enum class BodyContactMethod {
+  DistanceGrid,  ///< exact signed distance grid (CGAL), rebuilt per frame when the body moves
+  DepthViews,    ///< orthographic depth views (methods.md section 2), rasterized per frame
+};
+
+/// The body colliders' settings of a scene (avatar.contact_cell_size, avatar.contact).
+struct BodyContactSettings {
+  BodyContactMethod method = BodyContactMethod::DistanceGrid;
+  SignedDistanceOptions grid;
+  DepthViewOptions views;
+};
+
 struct SceneAvatar {
   MannequinParams mannequin;
   std::filesystem::path file;  ///< character file relative to the scene (empty: the mannequin)
   std::string fileClip;        ///< with `file`: pose it as this clip of the file ("" : none, "*": the first)
   float fileClipTime = 0.0f;   ///< s into fileClip
   float contactCellSize = 0.01f;  ///< m, cell of the body's signed distance grid
+  BodyContactMethod contactMethod = BodyContactMethod::DistanceGrid;
+  DepthViewOptions depthViews;    ///< with BodyContactMethod::DepthViews
   std::optional<SceneMotion> motion;
 };
 
@@ -132,7 +151,8 @@ class BodyAnimator;
 struct SceneBody {
   SkinnedMesh avatar;
   BodyMeasurements measurements;
-  std::shared_ptr<const SignedDistanceGrid> collider;
+  std::shared_ptr<const SignedDistanceGrid> collider;  ///< with the distance grid method
+  std::shared_ptr<const DepthViewImages> views;        ///< with the depth view method
   /// With avatar.motion.animate: poses the body and rebuilds its collider per frame.
   std::shared_ptr<BodyAnimator> animator;
 };
@@ -144,11 +164,20 @@ class BodyAnimator {
  public:
   /// `rest`: the unposed avatar (T-pose, as BVH clips are); errors name the files.
   static Result<std::shared_ptr<BodyAnimator>> create(const SkinnedMesh& rest, const std::filesystem::path& directory,
-                                                      const SceneMotion& motion, const SignedDistanceOptions& collider);
+                                                      const SceneMotion& motion, const BodyContactSettings& contact);
   /// Skins the body into the clip's pose at `seconds` (clamped to the clip).
   Result<TriangleMesh> meshAt(float seconds);
   /// The collider of `mesh` (a pose from meshAt).
   Result<std::shared_ptr<const SignedDistanceGrid>> colliderOf(const TriangleMesh& mesh) const;
+  /// The depth views of `mesh` moving at `velocities` (m/s per vertex, or empty), in
+  /// view boxes fixed for the whole clip (they cover every pose of it).
+  Result<std::shared_ptr<const DepthViewImages>> viewsOf(const TriangleMesh& mesh,
+                                                         std::span<const glm::vec3> velocities) const;
+  /// Sets the solver's body collider (grid or views, as the scene's contact method) to
+  /// `mesh`; `previous` (the last frame's mesh, or null) over `dt` gives the surface
+  /// velocity of the views.
+  Status updateCollider(ClothSolver& solver, const TriangleMesh& mesh, const TriangleMesh* previous, float dt) const;
+  const BodyContactSettings& contact() const { return m_contact; }
   const SkinnedMesh& rest() const { return *m_rest; }
   const Animation& clip() const { return m_clip; }
 
@@ -156,7 +185,8 @@ class BodyAnimator {
   std::shared_ptr<const SkinnedMesh> m_rest;
   Animation m_clip;
   std::shared_ptr<void> m_skinner;  // CpuBodySkinner (sim/skinning), kept out of this header
-  SignedDistanceOptions m_collider;
+  BodyContactSettings m_contact;
+  DepthViewSetup m_viewSetup;  // with DepthViews: boxes around every pose of the clip
 };
 /// `body` skinned into `pose` (dual quaternion or linear blend), with that pose as its
 /// new rest (bind) pose.

@@ -24,10 +24,11 @@ Result<StepStatus> advanceDrape(DrapeScene& scene, PreparedDrape& drape, ClothSo
     BodyAnimator& animator = *drape.body->animator;
     auto mesh = animator.meshAt(scene.avatar->motion->time + end);
     if (!mesh) return Error{"body pose at frame " + std::to_string(frame + 1) + ": " + mesh.error().message};
-    auto collider = animator.colliderOf(*mesh);
-    if (!collider) return Error{"body collider at frame " + std::to_string(frame + 1) + ": " + collider.error().message};
-    solver.setBody(std::move(collider).value());
-    if (bodyMesh) *bodyMesh = std::move(mesh).value();
+    const TriangleMesh* previous = drape.bodyMesh.positions.empty() ? &drape.body->avatar.mesh : &drape.bodyMesh;
+    if (Status s = animator.updateCollider(solver, *mesh, previous, scene.settings.frameDt); !s)
+      return Error{"body collider at frame " + std::to_string(frame + 1) + ": " + s.error().message};
+    drape.bodyMesh = std::move(mesh).value();
+    if (bodyMesh) *bodyMesh = drape.bodyMesh;
   }
   return solver.step();
 }
@@ -40,6 +41,7 @@ Result<PreparedDrape> prepareDrape(DrapeScene& scene, const ClothSolverFactory& 
     if (!body) return body.error();
     prepared.body = std::move(body).value();
     scene.settings.body = prepared.body->collider;
+    scene.settings.bodyViews = prepared.body->views;
   }
   if (scene.garments.empty()) {
     auto model = buildSceneCloth(scene);

@@ -18,9 +18,10 @@ struct PreparedDrape {
   ClothState start;                            ///< the first frame's state (rest, or sewn)
   std::vector<std::uint32_t> pieceOfVertex;    ///< garment of each vertex (empty: one cloth)
   std::optional<DressedAvatar> dressing;       ///< sewing statistics (its model is `model`)
+  TriangleMesh bodyMesh;                       ///< with an animated body: its surface at the last frame
 };
 
-/// Prepares `scene` (sets scene.settings.body when it has an avatar). `makeSolver`
+/// Prepares `scene` (sets scene.settings.body or bodyViews when it has an avatar). `makeSolver`
 /// creates the sewing solver; `progress` reports sewing frames. Errors name the scene
 /// key or the stage; isSimulationFailure() tells a sewing or welding failure (the
 /// simulation's fault) from an invalid input.

@@ -76,6 +76,7 @@ TEST_F(LayoutGLTest, ClothStepParamsOffsetsMatch) {
   EXPECT_EQ(offset("params.useContacts"), GLint(offsetof(ClothStepParams, useContacts)));
   EXPECT_EQ(offset("params.bodyGrid"), GLint(offsetof(ClothStepParams, bodyGrid)));
   EXPECT_EQ(offset("params.bodyGridDims"), GLint(offsetof(ClothStepParams, bodyGridDims)));
+  EXPECT_EQ(offset("params.depthViews"), GLint(offsetof(ClothStepParams, depthViews)));
   const GLuint block = glGetProgramResourceIndex(m_program.id(), GL_SHADER_STORAGE_BLOCK, "ParamsBlock");
   const GLenum prop = GL_BUFFER_DATA_SIZE;
   GLint size = 0;
@@ -102,6 +103,12 @@ TEST_F(LayoutGLTest, ElementStructOffsetsAndStridesMatch) {
   EXPECT_EQ(offset("hinges[0].cosRestAngle"), GLint(offsetof(ClothHinge, cosRestAngle)));
   EXPECT_EQ(offset("hinges[0].sinRestAngle"), GLint(offsetof(ClothHinge, sinRestAngle)));
   EXPECT_EQ(m_strides["hinges[0].vertices"], GLint(sizeof(ClothHinge)));
+  EXPECT_EQ(offset("depthViews[0].origin"), GLint(offsetof(kernels::DepthView, origin)));
+  EXPECT_EQ(offset("depthViews[0].right"), GLint(offsetof(kernels::DepthView, right)));
+  EXPECT_EQ(offset("depthViews[0].up"), GLint(offsetof(kernels::DepthView, up)));
+  EXPECT_EQ(offset("depthViews[0].forward"), GLint(offsetof(kernels::DepthView, forward)));
+  EXPECT_EQ(offset("depthViews[0].texels"), GLint(offsetof(kernels::DepthView, texels)));
+  EXPECT_EQ(m_strides["depthViews[0].origin"], GLint(sizeof(kernels::DepthView)));
   EXPECT_EQ(m_arrayStrides["positionsIn[0]"], GLint(sizeof(glm::vec4)));
   EXPECT_EQ(m_arrayStrides["elementForces[0]"], GLint(sizeof(glm::vec4)));
 }
@@ -126,6 +133,10 @@ TEST_F(LayoutGLTest, BindingPointsAndWorkgroupSizeMatch) {
   EXPECT_EQ(binding("HingeEntries"), HG_BINDING_HINGE_ENTRIES);
   EXPECT_EQ(binding("ElementForces"), HG_BINDING_ELEMENT_FORCES);
   EXPECT_EQ(binding("StepStatusBlock"), HG_BINDING_STEP_STATUS);
+  EXPECT_EQ(binding("BodySdf"), HG_BINDING_BODY_SDF);
+  EXPECT_EQ(binding("DepthViews"), HG_BINDING_DEPTH_VIEWS);
+  EXPECT_EQ(binding("DepthNormalDepth"), HG_BINDING_DEPTH_NORMAL_DEPTH);
+  EXPECT_EQ(binding("DepthVelocity"), HG_BINDING_DEPTH_VELOCITY);
   GLint size[3] = {};
   glGetProgramiv(m_program.id(), GL_COMPUTE_WORK_GROUP_SIZE, size);
   EXPECT_EQ(size[0], HG_WORKGROUP_SIZE);

@@ -1,0 +1,341 @@
+#include "sim/contact/DepthViews.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstddef>
+#include <limits>
+
+#include <glm/geometric.hpp>
+
+namespace hg {
+namespace {
+
+constexpr DepthViewDirection kAllDirections[] = {DepthViewDirection::Top,  DepthViewDirection::Front,
+                                                 DepthViewDirection::Back, DepthViewDirection::Left,
+                                                 DepthViewDirection::Right, DepthViewDirection::Bottom};
+
+/// Subpixel grid of the vertex snapping (1/256 texel, 8 bits: llvmpipe and most GPUs).
+constexpr double kSubpixels = 256.0;
+
+/// Tie rule of texel centres on an edge, in image coordinates (v up): true = top-left
+/// (top: horizontal with the interior below; left: interior to the right), false =
+/// bottom-left (bottom: horizontal with the interior above). Mesa llvmpipe rendering
+/// into a framebuffer object, read back row j = 0 first, follows bottom-left: that is
+/// Direct3D's / Gallium's top-left rule in memory order (rows top to bottom).
+/// DepthViewsGLTest.TieRuleMatchesTheCpu pins it.
+constexpr bool kDepthViewTopLeftRule = false;
+
+bool finite(glm::vec3 v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
+
+/// One rasterized crossing of a texel's ray.
+struct Fragment {
+  std::uint32_t texel;     // i within the row
+  std::uint32_t triangle;  // draw order (ties in depth keep the first, as the GPU's depth test)
+  double depth;
+  glm::vec3 normal;
+  glm::vec3 velocity;
+};
+
+/// A view's image coordinates of one vertex.
+struct Projected {
+  double u, v;    // texels, exact projection (interpolation)
+  double su, sv;  // snapped to 1/kSubpixels texel (coverage)
+  double depth;   // m
+};
+
+}  // namespace
+
+std::string_view depthViewName(DepthViewDirection direction) {
+  switch (direction) {
+    case DepthViewDirection::Top: return "top";
+    case DepthViewDirection::Front: return "front";
+    case DepthViewDirection::Back: return "back";
+    case DepthViewDirection::Left: return "left";
+    case DepthViewDirection::Right: return "right";
+    case DepthViewDirection::Bottom: return "bottom";
+  }
+  return "unknown";
+}
+
+Result<DepthViewDirection> parseDepthViewDirection(std::string_view name) {
+  for (DepthViewDirection d : kAllDirections)
+    if (depthViewName(d) == name) return d;
+  return Error{"unknown depth view direction '" + std::string(name) +
+               "' (expected top, front, back, left, right or bottom)"};
+}
+
+DepthViewAxes depthViewAxes(DepthViewDirection direction) {
+  switch (direction) {
+    case DepthViewDirection::Top: return {{1, 0, 0}, {0, 0, -1}, {0, -1, 0}};
+    case DepthViewDirection::Front: return {{1, 0, 0}, {0, 1, 0}, {0, 0, -1}};
+    case DepthViewDirection::Back: return {{-1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+    case DepthViewDirection::Left: return {{0, 0, -1}, {0, 1, 0}, {-1, 0, 0}};
+    case DepthViewDirection::Right: return {{0, 0, 1}, {0, 1, 0}, {1, 0, 0}};
+    case DepthViewDirection::Bottom: return {{1, 0, 0}, {0, 0, 1}, {0, 1, 0}};
+  }
+  return {};
+}
+
+Status DepthViewOptions::validate() const {
+  if (!(std::isfinite(texelSize) && texelSize > 0.0f))
+    return Error{"depth views: texelSize must be finite and > 0 (got " + std::to_string(texelSize) + ")"};
+  if (layers < 1 || layers > HG_MAX_DEPTH_LAYERS)
+    return Error{"depth views: layers must be in 1.." + std::to_string(HG_MAX_DEPTH_LAYERS) + " (got " +
+                 std::to_string(layers) + ")"};
+  if (!(std::isfinite(margin) && margin >= 0.0f))
+    return Error{"depth views: margin must be finite and >= 0 (got " + std::to_string(margin) + ")"};
+  if (maxTexelsPerView < 1)
+    return Error{"depth views: maxTexelsPerView must be >= 1 (got " + std::to_string(maxTexelsPerView) + ")"};
+  if (directions.empty()) return Error{"depth views: directions is empty (need at least one view)"};
+  for (std::size_t a = 0; a < directions.size(); ++a)
+    for (std::size_t b = a + 1; b < directions.size(); ++b)
+      if (directions[a] == directions[b])
+        return Error{"depth views: direction '" + std::string(depthViewName(directions[a])) + "' is listed twice"};
+  return Status::success();
+}
+
+std::size_t DepthViewSetup::texelCount() const {
+  std::size_t count = 0;
+  for (const kernels::DepthView& v : views)
+    count += std::size_t(v.right.w) * std::size_t(v.up.w) * std::size_t(v.texels.y);
+  return count;
+}
+
+Result<DepthViewSetup> makeDepthViewSetup(glm::vec3 boxMin, glm::vec3 boxMax, const DepthViewOptions& options) {
+  if (Status s = options.validate(); !s) return s.error();
+  if (!finite(boxMin) || !finite(boxMax) || glm::any(glm::greaterThan(boxMin, boxMax)))
+    return Error{"depth views: the box is empty or not finite"};
+  const glm::vec3 lo = boxMin - glm::vec3(options.margin);
+  const glm::vec3 hi = boxMax + glm::vec3(options.margin);
+  const double h = options.texelSize;
+  DepthViewSetup setup;
+  setup.layers = options.layers;
+  std::size_t offset = 0;
+  for (DepthViewDirection direction : options.directions) {
+    const DepthViewAxes axes = depthViewAxes(direction);
+    // The axes are +-unit coordinate axes: the box's extent along each is a box edge, and
+    // the corner that minimises every projection is picked per coordinate.
+    glm::vec3 origin;
+    for (int c = 0; c < 3; ++c) {
+      const float s = axes.right[c] + axes.up[c] + axes.forward[c];  // the one non-zero entry of column c
+      origin[c] = s < 0.0f ? hi[c] : lo[c];
+    }
+    const glm::vec3 extent = hi - lo;
+    const double extentRight = std::abs(glm::dot(extent, axes.right));
+    const double extentUp = std::abs(glm::dot(extent, axes.up));
+    const float range = std::abs(glm::dot(extent, axes.forward));
+    const double width = std::max(1.0, std::ceil(extentRight / h));
+    const double height = std::max(1.0, std::ceil(extentUp / h));
+    if (width * height > double(options.maxTexelsPerView))
+      return Error{"depth views: the " + std::string(depthViewName(direction)) + " view needs " +
+                   std::to_string(std::int64_t(width)) + " x " + std::to_string(std::int64_t(height)) +
+                   " texels, over maxTexelsPerView = " + std::to_string(options.maxTexelsPerView) +
+                   " (raise texelSize or the guard)"};
+    kernels::DepthView view{};
+    view.origin = glm::vec4(origin, options.texelSize);
+    view.right = glm::vec4(axes.right, float(width));
+    view.up = glm::vec4(axes.up, float(height));
+    view.forward = glm::vec4(axes.forward, range);
+    view.texels = glm::uvec4(std::uint32_t(offset), std::uint32_t(options.layers), 0u, 0u);
+    offset += std::size_t(width) * std::size_t(height) * std::size_t(options.layers);
+    if (offset > std::size_t(std::numeric_limits<std::uint32_t>::max()))
+      return Error{"depth views: more than 2^32 texels in all views (raise texelSize)"};
+    setup.directions.push_back(direction);
+    setup.views.push_back(view);
+  }
+  return setup;
+}
+
+Result<DepthViewSetup> makeDepthViewSetup(const TriangleMesh& mesh, const DepthViewOptions& options) {
+  if (mesh.positions.empty()) return Error{"depth views: the mesh has no vertices"};
+  glm::vec3 lo(std::numeric_limits<float>::max()), hi(std::numeric_limits<float>::lowest());
+  for (std::size_t i = 0; i < mesh.positions.size(); ++i) {
+    const glm::vec3 p = mesh.positions[i];
+    if (!finite(p)) return Error{"depth views: mesh vertex " + std::to_string(i) + " is not finite"};
+    lo = glm::min(lo, p);
+    hi = glm::max(hi, p);
+  }
+  return makeDepthViewSetup(lo, hi, options);
+}
+
+Result<DepthViewImages> rasterizeDepthViews(const TriangleMesh& mesh, std::span<const glm::vec3> vertexVelocities,
+                                            const DepthViewSetup& setup) {
+  if (setup.views.empty()) return Error{"rasterizeDepthViews: the setup has no views"};
+  if (setup.views.size() != setup.directions.size())
+    return Error{"rasterizeDepthViews: the setup has " + std::to_string(setup.views.size()) + " views but " +
+                 std::to_string(setup.directions.size()) + " directions"};
+  const std::size_t n = mesh.positions.size();
+  for (std::size_t i = 0; i < n; ++i)
+    if (!finite(mesh.positions[i]))
+      return Error{"rasterizeDepthViews: mesh vertex " + std::to_string(i) + " is not finite"};
+  if (!vertexVelocities.empty() && vertexVelocities.size() != n)
+    return Error{"rasterizeDepthViews: " + std::to_string(vertexVelocities.size()) +
+                 " vertex velocities for a mesh of " + std::to_string(n) + " vertices"};
+  for (std::size_t i = 0; i < vertexVelocities.size(); ++i)
+    if (!finite(vertexVelocities[i]))
+      return Error{"rasterizeDepthViews: velocity of vertex " + std::to_string(i) + " is not finite"};
+  if (mesh.indices.size() % 3 != 0)
+    return Error{"rasterizeDepthViews: the index count " + std::to_string(mesh.indices.size()) +
+                 " is not a multiple of 3"};
+  for (std::uint32_t index : mesh.indices)
+    if (index >= n)
+      return Error{"rasterizeDepthViews: index " + std::to_string(index) + " is out of range (" + std::to_string(n) +
+                   " vertices)"};
+  for (const kernels::DepthView& v : setup.views)
+    if (v.texels.y < 1 || v.texels.y > HG_MAX_DEPTH_LAYERS || !(v.origin.w > 0.0f) || v.right.w < 1.0f ||
+        v.up.w < 1.0f)
+      return Error{"rasterizeDepthViews: the setup has an invalid view (texel size, size or layers)"};
+
+  // The triangles' own (geometric) normals, in double as depth_view.frag computes them:
+  // the plane a contact pushes out of is then the mesh's own triangle.
+  std::vector<glm::vec3> faceNormals(mesh.triangleCount());
+  for (std::size_t t = 0; t < faceNormals.size(); ++t) {
+    const glm::dvec3 a(mesh.positions[mesh.indices[3 * t]]), b(mesh.positions[mesh.indices[3 * t + 1]]),
+        c(mesh.positions[mesh.indices[3 * t + 2]]);
+    const glm::dvec3 cr = glm::cross(b - a, c - a);
+    const double len = glm::length(cr);
+    faceNormals[t] = len > 0.0 ? glm::vec3(cr / len) : glm::vec3(0.0f);
+  }
+
+  DepthViewImages images;
+  images.setup = setup;
+  const std::size_t texelCount = setup.texelCount();
+  images.normalDepth.assign(texelCount, glm::vec4(0.0f, 0.0f, 0.0f, HG_NO_SURFACE_DEPTH));
+  images.velocity.assign(texelCount, glm::vec4(0.0f));
+  const std::size_t triangles = mesh.triangleCount();
+  std::vector<Projected> projected(n);
+
+  for (const kernels::DepthView& view : setup.views) {
+    const int width = int(view.right.w), height = int(view.up.w), layers = int(view.texels.y);
+    const glm::dvec3 origin(view.origin), right(view.right), up(view.up), forward(view.forward);
+    const double h = view.origin.w;
+#pragma omp parallel for schedule(static)
+    for (std::ptrdiff_t i = 0; i < std::ptrdiff_t(n); ++i) {
+      const glm::dvec3 d = glm::dvec3(mesh.positions[std::size_t(i)]) - origin;
+      Projected& p = projected[std::size_t(i)];
+      p.u = glm::dot(d, right) / h;
+      p.v = glm::dot(d, up) / h;
+      p.su = std::nearbyint(p.u * kSubpixels) / kSubpixels;
+      p.sv = std::nearbyint(p.v * kSubpixels) / kSubpixels;
+      p.depth = glm::dot(d, forward);
+    }
+    // Rows each triangle may cover (texel centres j + 0.5 within its snapped v range), in
+    // triangle order, as CSR: rowStart[j] .. rowStart[j + 1] in rowTriangles.
+    std::vector<std::uint32_t> rowStart(std::size_t(height) + 1, 0u), rowTriangles;
+    auto rowRange = [&](std::size_t t, int& j0, int& j1) {
+      const Projected &a = projected[mesh.indices[3 * t]], &b = projected[mesh.indices[3 * t + 1]],
+                      &c = projected[mesh.indices[3 * t + 2]];
+      const double lo = std::min({a.sv, b.sv, c.sv}), hi = std::max({a.sv, b.sv, c.sv});
+      j0 = int(std::max(0.0, std::ceil(lo - 0.5)));
+      j1 = int(std::min(double(height - 1), std::floor(hi - 0.5)));
+    };
+    for (std::size_t t = 0; t < triangles; ++t) {
+      int j0, j1;
+      rowRange(t, j0, j1);
+      for (int j = j0; j <= j1; ++j) ++rowStart[std::size_t(j) + 1];
+    }
+    for (int j = 0; j < height; ++j) rowStart[std::size_t(j) + 1] += rowStart[std::size_t(j)];
+    rowTriangles.resize(rowStart.back());
+    {
+      std::vector<std::uint32_t> fill(rowStart.begin(), rowStart.end() - 1);
+      for (std::size_t t = 0; t < triangles; ++t) {
+        int j0, j1;
+        rowRange(t, j0, j1);
+        for (int j = j0; j <= j1; ++j) rowTriangles[fill[std::size_t(j)]++] = std::uint32_t(t);
+      }
+    }
+
+#pragma omp parallel for schedule(static)
+    for (int j = 0; j < height; ++j) {
+      std::vector<Fragment> fragments;
+      const double cy = j + 0.5;
+      for (std::uint32_t r = rowStart[std::size_t(j)]; r < rowStart[std::size_t(j) + 1]; ++r) {
+        const std::uint32_t t = rowTriangles[r];
+        std::array<std::uint32_t, 3> idx{mesh.indices[3 * t], mesh.indices[3 * t + 1], mesh.indices[3 * t + 2]};
+        const Projected *a = &projected[idx[0]], *b = &projected[idx[1]], *c = &projected[idx[2]];
+        // Twice the signed area of the snapped triangle; exact (the coordinates are
+        // multiples of 2^-8 with few bits). Zero area covers nothing.
+        const double area = (b->su - a->su) * (c->sv - a->sv) - (b->sv - a->sv) * (c->su - a->su);
+        if (area == 0.0) continue;
+        if (area < 0.0) {  // make it counter-clockwise in (u, v): both windings are drawn
+          std::swap(b, c);
+          std::swap(idx[1], idx[2]);
+        }
+        const Projected* corner[3] = {a, b, c};
+        // Edge e runs from corner[e] to corner[(e + 1) % 3]; the interior is on its left.
+        // Tie rule (kDepthViewTopLeftRule): a texel centre on an edge belongs to the
+        // triangle when the edge is a left edge (runs downward, dv < 0) or a bottom
+        // (top-left: top) edge. Shared edges then cover each centre exactly once.
+        double edgeDu[3], edgeDv[3];
+        bool inclusive[3];
+        for (int e = 0; e < 3; ++e) {
+          const Projected* p = corner[e];
+          const Projected* q = corner[(e + 1) % 3];
+          edgeDu[e] = q->su - p->su;
+          edgeDv[e] = q->sv - p->sv;
+          inclusive[e] = kDepthViewTopLeftRule ? (edgeDv[e] < 0.0 || (edgeDv[e] == 0.0 && edgeDu[e] < 0.0))
+                                               : (edgeDv[e] < 0.0 || (edgeDv[e] == 0.0 && edgeDu[e] > 0.0));
+        }
+        const double lo = std::min({a->su, b->su, c->su}), hi = std::max({a->su, b->su, c->su});
+        const int i0 = int(std::max(0.0, std::ceil(lo - 0.5)));
+        const int i1 = int(std::min(double(width - 1), std::floor(hi - 0.5)));
+        // Interpolation uses the exact (unsnapped) projection, as the GPU's attribute planes.
+        const double exactArea = (b->u - a->u) * (c->v - a->v) - (b->v - a->v) * (c->u - a->u);
+        for (int i = i0; i <= i1; ++i) {
+          const double cx = i + 0.5;
+          bool inside = true;
+          for (int e = 0; e < 3 && inside; ++e) {
+            const Projected* p = corner[e];
+            const double f = edgeDu[e] * (cy - p->sv) - edgeDv[e] * (cx - p->su);
+            inside = f > 0.0 || (f == 0.0 && inclusive[e]);
+          }
+          if (!inside) continue;
+          double w[3];  // barycentric weights of a, b, c
+          if (exactArea != 0.0) {
+            w[0] = ((b->u - cx) * (c->v - cy) - (b->v - cy) * (c->u - cx)) / exactArea;
+            w[1] = ((c->u - cx) * (a->v - cy) - (c->v - cy) * (a->u - cx)) / exactArea;
+            w[2] = 1.0 - w[0] - w[1];
+          } else {
+            w[0] = w[1] = w[2] = 1.0 / 3.0;
+          }
+          Fragment f;
+          f.texel = std::uint32_t(i);
+          f.triangle = t;
+          f.depth = w[0] * a->depth + w[1] * b->depth + w[2] * c->depth;
+          glm::dvec3 vel(0.0);
+          for (int k = 0; k < 3; ++k)
+            if (!vertexVelocities.empty()) vel += w[k] * glm::dvec3(vertexVelocities[idx[std::size_t(k)]]);
+          f.normal = faceNormals[t];
+          f.velocity = glm::vec3(vel);
+          fragments.push_back(f);
+        }
+      }
+      std::sort(fragments.begin(), fragments.end(), [](const Fragment& x, const Fragment& y) {
+        if (x.texel != y.texel) return x.texel < y.texel;
+        if (x.depth != y.depth) return x.depth < y.depth;
+        return x.triangle < y.triangle;
+      });
+      // Per texel, the first `layers` crossings at strictly increasing depth (equal depths
+      // count once, the first triangle in draw order: depth peeling's rule).
+      for (std::size_t s = 0; s < fragments.size();) {
+        const std::uint32_t i = fragments[s].texel;
+        int k = 0;
+        float lastDepth = -std::numeric_limits<float>::infinity();
+        for (; s < fragments.size() && fragments[s].texel == i; ++s) {
+          const float depth = float(fragments[s].depth);
+          if (k >= layers || !(depth > lastDepth)) continue;
+          const std::size_t at =
+              std::size_t(view.texels.x) + (std::size_t(k) * std::size_t(height) + std::size_t(j)) * std::size_t(width) + i;
+          images.normalDepth[at] = glm::vec4(fragments[s].normal, depth);
+          images.velocity[at] = glm::vec4(fragments[s].velocity, 0.0f);
+          lastDepth = depth;
+          ++k;
+        }
+      }
+    }
+  }
+  return images;
+}
+
+}  // namespace hg
