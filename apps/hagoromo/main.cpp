@@ -24,6 +24,7 @@
 #include "sim/contact/Penetration.h"
 #include "sim/core/AtomicFile.h"
 #include "sim/gpu/GpuClothSolver.h"
+#include "sim/gpu/GpuDepthViewRenderer.h"
 #include "sim/io/MeshExport.h"
 #include "sim/motion/CharacterIO.h"
 #include "sim/scene/DrapeScene.h"
@@ -135,6 +136,12 @@ int runDrape(const DrapeOptions& options) {
 
   auto solver = createClothSolver(scene.backend, sharedModel, scene.settings);
   if (!solver) return fail(kExitGraphics, solver.error().message);
+  // A moving body seen through depth views is rendered every frame: by the GPU (its buffers
+  // bound by the GPU solver, read back for the CPU one), or, on a software rasterizer
+  // (llvmpipe), by the CPU reference rasterizer, which is 3-9x faster there
+  // (bench/RESULTS.md, hg_contact_bench).
+  if (body && body->animator && body->views && !(*context)->isSoftware())
+    prepared->renderBodyViews = makeGpuBodyViewRenderer();
   (*solver)->writeState(prepared->start);
   const auto tSetup = Clock::now();
 
@@ -308,7 +315,7 @@ int runDrape(const DrapeOptions& options) {
     // The exact reference: CGAL's distance and inside test against the body mesh itself.
     std::vector<glm::vec3> points(state.positions.size());
     for (std::size_t i = 0; i < points.size(); ++i) points[i] = glm::vec3(state.positions[i]);
-    const DepthViewImages* views = (*solver)->settings().bodyViews.get();
+    const DepthViewImages* views = body->views.get();  // the first pose's (the setup is the same every frame)
     if (auto exact = exactSignedDistances(bodyMesh, points)) {
       int exactInside = 0;
       float smallest = 1e9f, worstGridError = 0.0f;

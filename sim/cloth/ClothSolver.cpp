@@ -88,13 +88,19 @@ kernels::ClothStepParams ClothSettings::stepParams(const ClothModel& model, int 
   return p;
 }
 
+StepStatus ClothSolver::advanceFrame(int substeps, float velocityDamping) {
+  const StepStatus status = advance(substeps, velocityDamping);
+  if (!any(status) && m_settings.featureContacts && hasBodyViews()) resolveBodyFeatures();
+  return status;
+}
+
 StepStatus ClothSolver::step() {
   // After a retry the finer substep stays: a step that only just passed at the
   // coarser one usually leaves high-frequency energy that fails the next frame.
   int substeps = std::max(m_settings.substeps, m_lastSubsteps);
   if (m_settings.maxSubstepHalvings == 0) {
     m_lastSubsteps = substeps;
-    return advance(substeps, m_settings.velocityDamping);
+    return advanceFrame(substeps, m_settings.velocityDamping);
   }
   const ClothState before = readState();
   StepStatus status = StepStatus::Ok;
@@ -102,7 +108,7 @@ StepStatus ClothSolver::step() {
   for (bool first = true; substeps <= finest; substeps *= 2, first = false) {
     if (!first) writeState(before);
     m_lastSubsteps = substeps;
-    status = advance(substeps, m_settings.velocityDamping);
+    status = advanceFrame(substeps, m_settings.velocityDamping);
     if (!any(status)) break;
   }
   return status;

@@ -61,6 +61,10 @@ struct ClothSettings {
   /// or none. Its surface velocity drives friction; contactOffset is the skin offset.
   /// Both body colliders may be set; the deeper contact wins.
   std::shared_ptr<const DepthViewImages> bodyViews;
+  /// With body depth views: after every step() also sample the body at the midpoints of
+  /// the cloth's edges and the centroids of its triangles, and move the vertices of an
+  /// element the body pokes through out of it (kernels/cloth_vertex.glslh).
+  bool featureContacts = true;
   float maxSpeed = 50.0f;                    ///< m/s; faster flags StepStatus::SpeedLimitExceeded
   int threads = 0;                           ///< CPU backend: OpenMP threads (0 = default)
   ClothIntegrator integrator = ClothIntegrator::SymplecticEuler;
@@ -154,10 +158,20 @@ protected:
       : m_model(std::move(model)), m_settings(settings) {}
   /// Runs `substeps` substeps of frameDt / substeps with the given velocity damping.
   virtual StepStatus advance(int substeps, float velocityDamping) = 0;
+  /// The per-frame feature pass (settings().featureContacts) when the body is seen
+  /// through depth views: edge midpoints and triangle centroids inside the body move
+  /// their vertices out.
+  virtual void resolveBodyFeatures() = 0;
+  /// Whether resolveBodyFeatures() has work: featureContacts and depth views.
+  virtual bool hasBodyViews() const { return m_settings.bodyViews != nullptr; }
 
   std::shared_ptr<const ClothModel> m_model;
   ClothSettings m_settings;
   int m_lastSubsteps = 0;
+
+ private:
+  /// advance(), then the feature pass when the step went well.
+  StepStatus advanceFrame(int substeps, float velocityDamping);
 };
 
 /// 64-bit FNV-1a hash of the state's bytes: pinned per scene for the CPU backend

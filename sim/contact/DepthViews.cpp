@@ -338,4 +338,26 @@ Result<DepthViewImages> rasterizeDepthViews(const TriangleMesh& mesh, std::span<
   return images;
 }
 
+kernels::VertexContact depthViewContact(const DepthViewImages& images, glm::vec3 x, float friction) {
+  kernels::DepthContactSearch search = kernels::beginDepthContactSearch();
+  for (const kernels::DepthView& view : images.setup.views) {
+    std::uint32_t texel = 0;
+    if (!kernels::depthViewTexel(view, x, texel)) {
+      kernels::missDepthView(search);
+      continue;
+    }
+    glm::vec4 layers[HG_MAX_DEPTH_LAYERS];
+    const std::uint32_t stride = kernels::depthViewLayerStride(view);
+    for (std::uint32_t k = 0; k < view.texels.y; ++k) layers[k] = images.normalDepth[texel + k * stride];
+    kernels::searchDepthView(view, x, texel, layers, search);
+  }
+  std::uint32_t texel = 0;
+  kernels::VertexContact contact;
+  const float localRadius = HG_DEPTH_LOCAL_TEXELS * images.setup.texelSize();
+  contact.normalGap = kernels::depthContactNormalGap(search, localRadius, texel);
+  const glm::vec3 velocity = contact.normalGap.w < HG_NO_CONTACT_GAP ? glm::vec3(images.velocity[texel]) : glm::vec3(0.0f);
+  contact.surfaceVelocityFriction = glm::vec4(velocity, friction);
+  return contact;
+}
+
 }  // namespace hg

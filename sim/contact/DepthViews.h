@@ -106,4 +106,11 @@ struct DepthViewImages {
 Result<DepthViewImages> rasterizeDepthViews(const TriangleMesh& mesh, std::span<const glm::vec3> vertexVelocities,
                                             const DepthViewSetup& setup);
 
+/// The contact of x with a body seen through depth views, as the CPU cloth backend
+/// computes it per vertex and substep (kernels/depth_contact.glslh; shaders/
+/// body_contact.glsl does the same on the GPU): every view's layers at x's texel, the
+/// views' vote, the nearest candidate surface and its surface velocity, with Coulomb
+/// coefficient `friction`. Gap HG_NO_CONTACT_GAP when no view sees a surface near x.
+kernels::VertexContact depthViewContact(const DepthViewImages& images, glm::vec3 x, float friction);
+
 }  // namespace hg

@@ -2,6 +2,7 @@
 
 #include <omp.h>
 
+#include <algorithm>
 #include <cassert>
 #include <utility>
 
@@ -51,28 +52,6 @@ void CpuClothSolverBase::creep(const kernels::ClothStepParams& params) {
   }
 }
 
-kernels::VertexContact depthViewContact(const DepthViewImages& images, glm::vec3 x, float friction) {
-  kernels::DepthContactSearch search = kernels::beginDepthContactSearch();
-  for (const kernels::DepthView& view : images.setup.views) {
-    std::uint32_t texel = 0;
-    if (!kernels::depthViewTexel(view, x, texel)) {
-      kernels::missDepthView(search);
-      continue;
-    }
-    glm::vec4 layers[HG_MAX_DEPTH_LAYERS];
-    const std::uint32_t stride = kernels::depthViewLayerStride(view);
-    for (std::uint32_t k = 0; k < view.texels.y; ++k) layers[k] = images.normalDepth[texel + k * stride];
-    kernels::searchDepthView(view, x, texel, layers, search);
-  }
-  std::uint32_t texel = 0;
-  kernels::VertexContact contact;
-  const float localRadius = HG_DEPTH_LOCAL_TEXELS * images.setup.texelSize();
-  contact.normalGap = kernels::depthContactNormalGap(search, localRadius, texel);
-  const glm::vec3 velocity = contact.normalGap.w < HG_NO_CONTACT_GAP ? glm::vec3(images.velocity[texel]) : glm::vec3(0.0f);
-  contact.surfaceVelocityFriction = glm::vec4(velocity, friction);
-  return contact;
-}
-
 kernels::VertexContact CpuClothSolverBase::contactAt(glm::vec3 x, const kernels::ClothStepParams& params) const {
   kernels::VertexContact contact = kernels::analyticContact(x, params);
   glm::ivec3 corner;
@@ -86,6 +65,48 @@ kernels::VertexContact CpuClothSolverBase::contactAt(glm::vec3 x, const kernels:
   if (const DepthViewImages* views = m_settings.bodyViews.get(); views && params.depthViews.x > 0)
     contact = kernels::deeperContact(contact, depthViewContact(*views, x, params.friction));
   return contact;
+}
+
+void CpuClothSolverBase::resolveBodyFeatures() {
+  const kernels::ClothStepParams params =
+      m_settings.stepParams(*m_model, std::max(m_lastSubsteps, 1), m_settings.velocityDamping);
+  const ClothModel& model = *m_model;
+  const glm::vec4* x = m_state.positions.data();
+  const auto n = std::int64_t(model.vertexCount());
+  m_featureDisplacements.assign(std::size_t(n), glm::vec4(0.0f));
+  glm::vec4* out = m_featureDisplacements.data();
+  // Gather (shaders/cloth_features_gather.comp): the deepest element of each vertex.
+#pragma omp parallel for schedule(static) num_threads(threads()) if (n >= kParallelThreshold)
+  for (std::int64_t i = 0; i < n; ++i) {
+    const glm::vec4 xi = x[i];
+    if (xi.w == 0.0f) continue;  // pinned vertices stay where they are
+    glm::vec4 best(0.0f);
+    for (std::uint32_t k = model.springOffsets[i]; k < model.springOffsets[i + 1]; ++k) {
+      const glm::vec3 s = kernels::edgeMidpoint(glm::vec3(xi), glm::vec3(x[model.springEntries[k].neighbor]));
+      best = kernels::deeperDisplacement(best, kernels::featureDisplacement(contactAt(s, params)));
+    }
+    for (std::uint32_t k = model.hingeOffsets[i]; k < model.hingeOffsets[i + 1]; ++k) {
+      const std::uint32_t entry = model.hingeEntries[k], role = entry % 4;
+      const glm::uvec4 v = m_hinges[entry / 4].vertices;
+      const glm::vec3 a(x[v.x]), b(x[v.y]);
+      if (role != 3)
+        best = kernels::deeperDisplacement(
+            best, kernels::featureDisplacement(contactAt(kernels::triangleCentroid(a, b, glm::vec3(x[v.z])), params)));
+      if (role != 2)
+        best = kernels::deeperDisplacement(
+            best, kernels::featureDisplacement(contactAt(kernels::triangleCentroid(b, a, glm::vec3(x[v.w])), params)));
+    }
+    out[i] = best;
+  }
+  // Apply (shaders/cloth_features_apply.comp).
+#pragma omp parallel for schedule(static) num_threads(threads()) if (n >= kParallelThreshold)
+  for (std::int64_t i = 0; i < n; ++i) {
+    if (!(out[i].w > 0.0f)) continue;
+    kernels::VertexState state{glm::vec3(m_state.positions[i]), glm::vec3(m_state.velocities[i])};
+    state = kernels::applyFeatureDisplacement(state, out[i]);
+    m_state.positions[i] = glm::vec4(state.position, m_state.positions[i].w);
+    m_state.velocities[i] = glm::vec4(state.velocity, 0.0f);
+  }
 }
 
 }  // namespace hg

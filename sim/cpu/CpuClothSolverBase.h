@@ -13,12 +13,6 @@
 
 namespace hg {
 
-/// The contact of x with a body seen through depth views (kernels/depth_contact.glslh):
-/// every view's layers at x's texel, the views' vote, the nearest candidate surface and
-/// its surface velocity; gap HG_NO_CONTACT_GAP when no view sees a surface near x.
-/// shaders/body_contact.glsl does the same on the GPU.
-kernels::VertexContact depthViewContact(const DepthViewImages& images, glm::vec3 x, float friction);
-
 class CpuClothSolverBase : public ClothSolver {
  public:
   Backend backend() const override { return Backend::Cpu; }
@@ -58,6 +52,9 @@ class CpuClothSolverBase : public ClothSolver {
     out[3] = glm::vec4(f.f3, 0.0f);
   }
 
+  /// The per-frame feature pass (shaders/cloth_features_*.comp on the GPU).
+  void resolveBodyFeatures() override;
+
   /// The deepest contact at x: the analytic colliders, the body grid and the body's
   /// depth views (shaders/body_contact.glsl on the GPU).
   kernels::VertexContact contactAt(glm::vec3 x, const kernels::ClothStepParams& params) const;
@@ -65,6 +62,7 @@ class CpuClothSolverBase : public ClothSolver {
   ClothState m_state;                           ///< the current state (positions m, velocities m/s)
   std::vector<kernels::ClothSpring> m_springs;  ///< rest lengths change under plasticity
   std::vector<kernels::ClothHinge> m_hinges;    ///< rest angles change under plasticity
+  std::vector<glm::vec4> m_featureDisplacements;  ///< scratch of resolveBodyFeatures()
 };
 
 }  // namespace hg

@@ -17,6 +17,8 @@ Status buildGpuClothPrograms(const gl::ShaderRegistry& registry, GpuClothSharedP
   for (auto [program, name] : own)
     if (Status s = build(*program, name); !s) return s;
   if (Status s = build(shared.setup, "cloth_setup.comp"); !s) return s;
+  if (Status s = build(shared.featuresGather, "cloth_features_gather.comp"); !s) return s;
+  if (Status s = build(shared.featuresApply, "cloth_features_apply.comp"); !s) return s;
   return build(shared.plasticity, "cloth_plasticity.comp");
 }
 
@@ -36,6 +38,25 @@ GpuClothSolverBase::GpuClothSolverBase(std::shared_ptr<const ClothModel> model, 
   m_status = gl::createBuffer(sizeof(zero), &zero);
   uploadBody();
   uploadBodyViews();
+  m_featureDisplacements = gl::createBuffer(std::max<std::size_t>(m.vertexCount(), 1) * sizeof(glm::vec4));
+}
+
+void GpuClothSolverBase::resolveBodyFeatures() {
+  const GLuint vertexGroups = groupsFor(m_model->vertexCount());
+  if (vertexGroups == 0) return;
+  kernels::ClothStepParams params =
+      m_settings.stepParams(*m_model, std::max(m_lastSubsteps, 1), m_settings.velocityDamping);
+  beginAdvance(params);  // parameters (with the GPU-resident views' count) and bindings
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HG_BINDING_FEATURE_DISPLACEMENTS, m_featureDisplacements.id());
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HG_BINDING_POSITIONS_IN, positionsBuffer().id());
+  glUseProgram(m_sharedPrograms.featuresGather.id());
+  glDispatchCompute(vertexGroups, 1, 1);
+  glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HG_BINDING_POSITIONS_OUT, positionsBuffer().id());
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HG_BINDING_VELOCITIES_OUT, velocitiesBuffer().id());
+  glUseProgram(m_sharedPrograms.featuresApply.id());
+  glDispatchCompute(vertexGroups, 1, 1);
+  glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
 }
 
 void GpuClothSolverBase::uploadBody() {

@@ -26,6 +26,8 @@ struct GpuClothSharedPrograms {
   gl::Program forces;      ///< shaders/cloth_forces.comp: spring and hinge forces per element
   gl::Program setup;       ///< shaders/cloth_setup.comp: anisotropy texture into spring stiffness
   gl::Program plasticity;  ///< shaders/cloth_plasticity.comp: plastic creep of rest lengths / angles
+  gl::Program featuresGather;  ///< shaders/cloth_features_gather.comp: body features between vertices
+  gl::Program featuresApply;   ///< shaders/cloth_features_apply.comp
 };
 
 /// Builds cloth_forces.comp, then each of `own` (program, shader name) in order, then
@@ -49,6 +51,13 @@ class GpuClothSolverBase : public ClothSolver {
   /// and their texel buffers. The buffers must outlive their use; viewCount 0 stops.
   /// Replaces settings().bodyViews for the step parameters.
   void useGpuBodyViews(GLuint views, GLuint normalDepth, GLuint velocity, std::uint32_t viewCount);
+
+ protected:
+  /// The per-frame feature pass: shaders/cloth_features_gather.comp, then _apply.comp.
+  void resolveBodyFeatures() override;
+  bool hasBodyViews() const override { return m_settings.bodyViews != nullptr || m_externalViews.count > 0; }
+
+ public:
   std::vector<kernels::ClothHinge> readHinges() const override;
 
  protected:
@@ -97,6 +106,7 @@ class GpuClothSolverBase : public ClothSolver {
   /// The body's depth views (settings().bodyViews) in three buffers (a placeholder
   /// each when there are none), or the GPU-resident ones of useGpuBodyViews().
   gl::Buffer m_depthViews, m_depthNormalDepth, m_depthVelocity;
+  gl::Buffer m_featureDisplacements;  ///< vec4 per vertex, resolveBodyFeatures()
   struct ExternalViews {
     GLuint views = 0, normalDepth = 0, velocity = 0;
     std::uint32_t count = 0;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "render/gl/ShaderRegistry.h"
+#include "sim/gpu/GpuClothSolverBase.h"
 #include "sim/kernels/Kernels.h"
 
 namespace hg {
@@ -290,6 +291,29 @@ DepthViewImages GpuDepthViewRenderer::read() const {
   gl::readBuffer(m_normalDepth, texels * sizeof(glm::vec4), images.normalDepth.data());
   gl::readBuffer(m_velocity, texels * sizeof(glm::vec4), images.velocity.data());
   return images;
+}
+
+std::function<Status(ClothSolver&, const DepthViewSetup&, const TriangleMesh&, std::span<const glm::vec3>)>
+makeGpuBodyViewRenderer() {
+  auto renderer = std::make_shared<std::unique_ptr<GpuDepthViewRenderer>>();
+  return [renderer](ClothSolver& solver, const DepthViewSetup& setup, const TriangleMesh& mesh,
+                    std::span<const glm::vec3> velocities) -> Status {
+    if (!*renderer || (*renderer)->setup().views.size() != setup.views.size() ||
+        (*renderer)->setup().texelCount() != setup.texelCount()) {
+      auto created = GpuDepthViewRenderer::create(setup);
+      if (!created) return created.error();
+      *renderer = std::move(created).value();
+    }
+    GpuDepthViewRenderer& r = **renderer;
+    if (Status s = r.render(mesh, velocities); !s) return s;
+    if (auto* gpu = dynamic_cast<GpuClothSolverBase*>(&solver)) {
+      gpu->useGpuBodyViews(r.viewsBuffer(), r.normalDepthBuffer(), r.velocityBuffer(),
+                           std::uint32_t(setup.views.size()));
+      return Status::success();
+    }
+    solver.setBodyViews(std::make_shared<const DepthViewImages>(r.read()));
+    return Status::success();
+  };
 }
 
 }  // namespace hg

@@ -12,18 +12,21 @@
 /// or clamped in the depth test (the range), so the setup must contain the body;
 /// crossings at equal depth count once (the first triangle in index order); coverage
 /// follows the driver's rasterization rules (llvmpipe: 8-bit subpixel snapping and its
-/// tie rule, as the CPU reference); normal and velocity are the rasterizer's float
-/// interpolation, depth is recomputed per fragment in double from the triangle's
+/// tie rule, as the CPU reference); velocity is the rasterizer's float interpolation,
+/// depth and the triangle's normal are recomputed per fragment in double from its
 /// vertices (gl_PrimitiveID; the float planes lose ~2e-6 of the range, see
-/// depth_view.frag), so it uses GL 4.0 fp64 in the fragment shader. Requires a current OpenGL 4.5 context; changes the draw framebuffer, program,
+/// depth_view.frag), so it uses GL 4.0 fp64 in the fragment shader. Requires a current
+/// OpenGL 4.5 context; changes the draw framebuffer, program,
 /// vertex array, texture unit 0 and pixel-pack binding, restores the viewport, scissor
 /// box and the enables it touches (depth test and clamp, scissor, culling, blending).
+#include <functional>
 #include <memory>
 #include <span>
 
 #include <glm/vec3.hpp>
 
 #include "render/gl/GlObjects.h"
+#include "sim/cloth/ClothSolver.h"
 #include "sim/contact/DepthViews.h"
 #include "sim/core/Result.h"
 #include "sim/core/TriangleMesh.h"
@@ -38,8 +41,8 @@ class GpuDepthViewRenderer {
   /// or a shader that fails to build (the driver's log is in the message).
   static Result<std::unique_ptr<GpuDepthViewRenderer>> create(const DepthViewSetup& setup);
 
-  /// Renders the mesh (positions, its per-vertex normals or area-weighted ones when it
-  /// has none, and `vertexVelocities`: empty for a still body or one per vertex, m/s)
+  /// Renders the mesh (positions, triangles, and `vertexVelocities`: empty for a still
+  /// body or one per vertex, m/s)
   /// into all views and layers. Returns without waiting; the texel buffers hold the new
   /// images for any later GL command (a storage-buffer barrier is issued). Error: a
   /// non-finite position or velocity, a velocity count or index out of range, a GL error.
@@ -74,5 +77,12 @@ class GpuDepthViewRenderer {
   gl::Buffer m_positions, m_normals, m_velocities, m_indices;
   std::size_t m_vertexCapacity = 0, m_indexCapacity = 0, m_indexCount = 0;
 };
+
+/// A per-frame view renderer for a moving body (BodyAnimator::ViewRenderer, sim/scene):
+/// renders with a GpuDepthViewRenderer created on the first call for the setup, then
+/// points a GPU cloth solver at its buffers (no readback, no upload) or gives a CPU
+/// solver the images read back. Requires a current OpenGL 4.5 context while called.
+std::function<Status(ClothSolver&, const DepthViewSetup&, const TriangleMesh&, std::span<const glm::vec3>)>
+makeGpuBodyViewRenderer();
 
 }  // namespace hg

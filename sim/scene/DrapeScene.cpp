@@ -580,7 +580,7 @@ Result<std::shared_ptr<const DepthViewImages>> BodyAnimator::viewsOf(const Trian
 }
 
 Status BodyAnimator::updateCollider(ClothSolver& solver, const TriangleMesh& mesh, const TriangleMesh* previous,
-                                    float dt) const {
+                                    float dt, const ViewRenderer& renderViews) const {
   if (m_contact.method == BodyContactMethod::DistanceGrid) {
     auto grid = colliderOf(mesh);
     if (!grid) return grid.error();
@@ -592,6 +592,7 @@ Status BodyAnimator::updateCollider(ClothSolver& solver, const TriangleMesh& mes
     velocities.resize(mesh.positions.size());
     for (std::size_t i = 0; i < velocities.size(); ++i) velocities[i] = (mesh.positions[i] - previous->positions[i]) / dt;
   }
+  if (renderViews) return renderViews(solver, m_viewSetup, mesh, velocities);
   auto views = viewsOf(mesh, velocities);
   if (!views) return views.error();
   solver.setBodyViews(std::move(views).value());

@@ -60,6 +60,7 @@
 /// With an avatar, the body (sim/body/Mannequin.h) is the cloth's collider: its signed
 /// distance grid (sim/contact) goes into settings.body, and the sphere defaults to none.
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -176,7 +177,13 @@ class BodyAnimator {
   /// Sets the solver's body collider (grid or views, as the scene's contact method) to
   /// `mesh`; `previous` (the last frame's mesh, or null) over `dt` gives the surface
   /// velocity of the views.
-  Status updateCollider(ClothSolver& solver, const TriangleMesh& mesh, const TriangleMesh* previous, float dt) const;
+  /// `renderViews`, when set, renders the views instead of the CPU reference (the GPU
+  /// backend: GpuDepthViewRenderer, whose buffers the solver then binds).
+  using ViewRenderer = std::function<Status(ClothSolver&, const DepthViewSetup&, const TriangleMesh&,
+                                            std::span<const glm::vec3>)>;
+  Status updateCollider(ClothSolver& solver, const TriangleMesh& mesh, const TriangleMesh* previous, float dt,
+                        const ViewRenderer& renderViews = {}) const;
+  const DepthViewSetup& viewSetup() const { return m_viewSetup; }
   const BodyContactSettings& contact() const { return m_contact; }
   const SkinnedMesh& rest() const { return *m_rest; }
   const Animation& clip() const { return m_clip; }

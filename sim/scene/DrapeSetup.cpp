@@ -25,7 +25,7 @@ Result<StepStatus> advanceDrape(DrapeScene& scene, PreparedDrape& drape, ClothSo
     auto mesh = animator.meshAt(scene.avatar->motion->time + end);
     if (!mesh) return Error{"body pose at frame " + std::to_string(frame + 1) + ": " + mesh.error().message};
     const TriangleMesh* previous = drape.bodyMesh.positions.empty() ? &drape.body->avatar.mesh : &drape.bodyMesh;
-    if (Status s = animator.updateCollider(solver, *mesh, previous, scene.settings.frameDt); !s)
+    if (Status s = animator.updateCollider(solver, *mesh, previous, scene.settings.frameDt, drape.renderBodyViews); !s)
       return Error{"body collider at frame " + std::to_string(frame + 1) + ": " + s.error().message};
     drape.bodyMesh = std::move(mesh).value();
     if (bodyMesh) *bodyMesh = drape.bodyMesh;

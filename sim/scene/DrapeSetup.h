@@ -19,6 +19,9 @@ struct PreparedDrape {
   std::vector<std::uint32_t> pieceOfVertex;    ///< garment of each vertex (empty: one cloth)
   std::optional<DressedAvatar> dressing;       ///< sewing statistics (its model is `model`)
   TriangleMesh bodyMesh;                       ///< with an animated body: its surface at the last frame
+  /// With an animated body seen through depth views: renders them per frame instead of
+  /// the CPU reference rasterizer (set by the GPU backend's callers; see BodyAnimator).
+  BodyAnimator::ViewRenderer renderBodyViews;
 };
 
 /// Prepares `scene` (sets scene.settings.body or bodyViews when it has an avatar). `makeSolver`

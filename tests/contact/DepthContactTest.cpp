@@ -58,6 +58,7 @@ struct PushResult {
   int near = 0;           // points that started outside, closer than the offset
   double worstInside = 0.0;  // m, largest |exact distance - offset| after the push, of `inside`
   double worstNear = 0.0;    // m, largest distance below min(start, offset) or above offset, of `near`
+  double lowest = 1e9, highest = -1e9;  // m, range of (exact distance - offset) after the push, of `inside`
 };
 
 /// Points within `band` inside the mesh surface (by the exact distance) and closer than
@@ -66,7 +67,7 @@ struct PushResult {
 /// beyond the offset. (Beside a convex edge a point can be within the offset of the
 /// edge while no view's ray meets the body near it: it is left where it is, outside.)
 PushResult pushOntoSurface(const TriangleMesh& mesh, const DepthViewImages& views, float band, float offset,
-                           unsigned seed) {
+                           unsigned seed, int pushes = 1) {
   glm::vec3 lo(1e30f), hi(-1e30f);
   for (const glm::vec3& p : mesh.positions) {
     lo = glm::min(lo, p);
@@ -82,7 +83,9 @@ PushResult pushOntoSurface(const TriangleMesh& mesh, const DepthViewImages& view
   std::vector<float> start;
   for (std::size_t i = 0; i < candidates.size(); ++i)
     if (before[i] > -band && before[i] < offset) {
-      moved.push_back(pushed(views, candidates[i], offset));
+      glm::vec3 x = candidates[i];
+      for (int k = 0; k < pushes; ++k) x = pushed(views, x, offset);
+      moved.push_back(x);
       start.push_back(before[i]);
     }
   const std::vector<float> after = exactSignedDistances(mesh, moved).value();
@@ -91,6 +94,8 @@ PushResult pushOntoSurface(const TriangleMesh& mesh, const DepthViewImages& view
     if (start[i] < 0.0f) {
       ++result.inside;
       result.worstInside = std::max(result.worstInside, double(std::abs(after[i] - offset)));
+      result.lowest = std::min(result.lowest, double(after[i] - offset));
+      result.highest = std::max(result.highest, double(after[i] - offset));
     } else {
       ++result.near;
       const double below = double(std::min(start[i], offset) - after[i]);
@@ -129,6 +134,14 @@ TEST(DepthContact, PutsPointsOnAnalyticSurfacesWithinHalfATexel) {
     EXPECT_GT(r.near, 100) << body.name;
     EXPECT_LE(r.worstInside, 0.5 * double(texel)) << body.name;
     EXPECT_LE(r.worstNear, 0.5 * double(texel)) << body.name;
+    // Deeper (up to 10 texels, 25 mm: far more than a substep moves) the plane of a
+    // farther hit may push a little past the offset surface on a curved body, never
+    // short of it: after two pushes (two substeps) d - offset lies in [-h/2, +h].
+    const PushResult deep = pushOntoSurface(body.mesh, views, 10.0f * texel, offset, 11, 2);
+    std::printf("[ depth contact ] %-7s %d points up to 10 texels inside, two pushes: d - offset in [%.3f, %.3f] mm\n",
+                body.name, deep.inside, 1e3 * deep.lowest, 1e3 * deep.highest);
+    EXPECT_GE(deep.lowest, -0.5 * double(texel)) << body.name;
+    EXPECT_LE(deep.highest, double(texel)) << body.name;
   }
 }
 
