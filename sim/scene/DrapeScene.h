@@ -31,10 +31,11 @@
 ///                                "thigh_girth": 0.56, "shoulder_width": 0.376, "arm_length": 0.58,
 ///                                "leg_length": 0.80, "pose": "a_pose" | "t_pose",
 ///                                "a_pose_arm_angle": 45, "cell_size": 0.01},          // girths etc. in m
-///                  "contact_cell_size": 0.01,   // m, grid of the body's signed distance (its collider)
-///                  "contact": {"method": "distance_grid" | "depth_views",  // the body collider
+///                  "contact_cell_size": 0.01,   // m, cell of the distance grid (contact.method "distance_grid")
+///                  "contact": {"method": "depth_views" | "distance_grid",  // the body collider
 ///                              "texel": 0.0025, "layers": 4,                // depth views: texel (m), peeled layers
 ///                              "views": ["top", "front", "back", "left", "right"], "margin": 0.05},
+///                              // (the source's method: "views": ["top", "front", "back"], "layers": 1)
 ///                  "motion": {"bvh": "motion/walk.bvh", "map": "motion/cmu_to_mannequin.json",
 ///                             "time": 0.5, "skinning": "dual_quaternion" | "linear", "unit_scale": 0.01,
 ///                             "animate": false}},   // true: the body follows the clip while draping
@@ -57,8 +58,9 @@
 /// Garments (sim/garment/Dressing.h) need an avatar; they are drafted from its
 /// measurements, sewn around it and then draped; the "cloth" block then only gives
 /// their material (fabric, density, stiffness, bending, damping, anisotropy).
-/// With an avatar, the body (sim/body/Mannequin.h) is the cloth's collider: its signed
-/// distance grid (sim/contact) goes into settings.body, and the sphere defaults to none.
+/// With an avatar, the body (sim/body/Mannequin.h) is the cloth's collider: its depth
+/// views (sim/contact/DepthViews.h) go into settings.bodyViews, or its signed distance
+/// grid into settings.body, and the sphere defaults to none.
 #include <filesystem>
 #include <functional>
 #include <optional>
@@ -107,7 +109,7 @@ struct SceneAvatar {
   std::string fileClip;        ///< with `file`: pose it as this clip of the file ("" : none, "*": the first)
   float fileClipTime = 0.0f;   ///< s into fileClip
   float contactCellSize = 0.01f;  ///< m, cell of the body's signed distance grid
-  BodyContactMethod contactMethod = BodyContactMethod::DistanceGrid;
+  BodyContactMethod contactMethod = BodyContactMethod::DepthViews;
   DepthViewOptions depthViews;    ///< with BodyContactMethod::DepthViews
   std::optional<SceneMotion> motion;
 };

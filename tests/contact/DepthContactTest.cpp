@@ -206,8 +206,9 @@ TEST(DepthContact, CarriesTheBodysSurfaceVelocity) {
   EXPECT_NEAR(contact.normalGap.w, -0.01f, 0.0005f);
   EXPECT_NEAR(glm::distance(glm::vec3(contact.surfaceVelocityFriction), w), 0.0f, 1e-5f);
   EXPECT_FLOAT_EQ(contact.surfaceVelocityFriction.w, 0.5f);
-  // Far away: no contact.
-  EXPECT_GE(depthViewContact(views, glm::vec3(2.0f, 1.0f, 0.0f), 0.5f).normalGap.w, HG_NO_CONTACT_GAP);
+  // Far away: no contact (the gap is at least the distance to the nearest hit, 1.75 m).
+  EXPECT_GT(depthViewContact(views, glm::vec3(2.0f, 1.0f, 0.0f), 0.5f).normalGap.w, 1.5f);
+  EXPECT_GE(depthViewContact(views, glm::vec3(0.0f, 3.0f, 2.0f), 0.5f).normalGap.w, HG_NO_CONTACT_GAP);
 }
 
 /// Distance (m) a small cloth patch slides in 1 s down the top of a box inclined by

@@ -83,7 +83,7 @@ TEST(DrapeScene, BadInputNamesFileAndProblem) {
 
 TEST(DrapeScene, AvatarIsReadAndBadAvatarsNameTheKey) {
   auto scene = parseDrapeScene(
-      R"({"avatar": {"mannequin": {"height": 1.62, "hip_girth": 1.0, "pose": "t_pose"}, "contact_cell_size": 0.012}})",
+      R"({"avatar": {"mannequin": {"height": 1.62, "hip_girth": 1.0, "pose": "t_pose"}, "contact_cell_size": 0.012, "contact": {"method": "distance_grid"}}})",
       "inline");
   ASSERT_TRUE(scene) << scene.error().message;
   ASSERT_TRUE(scene->avatar);
@@ -103,9 +103,9 @@ TEST(DrapeScene, AvatarPosedFromABvhClip) {
   // from the T-pose; the skin follows the skeleton (dual quaternion skinning).
   const std::string motion = R"("motion": {"bvh": "motion/walk_cmu_names.bvh", "map": "motion/cmu_to_mannequin.json",
                                             "time": 0.0333333})";
-  auto rest = parseDrapeScene(R"({"avatar": {"mannequin": {"pose": "t_pose", "cell_size": 0.02}, "contact_cell_size": 0.02}})",
+  auto rest = parseDrapeScene(R"({"avatar": {"mannequin": {"pose": "t_pose", "cell_size": 0.02}, "contact_cell_size": 0.02, "contact": {"method": "distance_grid"}}})",
                               "inline");
-  auto posed = parseDrapeScene(R"({"avatar": {"mannequin": {"pose": "t_pose", "cell_size": 0.02}, "contact_cell_size": 0.02, )" +
+  auto posed = parseDrapeScene(R"({"avatar": {"mannequin": {"pose": "t_pose", "cell_size": 0.02}, "contact_cell_size": 0.02, "contact": {"method": "distance_grid"}, )" +
                                    motion + "}}",
                                "inline");
   ASSERT_TRUE(rest && posed) << (posed ? "" : posed.error().message);
@@ -135,7 +135,7 @@ TEST(DrapeScene, AvatarPosedFromABvhClip) {
 TEST(DrapeScene, AnimatedAvatarLowersItsArmsAndItsColliderFollows) {
   // scenes/motion/arms_down.bvh lowers both arms 45 degrees from the T-pose over 1 s.
   auto scene = parseDrapeScene(
-      R"({"avatar": {"mannequin": {"pose": "t_pose", "cell_size": 0.02}, "contact_cell_size": 0.02,
+      R"({"avatar": {"mannequin": {"pose": "t_pose", "cell_size": 0.02}, "contact_cell_size": 0.02, "contact": {"method": "distance_grid"},
           "motion": {"bvh": "motion/arms_down.bvh", "map": "motion/cmu_to_mannequin.json", "animate": true}}})",
       "inline");
   ASSERT_TRUE(scene) << scene.error().message;
@@ -184,9 +184,9 @@ TEST(DrapeScene, AvatarFromACharacterFilePosedByItsClip) {
   clip.channels.push_back(channel);
   ASSERT_TRUE(exportAnimatedGltf(dir / "ball.glb", body, {clip}, {}));
 
-  auto still = parseDrapeScene(R"({"avatar": {"file": "ball.glb", "contact_cell_size": 0.02}})", "inline");
+  auto still = parseDrapeScene(R"({"avatar": {"file": "ball.glb", "contact_cell_size": 0.02, "contact": {"method": "distance_grid"}}})", "inline");
   auto posed = parseDrapeScene(R"({"avatar": {"file": "ball.glb", "file_clip": "*", "file_clip_time": 1.0,
-                                   "contact_cell_size": 0.02}})", "inline");
+                                   "contact_cell_size": 0.02, "contact": {"method": "distance_grid"}}})", "inline");
   ASSERT_TRUE(still && posed) << (still ? posed.error().message : still.error().message);
   still->directory = posed->directory = dir;
   auto a = buildSceneBody(*still);
@@ -236,7 +236,7 @@ TEST(DrapeScene, GarmentsAreReadAndNeedAnAvatar) {
 }
 
 TEST(DrapeScene, AvatarBodyIsBuiltWithItsCollider) {
-  auto scene = parseDrapeScene(R"({"avatar": {"mannequin": {"cell_size": 0.02}, "contact_cell_size": 0.02}})", "inline");
+  auto scene = parseDrapeScene(R"({"avatar": {"mannequin": {"cell_size": 0.02}, "contact_cell_size": 0.02, "contact": {"method": "distance_grid"}}})", "inline");
   ASSERT_TRUE(scene) << scene.error().message;
   auto body = buildSceneBody(*scene);
   ASSERT_TRUE(body) << body.error().message;
@@ -247,6 +247,34 @@ TEST(DrapeScene, AvatarBodyIsBuiltWithItsCollider) {
   const glm::vec3 chest = body->measurements.joint("chest");
   EXPECT_LT(body->collider->distance(chest), 0.0f);
   EXPECT_GT(body->collider->distance(chest + glm::vec3(0.0f, 0.0f, 1.0f)), 0.0f);
+}
+
+TEST(DrapeScene, AvatarIsSeenThroughDepthViewsByDefault) {
+  auto scene = parseDrapeScene(R"({"avatar": {"mannequin": {"cell_size": 0.02}}})", "inline");
+  ASSERT_TRUE(scene) << scene.error().message;
+  auto body = buildSceneBody(*scene);
+  ASSERT_TRUE(body) << body.error().message;
+  EXPECT_FALSE(body->collider);  // no distance grid is built
+  ASSERT_TRUE(body->views);
+  EXPECT_EQ(body->views->setup.views.size(), 5u);
+  EXPECT_EQ(body->views->setup.layers, 4);
+  // Inside the chest the views say inside (gap < 0), a metre in front of it no contact.
+  const glm::vec3 chest = body->measurements.joint("chest");
+  EXPECT_LT(depthViewContact(*body->views, chest, 0.5f).normalGap.w, 0.0f);
+  EXPECT_GT(depthViewContact(*body->views, chest + glm::vec3(0.0f, 0.0f, 1.0f), 0.5f).normalGap.w, 0.5f);
+  // The scene's keys: the source's method, and errors that name the key.
+  auto source = parseDrapeScene(
+      R"({"avatar": {"contact": {"method": "depth_views", "views": ["top", "front", "back"], "layers": 1, "texel": 0.004}}})",
+      "inline");
+  ASSERT_TRUE(source) << source.error().message;
+  EXPECT_EQ(source->avatar->depthViews.directions.size(), 3u);
+  EXPECT_EQ(source->avatar->depthViews.layers, 1);
+  EXPECT_FLOAT_EQ(source->avatar->depthViews.texelSize, 0.004f);
+  expectError(R"({"avatar": {"contact": {"method": "voxels"}}})", "avatar.contact.method");
+  expectError(R"({"avatar": {"contact": {"views": ["up"]}}})", "avatar.contact.views");
+  expectError(R"({"avatar": {"contact": {"layers": 9}}})", "avatar.contact");
+  expectError(R"({"avatar": {"contact": {"texel": -1}}})", "avatar.contact");
+  expectError(R"({"avatar": {"contact": {"texle": 0.002}}})", "unknown key 'avatar.contact.texle'");
 }
 
 TEST(DrapeScene, MissingMeshOrTextureNamesTheFile) {
