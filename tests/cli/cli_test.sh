@@ -101,6 +101,20 @@ for f in outfit.obj outfit_body.obj outfit.glb outfit.png outfit_front.png outfi
 done
 if grep -q '"vertices_inside_body": 0' "$work/outfit_out/outfit.json" && grep -q '"exact_reference"' "$work/outfit_out/outfit.json"; then passes=$((passes + 1)); else
   echo "FAIL: outfit metrics lack contact statistics or report vertices inside the body"; failures=$((failures + 1)); fi
+# The same with the distance grid and --measure-penetration: the penetration block and
+# the collider named in the metrics.
+sed -e 's/"contact_cell_size": 0.02}/"contact_cell_size": 0.02, "contact": {"method": "distance_grid"}}/' \
+    -e 's/"name": "outfit"/"name": "outfit_grid"/' "$work/outfit.json" >"$work/outfit_grid.json"
+check "outfit drape on the distance grid, measured" 0 - -- \
+  "$hagoromo" drape "$work/outfit_grid.json" --backend cpu --out "$work/outfit_out" --measure-penetration
+if grep -q '"method": "distance_grid"' "$work/outfit_out/outfit_grid.json" && grep -q '"p99_9_m"' "$work/outfit_out/outfit_grid.json" &&
+   grep -q '"armpit_left"' "$work/outfit_out/outfit_grid.json" && grep -q '"method": "depth_views"' "$work/outfit_out/outfit.json"; then
+  passes=$((passes + 1)); else
+  echo "FAIL: metrics lack the collider method or the penetration block"; failures=$((failures + 1)); fi
+echo '{"avatar": {"contact": {"method": "voxels"}}}' >"$work/voxels.json"
+check "unknown contact method names the key" 2 "avatar.contact.method" -- "$hagoromo" drape "$work/voxels.json" --out "$work/x"
+echo '{"avatar": {"contact": {"texel": 0.00001}}}' >"$work/tiny_texel.json"
+check "a texel too small for the texel guard is an input error" 2 "avatar.contact" -- "$hagoromo" drape "$work/tiny_texel.json" --out "$work/x"
 echo '{"garments": [{"type": "skirt"}]}' >"$work/naked.json"
 check "garments without an avatar" 2 "garments need an avatar" -- "$hagoromo" drape "$work/naked.json" --out "$work/x"
 echo '{"avatar": {}, "garments": [{"type": "kimono"}]}' >"$work/kimono.json"
