@@ -17,6 +17,7 @@
 
 #include "apps/common/ExitCodes.h"
 #include "apps/common/Progress.h"
+#include "render/DepthViewPicture.h"
 #include "render/DrapeSceneView.h"
 #include "render/MeshRenderer.h"
 #include "render/OffscreenTarget.h"
@@ -221,6 +222,13 @@ int runDrape(const DrapeOptions& options) {
     render(view.viewFrom(0.0f), "_front");
     render(view.viewFrom(0.5f * 3.14159265f), "_side");
     render(view.viewFrom(3.14159265f), "_back");
+  }
+  // What the cloth collided with: the body's depth views (the last frame's when they
+  // stayed on the CPU, else the first pose's), one column per view, a row per layer.
+  if (body && body->views) {
+    const auto& last = (*solver)->settings().bodyViews;
+    images.emplace_back(scene.outputDirectory / (scene.name + "_depth_views.png"),
+                        depthViewsPicture(last ? *last : *body->views));
   }
   const auto tRendered = Clock::now();
 

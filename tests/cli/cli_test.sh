@@ -95,7 +95,8 @@ cat >"$work/outfit.json" <<JSON
  "output": {"image_width": 120, "image_height": 160}}
 JSON
 check "outfit drape succeeds" 0 - -- "$hagoromo" drape "$work/outfit.json" --backend cpu --out "$work/outfit_out" -q
-for f in outfit.obj outfit_body.obj outfit.glb outfit.png outfit_front.png outfit_side.png outfit_back.png outfit.json; do
+for f in outfit.obj outfit_body.obj outfit.glb outfit.png outfit_front.png outfit_side.png outfit_back.png \
+         outfit_depth_views.png outfit.json; do
   if [[ -s "$work/outfit_out/$f" ]]; then passes=$((passes + 1)); else
     echo "FAIL: outfit drape did not write $f"; failures=$((failures + 1)); fi
 done
