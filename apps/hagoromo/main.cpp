@@ -129,6 +129,16 @@ int runDrape(const DrapeOptions& options) {
   const std::optional<SceneBody>& body = prepared->body;
   const std::optional<DressedAvatar>& dressed = prepared->dressing;
   const std::shared_ptr<const ClothModel> sharedModel = prepared->model;
+  if (!options.quiet && body && body->views) {
+    const DepthViewSetup& setup = body->views->setup;
+    std::string names;
+    for (DepthViewDirection d : setup.directions) names += (names.empty() ? "" : ", ") + std::string(depthViewName(d));
+    std::printf("body collider: %zu depth views (%s) x %d layers, %.2f mm texels, %.1f M texels\n",
+                setup.views.size(), names.c_str(), setup.layers, 1e3 * double(setup.texelSize()),
+                1e-6 * double(setup.texelCount()));
+  } else if (!options.quiet && body && body->collider) {
+    std::printf("body collider: signed distance grid, %.1f mm cells\n", 1e3 * double(body->collider->cellSize));
+  }
   if (!options.quiet && dressed)
     std::printf("sewn in %d frames (largest seam gap %.2f mm, %zu vertices welded), %zu cloth vertices\n",
                 dressed->sewingFrames, 1e3 * double(dressed->largestGapBeforeWeld), dressed->weldedVertices,
