@@ -28,6 +28,7 @@
 #include "render/Image.h"
 #include "render/MeshRenderer.h"
 #include "sim/gpu/GpuClothSolver.h"
+#include "sim/gpu/GpuDepthViewRenderer.h"
 #include "sim/cloth/FabricPresets.h"
 #include "sim/scene/DrapeScene.h"
 #include "sim/scene/DrapeSetup.h"
@@ -150,6 +151,12 @@ int main(int argc, char** argv) {
       }
       auto next = std::make_unique<Drape>();
       next->prepared = std::move(prepared).value();
+      // A moving body's depth views: rendered by the GPU on a hardware driver (bound by
+      // the GPU solver), by the CPU reference rasterizer on llvmpipe (faster there).
+      const char* glRenderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
+      const bool software = glRenderer && std::string(glRenderer).find("llvmpipe") != std::string::npos;
+      if (const auto& body = next->prepared.body; body && body->animator && body->views && !software)
+        next->prepared.renderBodyViews = makeGpuBodyViewRenderer();
       next->solver = std::move(solver).value();
       next->solver->writeState(next->prepared.start);
       next->view = std::make_unique<DrapeSceneView>(*next->prepared.model, scene.settings,
