@@ -12,9 +12,9 @@
 ///             below DressingSettings::weldGap
 ///   welded  = weldSeams(...), the model rebuilt from the welded mesh, state carried over
 ///
-/// Two runs of the pipeline agree to float round-off but not bitwise (the panel meshing
-/// or placement is not yet reproducible to the last bit; seen as ~1e-6 relative
-/// differences in spring stiffness). Garments share one cloth model; each may have its
+/// Two runs of the pipeline agree closely but not bitwise (the panel meshing or
+/// placement is not yet reproducible to the last bit; seen as ~1e-6 and, rarely, up to
+/// 6.5e-5 relative differences in spring stiffness after the weld). Garments share one cloth model; each may have its
 /// own material (GarmentSpec::material). They do not collide with each
 /// other (cloth-cloth contact is not part of the solver yet), so layered garments must
 /// not overlap much: the default outfit is a T-shirt ending above the hip over a skirt.

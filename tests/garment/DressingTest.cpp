@@ -138,20 +138,22 @@ TEST(Dressing, EachGarmentCanHaveItsOwnMaterial) {
   for (std::size_t s = 0; s < plain->model.springs.size(); ++s) {
     const bool shirt = mixed->garmentOfVertex[mixed->model.springs[s].a] == 1;
     shirtSprings += shirt;
-    // Two pipeline runs agree to round-off (not bitwise: see the note in Dressing.h).
-    EXPECT_NEAR(mixed->model.springs[s].baseStiffness, plain->model.springs[s].baseStiffness * (shirt ? 2.0f : 1.0f),
-                1e-4f * plain->model.springs[s].baseStiffness);
+    // Two pipeline runs agree closely but not bitwise (see the note in Dressing.h): the
+    // welded rest lengths have differed by up to 6.5e-5 relative between runs, so the
+    // ratio is checked to 5e-4 of the expected value.
+    const float expected = plain->model.springs[s].baseStiffness * (shirt ? 2.0f : 1.0f);
+    EXPECT_NEAR(mixed->model.springs[s].baseStiffness, expected, 5e-4f * expected);
   }
   EXPECT_GT(shirtSprings, 100);
   for (std::size_t h = 0; h < plain->model.hinges.size(); ++h) {
     const bool shirt = mixed->garmentOfVertex[mixed->model.hinges[h].vertices.x] == 1;
-    EXPECT_NEAR(mixed->model.hinges[h].stiffness, plain->model.hinges[h].stiffness * (shirt ? 1.0f / 3.0f : 1.0f),
-                1e-4f * plain->model.hinges[h].stiffness);
+    const float expected = plain->model.hinges[h].stiffness * (shirt ? 1.0f / 3.0f : 1.0f);
+    EXPECT_NEAR(mixed->model.hinges[h].stiffness, expected, 5e-4f * expected);
   }
   for (std::size_t v = 0; v < plain->model.vertexCount(); ++v) {
     const bool shirt = mixed->garmentOfVertex[v] == 1;
-    EXPECT_NEAR(mixed->model.restPositions[v].w, plain->model.restPositions[v].w * (shirt ? 2.0f : 1.0f),
-                1e-4f * plain->model.restPositions[v].w);
+    const float expected = plain->model.restPositions[v].w * (shirt ? 2.0f : 1.0f);
+    EXPECT_NEAR(mixed->model.restPositions[v].w, expected, 5e-4f * expected);
     EXPECT_EQ(mixed->state.positions[v].w, mixed->model.restPositions[v].w);  // the state carries the masses
   }
 }
