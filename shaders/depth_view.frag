@@ -15,7 +15,6 @@
 
 #include "kernels/layout.glslh"
 
-noperspective in vec3 viewNormal;
 noperspective in vec3 viewVelocity;
 
 layout(location = 0) uniform vec4 viewOrigin;   // xyz m; w texel size h, m

@@ -159,29 +159,36 @@ Result<DepthViewSetup> makeDepthViewSetup(const TriangleMesh& mesh, const DepthV
   return makeDepthViewSetup(lo, hi, options);
 }
 
+Status validateDepthViewBody(const TriangleMesh& mesh, std::span<const glm::vec3> vertexVelocities,
+                             std::string_view who) {
+  const std::size_t n = mesh.positions.size();
+  for (std::size_t i = 0; i < n; ++i)
+    if (!finite(mesh.positions[i]))
+      return Error{std::string(who) + ": mesh vertex " + std::to_string(i) + " is not finite"};
+  if (!vertexVelocities.empty() && vertexVelocities.size() != n)
+    return Error{std::string(who) + ": " + std::to_string(vertexVelocities.size()) +
+                 " vertex velocities for a mesh of " + std::to_string(n) + " vertices"};
+  for (std::size_t i = 0; i < vertexVelocities.size(); ++i)
+    if (!finite(vertexVelocities[i]))
+      return Error{std::string(who) + ": velocity of vertex " + std::to_string(i) + " is not finite"};
+  if (mesh.indices.size() % 3 != 0)
+    return Error{std::string(who) + ": the index count " + std::to_string(mesh.indices.size()) +
+                 " is not a multiple of 3"};
+  for (std::uint32_t index : mesh.indices)
+    if (index >= n)
+      return Error{std::string(who) + ": index " + std::to_string(index) + " is out of range (" + std::to_string(n) +
+                   " vertices)"};
+  return Status::success();
+}
+
 Result<DepthViewImages> rasterizeDepthViews(const TriangleMesh& mesh, std::span<const glm::vec3> vertexVelocities,
                                             const DepthViewSetup& setup) {
   if (setup.views.empty()) return Error{"rasterizeDepthViews: the setup has no views"};
   if (setup.views.size() != setup.directions.size())
     return Error{"rasterizeDepthViews: the setup has " + std::to_string(setup.views.size()) + " views but " +
                  std::to_string(setup.directions.size()) + " directions"};
+  if (Status s = validateDepthViewBody(mesh, vertexVelocities, "rasterizeDepthViews"); !s) return s.error();
   const std::size_t n = mesh.positions.size();
-  for (std::size_t i = 0; i < n; ++i)
-    if (!finite(mesh.positions[i]))
-      return Error{"rasterizeDepthViews: mesh vertex " + std::to_string(i) + " is not finite"};
-  if (!vertexVelocities.empty() && vertexVelocities.size() != n)
-    return Error{"rasterizeDepthViews: " + std::to_string(vertexVelocities.size()) +
-                 " vertex velocities for a mesh of " + std::to_string(n) + " vertices"};
-  for (std::size_t i = 0; i < vertexVelocities.size(); ++i)
-    if (!finite(vertexVelocities[i]))
-      return Error{"rasterizeDepthViews: velocity of vertex " + std::to_string(i) + " is not finite"};
-  if (mesh.indices.size() % 3 != 0)
-    return Error{"rasterizeDepthViews: the index count " + std::to_string(mesh.indices.size()) +
-                 " is not a multiple of 3"};
-  for (std::uint32_t index : mesh.indices)
-    if (index >= n)
-      return Error{"rasterizeDepthViews: index " + std::to_string(index) + " is out of range (" + std::to_string(n) +
-                   " vertices)"};
   for (const kernels::DepthView& v : setup.views)
     if (v.texels.y < 1 || v.texels.y > HG_MAX_DEPTH_LAYERS || !(v.origin.w > 0.0f) || v.right.w < 1.0f ||
         v.up.w < 1.0f)

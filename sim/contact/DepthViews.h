@@ -102,6 +102,12 @@ struct DepthViewImages {
   std::vector<glm::vec4> velocity;
 };
 
+/// Checks a body for rasterization (both renderers call it): finite positions, zero or one
+/// finite velocity per vertex, whole triangles with indices in range. Errors start with
+/// `who` and name the vertex or index.
+Status validateDepthViewBody(const TriangleMesh& mesh, std::span<const glm::vec3> vertexVelocities,
+                             std::string_view who);
+
 /// CPU reference rasterizer (the rules above), OpenMP over views and rows.
 /// `vertexVelocities` is empty (a still body) or one per mesh vertex (m/s); the mesh's
 /// vertex normals are not used (texels carry the triangles' normals).

@@ -27,9 +27,8 @@ constexpr GLint kLayerLocation = 5;
 constexpr GLuint kMeshPositionsBinding = HG_BINDING_DEPTH_MESH_POSITIONS;
 constexpr GLuint kMeshIndicesBinding = HG_BINDING_DEPTH_MESH_INDICES;
 // Vertex attributes.
-constexpr GLuint kPositionAttribute = 0, kNormalAttribute = 1, kVelocityAttribute = 2;
+constexpr GLuint kPositionAttribute = 0, kVelocityAttribute = 2;
 
-bool finite(glm::vec3 v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
 
 std::string glErrorName(GLenum e) {
   switch (e) {
@@ -151,7 +150,7 @@ Result<std::unique_ptr<GpuDepthViewRenderer>> GpuDepthViewRenderer::create(const
   GLuint vao = 0;
   glCreateVertexArrays(1, &vao);
   r->m_vertexArray = gl::VertexArray(vao);
-  for (GLuint a : {kPositionAttribute, kNormalAttribute, kVelocityAttribute}) {
+  for (GLuint a : {kPositionAttribute, kVelocityAttribute}) {
     glEnableVertexArrayAttrib(vao, a);
     glVertexArrayAttribFormat(vao, a, 3, GL_FLOAT, GL_FALSE, 0);
     glVertexArrayAttribBinding(vao, a, a);
@@ -161,33 +160,8 @@ Result<std::unique_ptr<GpuDepthViewRenderer>> GpuDepthViewRenderer::create(const
 }
 
 Status GpuDepthViewRenderer::upload(const TriangleMesh& mesh, std::span<const glm::vec3> vertexVelocities) {
+  if (Status s = validateDepthViewBody(mesh, vertexVelocities, "GpuDepthViewRenderer"); !s) return s;
   const std::size_t n = mesh.positions.size();
-  for (std::size_t i = 0; i < n; ++i)
-    if (!finite(mesh.positions[i]))
-      return Error{"GpuDepthViewRenderer: mesh vertex " + std::to_string(i) + " is not finite"};
-  if (!vertexVelocities.empty() && vertexVelocities.size() != n)
-    return Error{"GpuDepthViewRenderer: " + std::to_string(vertexVelocities.size()) +
-                 " vertex velocities for a mesh of " + std::to_string(n) + " vertices"};
-  for (std::size_t i = 0; i < vertexVelocities.size(); ++i)
-    if (!finite(vertexVelocities[i]))
-      return Error{"GpuDepthViewRenderer: velocity of vertex " + std::to_string(i) + " is not finite"};
-  if (mesh.indices.size() % 3 != 0)
-    return Error{"GpuDepthViewRenderer: the index count " + std::to_string(mesh.indices.size()) +
-                 " is not a multiple of 3"};
-  for (std::uint32_t index : mesh.indices)
-    if (index >= n)
-      return Error{"GpuDepthViewRenderer: index " + std::to_string(index) + " is out of range (" +
-                   std::to_string(n) + " vertices)"};
-  std::vector<glm::vec3> computedNormals;
-  std::span<const glm::vec3> normals(mesh.normals);
-  if (mesh.normals.size() != n) {
-    TriangleMesh copy;
-    copy.positions = mesh.positions;
-    copy.indices = mesh.indices;
-    computeVertexNormals(copy);
-    computedNormals = std::move(copy.normals);
-    normals = computedNormals;
-  }
   std::vector<glm::vec3> zeroVelocities;
   if (vertexVelocities.empty()) {
     zeroVelocities.assign(n, glm::vec3(0.0f));
@@ -196,16 +170,13 @@ Status GpuDepthViewRenderer::upload(const TriangleMesh& mesh, std::span<const gl
   const std::size_t vertexBytes = n * sizeof(glm::vec3);
   if (n > m_vertexCapacity || !m_positions) {
     m_positions = gl::createBuffer(vertexBytes, mesh.positions.data());
-    m_normals = gl::createBuffer(vertexBytes, normals.data());
     m_velocities = gl::createBuffer(vertexBytes, vertexVelocities.data());
     m_vertexCapacity = n;
     const GLuint vao = m_vertexArray.id();
     glVertexArrayVertexBuffer(vao, kPositionAttribute, m_positions.id(), 0, sizeof(glm::vec3));
-    glVertexArrayVertexBuffer(vao, kNormalAttribute, m_normals.id(), 0, sizeof(glm::vec3));
     glVertexArrayVertexBuffer(vao, kVelocityAttribute, m_velocities.id(), 0, sizeof(glm::vec3));
   } else if (n > 0) {
     glNamedBufferSubData(m_positions.id(), 0, GLsizeiptr(vertexBytes), mesh.positions.data());
-    glNamedBufferSubData(m_normals.id(), 0, GLsizeiptr(vertexBytes), normals.data());
     glNamedBufferSubData(m_velocities.id(), 0, GLsizeiptr(vertexBytes), vertexVelocities.data());
   }
   const std::size_t indexBytes = mesh.indices.size() * sizeof(std::uint32_t);

@@ -74,7 +74,7 @@ class GpuDepthViewRenderer {
   gl::Framebuffer m_framebuffers[2];
   gl::Buffer m_views, m_normalDepth, m_velocity;
   gl::VertexArray m_vertexArray;
-  gl::Buffer m_positions, m_normals, m_velocities, m_indices;
+  gl::Buffer m_positions, m_velocities, m_indices;
   std::size_t m_vertexCapacity = 0, m_indexCapacity = 0, m_indexCount = 0;
 };
 
