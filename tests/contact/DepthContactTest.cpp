@@ -237,12 +237,7 @@ double slideOnInclinedBox(float angle, float mu) {
     const glm::vec3 x = glm::vec3(p) - centre;
     p = glm::vec4(rotate(glm::vec3(x.x, 0.0f, x.z)) + glm::vec3(0.0f, 1.0f, 0.0f), p.w);
   }
-  solver->writeState(state);
-  glm::vec3 start(0.0f), end(0.0f);
-  for (const glm::vec4& p : state.positions) start += glm::vec3(p);
-  for (int f = 0; f < 60; ++f) EXPECT_EQ(solver->step(), StepStatus::Ok);
-  for (const glm::vec4& p : solver->readState().positions) end += glm::vec3(p);
-  return double(glm::length(end - start)) / double(state.positions.size());
+  return test::centroidTravel(*solver, state, 60);
 }
 
 TEST(DepthContact, ClothOnAnInclinedBoxSlidesIffTanAngleExceedsMu) {

@@ -38,6 +38,17 @@ inline ClothSettings withoutColliders(ClothSettings settings = {}) {
   return settings;
 }
 
+/// Starts `solver` at `start`, runs `frames` steps (each must be Ok) and returns how far
+/// the vertices' centroid moved, m (how far a patch slid).
+inline double centroidTravel(ClothSolver& solver, const ClothState& start, int frames) {
+  solver.writeState(start);
+  glm::vec3 from(0.0f), to(0.0f);
+  for (const glm::vec4& p : start.positions) from += glm::vec3(p);
+  for (int f = 0; f < frames; ++f) EXPECT_EQ(solver.step(), StepStatus::Ok);
+  for (const glm::vec4& p : solver.readState().positions) to += glm::vec3(p);
+  return double(glm::length(to - from)) / double(start.positions.size());
+}
+
 // ---- CPU vs GPU comparisons ------------------------------------------------------------
 
 /// Largest |a - b| - (atol + rtol |b|) over all xyz components; <= 0 passes.
