@@ -47,28 +47,6 @@ std::shared_ptr<const DepthViewImages> sphereViews(int layers, float texel = 0.0
   return std::make_shared<const DepthViewImages>(std::move(images).value());
 }
 
-/// A sheet wrapped onto the sphere, started from 2 mm inside to 6 mm outside a shell
-/// 2 mm out, with moderate velocities: most vertices are in contact in the first substep.
-std::pair<std::shared_ptr<const ClothModel>, ClothState> wrappedSheet() {
-  SquareClothSpec spec;
-  spec.resolution = 35;  // 1225 vertices: not a multiple of the workgroup size
-  auto mesh = makeSquareSheet(spec);
-  EXPECT_TRUE(mesh);
-  for (glm::vec3& p : mesh->positions) p = kCentre + (kRadius + 0.002f) * glm::normalize(p - kCentre);
-  auto built = buildClothModel(*mesh, ClothMaterial{});
-  EXPECT_TRUE(built) << built.error().message;
-  auto model = std::make_shared<const ClothModel>(std::move(built).value());
-  ClothState start = restState(*model);
-  for (std::size_t i = 0; i < start.positions.size(); ++i) {
-    const float t = float(i);
-    const glm::vec3 direction = glm::normalize(glm::vec3(start.positions[i]) - kCentre);
-    const float radius = kRadius + 0.002f + 0.004f * std::sin(1.7f * t);
-    start.positions[i] = glm::vec4(kCentre + radius * direction, start.positions[i].w);
-    start.velocities[i] = glm::vec4(0.3f * std::cos(t), -0.5f, 0.2f * std::sin(2.0f * t), 0.0f);
-  }
-  return {model, start};
-}
-
 ClothSettings viewSettings(std::shared_ptr<const DepthViewImages> views) {
   ClothSettings settings = test::withoutColliders();
   settings.substeps = 1;
@@ -92,7 +70,7 @@ ClothState stepOnce(Backend backend, std::shared_ptr<const ClothModel> model, co
 TEST_F(DepthContactGLTest, OneSubstepAgreesBetweenCpuAndGpu) {
   for (int layers : {1, 4}) {
     const ClothSettings settings = viewSettings(sphereViews(layers));
-    auto [model, start] = wrappedSheet();
+    auto [model, start] = test::wrappedSheet(kCentre, kRadius);
     int inContact = 0;
     for (const glm::vec4& p : start.positions)
       inContact += depthViewContact(*settings.bodyViews, glm::vec3(p), 0.0f).normalGap.w < settings.contactOffset;
@@ -115,7 +93,7 @@ TEST_F(DepthContactGLTest, GpuRenderedViewsGiveTheSameStepAsUploadedOnes) {
   auto renderer = GpuDepthViewRenderer::create(uploaded->setup);
   ASSERT_TRUE(renderer) << renderer.error().message;
   ASSERT_TRUE((*renderer)->render(sphereMesh(), {}));
-  auto [model, start] = wrappedSheet();
+  auto [model, start] = test::wrappedSheet(kCentre, kRadius);
   const ClothState reference = stepOnce(Backend::Gpu, model, viewSettings(uploaded), start);
   auto solver = createClothSolver(Backend::Gpu, model, viewSettings(nullptr));
   ASSERT_TRUE(solver) << solver.error().message;

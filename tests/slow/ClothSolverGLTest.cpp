@@ -258,23 +258,7 @@ TEST_F(ClothCrossCheckGLTest, OneSubstepWithABodyAgreesTightly) {
   // friction kernel itself is cross-checked in KernelGLTest.
   settings.friction = 0.0f;
   ASSERT_TRUE(settings.body);
-  SquareClothSpec spec;
-  spec.resolution = 35;
-  auto mesh = makeSquareSheet(spec);
-  ASSERT_TRUE(mesh);
-  for (glm::vec3& p : mesh->positions)
-    p = settings.sphereCenter + (settings.sphereRadius + 0.002f) * glm::normalize(p - settings.sphereCenter);
-  auto built = buildClothModel(*mesh, ClothMaterial{});
-  ASSERT_TRUE(built) << built.error().message;
-  auto model = std::make_shared<const ClothModel>(std::move(built).value());
-  ClothState start = restState(*model);
-  for (std::size_t i = 0; i < start.positions.size(); ++i) {
-    const float t = float(i);
-    const glm::vec3 direction = glm::normalize(glm::vec3(start.positions[i]) - settings.sphereCenter);
-    const float radius = settings.sphereRadius + 0.002f + 0.004f * std::sin(1.7f * t);
-    start.positions[i] = glm::vec4(settings.sphereCenter + radius * direction, start.positions[i].w);
-    start.velocities[i] = glm::vec4(0.3f * std::cos(t), -0.5f, 0.2f * std::sin(2.0f * t), 0.0f);
-  }
+  const auto [model, start] = test::wrappedSheet(settings.sphereCenter, settings.sphereRadius);
   int inContact = 0;
   for (const glm::vec4& p : start.positions) inContact += settings.body->distance(glm::vec3(p)) < settings.contactOffset;
   std::printf("[ cross-check ] body grid: %d of %zu vertices start in contact\n", inContact, start.positions.size());

@@ -49,6 +49,28 @@ inline double centroidTravel(ClothSolver& solver, const ClothState& start, int f
   return double(glm::length(to - from)) / double(start.positions.size());
 }
 
+/// A 35 x 35 sheet wrapped onto a sphere, started from 2 mm inside to 6 mm outside a shell
+/// 2 mm out, with moderate velocities: most vertices are in contact in the first substep.
+inline std::pair<std::shared_ptr<const ClothModel>, ClothState> wrappedSheet(glm::vec3 centre, float sphereRadius) {
+  SquareClothSpec spec;
+  spec.resolution = 35;  // 1225 vertices: not a multiple of the workgroup size
+  auto mesh = makeSquareSheet(spec);
+  EXPECT_TRUE(mesh);
+  for (glm::vec3& p : mesh->positions) p = centre + (sphereRadius + 0.002f) * glm::normalize(p - centre);
+  auto built = buildClothModel(*mesh, ClothMaterial{});
+  EXPECT_TRUE(built) << built.error().message;
+  auto model = std::make_shared<const ClothModel>(std::move(built).value());
+  ClothState start = restState(*model);
+  for (std::size_t i = 0; i < start.positions.size(); ++i) {
+    const float t = float(i);
+    const glm::vec3 direction = glm::normalize(glm::vec3(start.positions[i]) - centre);
+    const float radius = sphereRadius + 0.002f + 0.004f * std::sin(1.7f * t);
+    start.positions[i] = glm::vec4(centre + radius * direction, start.positions[i].w);
+    start.velocities[i] = glm::vec4(0.3f * std::cos(t), -0.5f, 0.2f * std::sin(2.0f * t), 0.0f);
+  }
+  return {model, start};
+}
+
 // ---- CPU vs GPU comparisons ------------------------------------------------------------
 
 /// Largest |a - b| - (atol + rtol |b|) over all xyz components; <= 0 passes.
