@@ -17,8 +17,8 @@ packages=(
   libcgal-dev
   # tests and benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev
-  # peers for benchmarks (bench/ only: Bullet soft-body cloth)
-  libbullet-dev
+  # peers for benchmarks (bench/ only: Bullet soft-body cloth, FCL continuous collision)
+  libbullet-dev libfcl-dev
 )
 
 missing=()

@@ -8,6 +8,8 @@
 
 #include <glm/geometric.hpp>
 
+#include "sim/geometry/OrthoRaster.h"
+
 namespace hg {
 namespace {
 
@@ -15,34 +17,7 @@ constexpr DepthViewDirection kAllDirections[] = {DepthViewDirection::Top,  Depth
                                                  DepthViewDirection::Back, DepthViewDirection::Left,
                                                  DepthViewDirection::Right, DepthViewDirection::Bottom};
 
-/// Subpixel grid of the vertex snapping (1/256 texel, 8 bits: llvmpipe and most GPUs).
-constexpr double kSubpixels = 256.0;
-
-/// Tie rule of texel centres on an edge, in image coordinates (v up): true = top-left
-/// (top: horizontal with the interior below; left: interior to the right), false =
-/// bottom-left (bottom: horizontal with the interior above). Mesa llvmpipe rendering
-/// into a framebuffer object, read back row j = 0 first, follows bottom-left: that is
-/// Direct3D's / Gallium's top-left rule in memory order (rows top to bottom).
-/// DepthViewsGLTest.TieRuleMatchesTheCpu pins it.
-constexpr bool kDepthViewTopLeftRule = false;
-
 bool finite(glm::vec3 v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
-
-/// One rasterized crossing of a texel's ray.
-struct Fragment {
-  std::uint32_t texel;     // i within the row
-  std::uint32_t triangle;  // draw order (ties in depth keep the first, as the GPU's depth test)
-  double depth;
-  glm::vec3 normal;
-  glm::vec3 velocity;
-};
-
-/// A view's image coordinates of one vertex.
-struct Projected {
-  double u, v;    // texels, exact projection (interpolation)
-  double su, sv;  // snapped to 1/kSubpixels texel (coverage)
-  double depth;   // m
-};
 
 }  // namespace
 
@@ -210,137 +185,45 @@ Result<DepthViewImages> rasterizeDepthViews(const TriangleMesh& mesh, std::span<
   const std::size_t texelCount = setup.texelCount();
   images.normalDepth.assign(texelCount, glm::vec4(0.0f, 0.0f, 0.0f, HG_NO_SURFACE_DEPTH));
   images.velocity.assign(texelCount, glm::vec4(0.0f));
-  const std::size_t triangles = mesh.triangleCount();
-  std::vector<Projected> projected(n);
+  std::vector<RasterVertex> projected(n);
 
   for (const kernels::DepthView& view : setup.views) {
     const int width = int(view.right.w), height = int(view.up.w), layers = int(view.texels.y);
     const glm::dvec3 origin(view.origin), right(view.right), up(view.up), forward(view.forward);
     const double h = view.origin.w;
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (n >= 2048)
     for (std::ptrdiff_t i = 0; i < std::ptrdiff_t(n); ++i) {
       const glm::dvec3 d = glm::dvec3(mesh.positions[std::size_t(i)]) - origin;
-      Projected& p = projected[std::size_t(i)];
-      p.u = glm::dot(d, right) / h;
-      p.v = glm::dot(d, up) / h;
-      p.su = std::nearbyint(p.u * kSubpixels) / kSubpixels;
-      p.sv = std::nearbyint(p.v * kSubpixels) / kSubpixels;
-      p.depth = glm::dot(d, forward);
+      projected[std::size_t(i)] = {glm::dot(d, right) / h, glm::dot(d, up) / h, glm::dot(d, forward)};
     }
-    // Rows each triangle may cover (texel centres j + 0.5 within its snapped v range), in
-    // triangle order, as CSR: rowStart[j] .. rowStart[j + 1] in rowTriangles.
-    std::vector<std::uint32_t> rowStart(std::size_t(height) + 1, 0u), rowTriangles;
-    auto rowRange = [&](std::size_t t, int& j0, int& j1) {
-      const Projected &a = projected[mesh.indices[3 * t]], &b = projected[mesh.indices[3 * t + 1]],
-                      &c = projected[mesh.indices[3 * t + 2]];
-      const double lo = std::min({a.sv, b.sv, c.sv}), hi = std::max({a.sv, b.sv, c.sv});
-      j0 = int(std::max(0.0, std::ceil(lo - 0.5)));
-      j1 = int(std::min(double(height - 1), std::floor(hi - 0.5)));
-    };
-    for (std::size_t t = 0; t < triangles; ++t) {
-      int j0, j1;
-      rowRange(t, j0, j1);
-      for (int j = j0; j <= j1; ++j) ++rowStart[std::size_t(j) + 1];
-    }
-    for (int j = 0; j < height; ++j) rowStart[std::size_t(j) + 1] += rowStart[std::size_t(j)];
-    rowTriangles.resize(rowStart.back());
-    {
-      std::vector<std::uint32_t> fill(rowStart.begin(), rowStart.end() - 1);
-      for (std::size_t t = 0; t < triangles; ++t) {
-        int j0, j1;
-        rowRange(t, j0, j1);
-        for (int j = j0; j <= j1; ++j) rowTriangles[fill[std::size_t(j)]++] = std::uint32_t(t);
-      }
-    }
-
-#pragma omp parallel for schedule(static)
-    for (int j = 0; j < height; ++j) {
-      std::vector<Fragment> fragments;
-      const double cy = j + 0.5;
-      for (std::uint32_t r = rowStart[std::size_t(j)]; r < rowStart[std::size_t(j) + 1]; ++r) {
-        const std::uint32_t t = rowTriangles[r];
-        std::array<std::uint32_t, 3> idx{mesh.indices[3 * t], mesh.indices[3 * t + 1], mesh.indices[3 * t + 2]};
-        const Projected *a = &projected[idx[0]], *b = &projected[idx[1]], *c = &projected[idx[2]];
-        // Twice the signed area of the snapped triangle; exact (the coordinates are
-        // multiples of 2^-8 with few bits). Zero area covers nothing.
-        const double area = (b->su - a->su) * (c->sv - a->sv) - (b->sv - a->sv) * (c->su - a->su);
-        if (area == 0.0) continue;
-        if (area < 0.0) {  // make it counter-clockwise in (u, v): both windings are drawn
-          std::swap(b, c);
-          std::swap(idx[1], idx[2]);
-        }
-        const Projected* corner[3] = {a, b, c};
-        // Edge e runs from corner[e] to corner[(e + 1) % 3]; the interior is on its left.
-        // Tie rule (kDepthViewTopLeftRule): a texel centre on an edge belongs to the
-        // triangle when the edge is a left edge (runs downward, dv < 0) or a bottom
-        // (top-left: top) edge. Shared edges then cover each centre exactly once.
-        double edgeDu[3], edgeDv[3];
-        bool inclusive[3];
-        for (int e = 0; e < 3; ++e) {
-          const Projected* p = corner[e];
-          const Projected* q = corner[(e + 1) % 3];
-          edgeDu[e] = q->su - p->su;
-          edgeDv[e] = q->sv - p->sv;
-          inclusive[e] = kDepthViewTopLeftRule ? (edgeDv[e] < 0.0 || (edgeDv[e] == 0.0 && edgeDu[e] < 0.0))
-                                               : (edgeDv[e] < 0.0 || (edgeDv[e] == 0.0 && edgeDu[e] > 0.0));
-        }
-        const double lo = std::min({a->su, b->su, c->su}), hi = std::max({a->su, b->su, c->su});
-        const int i0 = int(std::max(0.0, std::ceil(lo - 0.5)));
-        const int i1 = int(std::min(double(width - 1), std::floor(hi - 0.5)));
-        // Interpolation uses the exact (unsnapped) projection, as the GPU's attribute planes.
-        const double exactArea = (b->u - a->u) * (c->v - a->v) - (b->v - a->v) * (c->u - a->u);
-        for (int i = i0; i <= i1; ++i) {
-          const double cx = i + 0.5;
-          bool inside = true;
-          for (int e = 0; e < 3 && inside; ++e) {
-            const Projected* p = corner[e];
-            const double f = edgeDu[e] * (cy - p->sv) - edgeDv[e] * (cx - p->su);
-            inside = f > 0.0 || (f == 0.0 && inclusive[e]);
-          }
-          if (!inside) continue;
-          double w[3];  // barycentric weights of a, b, c
-          if (exactArea != 0.0) {
-            w[0] = ((b->u - cx) * (c->v - cy) - (b->v - cy) * (c->u - cx)) / exactArea;
-            w[1] = ((c->u - cx) * (a->v - cy) - (c->v - cy) * (a->u - cx)) / exactArea;
-            w[2] = 1.0 - w[0] - w[1];
-          } else {
-            w[0] = w[1] = w[2] = 1.0 / 3.0;
-          }
-          Fragment f;
-          f.texel = std::uint32_t(i);
-          f.triangle = t;
-          f.depth = w[0] * a->depth + w[1] * b->depth + w[2] * c->depth;
-          glm::dvec3 vel(0.0);
-          for (int k = 0; k < 3; ++k)
-            if (!vertexVelocities.empty()) vel += w[k] * glm::dvec3(vertexVelocities[idx[std::size_t(k)]]);
-          f.normal = faceNormals[t];
-          f.velocity = glm::vec3(vel);
-          fragments.push_back(f);
-        }
-      }
-      std::sort(fragments.begin(), fragments.end(), [](const Fragment& x, const Fragment& y) {
-        if (x.texel != y.texel) return x.texel < y.texel;
+    rasterizeOrthographic(projected, mesh.indices, width, height, [&](int j, std::vector<RasterFragment>& fragments) {
+      std::sort(fragments.begin(), fragments.end(), [](const RasterFragment& x, const RasterFragment& y) {
+        if (x.i != y.i) return x.i < y.i;
         if (x.depth != y.depth) return x.depth < y.depth;
         return x.triangle < y.triangle;
       });
       // Per texel, the first `layers` crossings at strictly increasing depth (equal depths
       // count once, the first triangle in draw order: depth peeling's rule).
       for (std::size_t s = 0; s < fragments.size();) {
-        const std::uint32_t i = fragments[s].texel;
+        const std::uint32_t i = fragments[s].i;
         int k = 0;
         float lastDepth = -std::numeric_limits<float>::infinity();
-        for (; s < fragments.size() && fragments[s].texel == i; ++s) {
-          const float depth = float(fragments[s].depth);
+        for (; s < fragments.size() && fragments[s].i == i; ++s) {
+          const RasterFragment& f = fragments[s];
+          const float depth = float(f.depth);
           if (k >= layers || !(depth > lastDepth)) continue;
           const std::size_t at =
               std::size_t(view.texels.x) + (std::size_t(k) * std::size_t(height) + std::size_t(j)) * std::size_t(width) + i;
-          images.normalDepth[at] = glm::vec4(fragments[s].normal, depth);
-          images.velocity[at] = glm::vec4(fragments[s].velocity, 0.0f);
+          glm::dvec3 velocity(0.0);
+          if (!vertexVelocities.empty())
+            for (int c = 0; c < 3; ++c) velocity += f.weights[c] * glm::dvec3(vertexVelocities[mesh.indices[3 * f.triangle + c]]);
+          images.normalDepth[at] = glm::vec4(faceNormals[f.triangle], depth);
+          images.velocity[at] = glm::vec4(glm::vec3(velocity), 0.0f);
           lastDepth = depth;
           ++k;
         }
       }
-    }
+    });
   }
   return images;
 }

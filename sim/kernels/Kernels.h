@@ -47,6 +47,7 @@ inline bool any(glm::bvec3 b) { return glm::any(b); }
 #include "sim/kernels/depth_contact.glslh"
 #include "sim/kernels/projective.glslh"
 #include "sim/kernels/skinning.glslh"
+#include "sim/kernels/radar.glslh"
 
 // std430 agreement (see layout.glslh). The GL side is checked in LayoutGLTest.
 static_assert(sizeof(vec4) == 16 && alignof(vec4) <= 16 && sizeof(uvec4) == 16);
@@ -81,6 +82,12 @@ static_assert(offsetof(SkinVertex, joints) == 32);
 static_assert(offsetof(SkinVertex, weights) == 48);
 static_assert(sizeof(DualQuaternion) == 32);
 static_assert(offsetof(DualQuaternion, dual) == 16);
+static_assert(sizeof(RadarFrame) == 96);
+static_assert(offsetof(RadarFrame, control) == 64);
+static_assert(offsetof(RadarFrame, settings) == 80);
+static_assert(sizeof(RadarResult) == 96);
+static_assert(offsetof(RadarResult, counts) == 48);
+static_assert(offsetof(RadarResult, objectsSeen) == 80);
 static_assert(sizeof(glm::mat4) == 64);  // std430 mat4: four vec4 columns, as GLM
 
 }  // namespace hg::kernels
