@@ -25,6 +25,12 @@ struct Snapped {
 
 }  // namespace
 
+float exactDepthScale(float range) {
+  int e = 0;
+  std::frexp(std::max(range, 1e-30f), &e);  // range = m 2^e, m in [0.5, 1)
+  return std::ldexp(1.0f, -e);
+}
+
 void rasterizeOrthographic(std::span<const RasterVertex> vertices, std::span<const std::uint32_t> indices, int width,
                            int height, const std::function<void(int, std::vector<RasterFragment>&)>& row,
                            bool parallel) {

@@ -33,6 +33,11 @@ struct RasterFragment {
   double weights[3] = {};      ///< barycentric weights of the triangle's vertices as listed in `indices`
 };
 
+/// 2^-e with 2^e >= range (m): the scale that maps depths in [0, range] into a [0, 1]
+/// depth buffer exactly (scaling by a power of two is exact), so the GPU's depth test
+/// orders fragments as their float depths (GpuDepthViewRenderer, GpuRadar).
+float exactDepthScale(float range);
+
 /// Rasterizes the triangles `indices` (3 per triangle, into `vertices`) into a width x
 /// height image. For every row j that some triangle covers, `row(j, fragments)` is called
 /// once with that row's fragments (unsorted; in triangle order within a texel), from an

@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "render/gl/ShaderRegistry.h"
+#include "sim/geometry/OrthoRaster.h"
+#include "sim/gpu/GlPassState.h"
 #include "sim/gpu/GpuClothSolverBase.h"
 #include "sim/kernels/Kernels.h"
 
@@ -30,55 +32,7 @@ constexpr GLuint kMeshIndicesBinding = HG_BINDING_DEPTH_MESH_INDICES;
 constexpr GLuint kPositionAttribute = 0, kVelocityAttribute = 2;
 
 
-std::string glErrorName(GLenum e) {
-  switch (e) {
-    case GL_INVALID_ENUM: return "GL_INVALID_ENUM";
-    case GL_INVALID_VALUE: return "GL_INVALID_VALUE";
-    case GL_INVALID_OPERATION: return "GL_INVALID_OPERATION";
-    case GL_INVALID_FRAMEBUFFER_OPERATION: return "GL_INVALID_FRAMEBUFFER_OPERATION";
-    case GL_OUT_OF_MEMORY: return "GL_OUT_OF_MEMORY";
-    default: return "GL error " + std::to_string(e);
-  }
-}
-
-/// Drains the GL error queue; the first error, named, with `what`.
-Status checkGl(const std::string& what) {
-  GLenum first = GL_NO_ERROR;
-  for (GLenum e = glGetError(); e != GL_NO_ERROR; e = glGetError())
-    if (first == GL_NO_ERROR) first = e;
-  if (first != GL_NO_ERROR) return Error{"GpuDepthViewRenderer: " + glErrorName(first) + " " + what};
-  return Status::success();
-}
-
-/// 2^-e with 2^e >= range: depth x scale lies in [0, 1] and orders as depth, exactly.
-float depthScaleFor(float range) {
-  int e = 0;
-  std::frexp(std::max(range, 1e-30f), &e);  // range = m 2^e, m in [0.5, 1)
-  return std::ldexp(1.0f, -e);
-}
-
-/// Enable state saved at the start of a render and restored at its end.
-class SavedEnables {
- public:
-  SavedEnables() {
-    for (std::size_t i = 0; i < kCaps.size(); ++i) m_on[i] = glIsEnabled(kCaps[i]);
-    glGetIntegerv(GL_VIEWPORT, m_viewport);
-    glGetIntegerv(GL_SCISSOR_BOX, m_scissor);
-  }
-  ~SavedEnables() {
-    for (std::size_t i = 0; i < kCaps.size(); ++i) (m_on[i] ? glEnable : glDisable)(kCaps[i]);
-    glViewport(m_viewport[0], m_viewport[1], m_viewport[2], m_viewport[3]);
-    glScissor(m_scissor[0], m_scissor[1], m_scissor[2], m_scissor[3]);
-  }
-  SavedEnables(const SavedEnables&) = delete;
-  SavedEnables& operator=(const SavedEnables&) = delete;
-
- private:
-  static constexpr std::array<GLenum, 5> kCaps{GL_DEPTH_TEST, GL_DEPTH_CLAMP, GL_SCISSOR_TEST, GL_CULL_FACE,
-                                               GL_BLEND};
-  std::array<GLboolean, 5> m_on{};
-  GLint m_viewport[4] = {}, m_scissor[4] = {};
-};
+Status checkGl(const std::string& what) { return gpu::checkGl("GpuDepthViewRenderer", what); }
 
 }  // namespace
 
@@ -194,7 +148,7 @@ Status GpuDepthViewRenderer::upload(const TriangleMesh& mesh, std::span<const gl
 Status GpuDepthViewRenderer::render(const TriangleMesh& mesh, std::span<const glm::vec3> vertexVelocities) {
   (void)checkGl("before render");  // errors of earlier, unrelated calls are not ours
   if (Status s = upload(mesh, vertexVelocities); !s) return s;
-  SavedEnables saved;
+  gpu::SavedRasterState saved;
   glEnable(GL_DEPTH_TEST);
   glDepthFunc(GL_LESS);
   glDepthMask(GL_TRUE);
@@ -218,7 +172,7 @@ Status GpuDepthViewRenderer::render(const TriangleMesh& mesh, std::span<const gl
     glUniform4fv(kRightLocation, 1, &view.right.x);
     glUniform4fv(kUpLocation, 1, &view.up.x);
     glUniform4fv(kForwardLocation, 1, &view.forward.x);
-    glUniform1f(kDepthScaleLocation, depthScaleFor(view.forward.w));
+    glUniform1f(kDepthScaleLocation, exactDepthScale(view.forward.w));
     const std::size_t layerBytes = std::size_t(width) * std::size_t(height) * sizeof(glm::vec4);
     for (int k = 0; k < layers; ++k) {
       const int target = k % 2, previous = 1 - target;

@@ -1,6 +1,7 @@
 #include "sim/radar/Radar.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstddef>
 #include <limits>
@@ -14,11 +15,11 @@ namespace {
 
 bool finite(glm::vec3 v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
 
-/// 2^-e with 2^e >= range: depth x scale lies in [0, 1] and orders as depth, exactly.
-float depthScaleFor(float range) {
-  int e = 0;
-  std::frexp(std::max(range, 1e-30f), &e);  // range = m 2^e, m in [0.5, 1)
-  return std::ldexp(1.0f, -e);
+/// Versions unique across all scenes (a backend caching by scene address and version
+/// never mistakes a new scene for an old one).
+std::uint64_t nextSceneVersion() {
+  static std::atomic<std::uint64_t> counter{0};
+  return ++counter;
 }
 
 /// Renders one pass of one radar: the triangles `indices` of `positions` seen in `frame`
@@ -172,8 +173,8 @@ Status RadarScene::add(std::uint32_t id, const TriangleMesh& mesh) {
   m_positions.insert(m_positions.end(), mesh.positions.begin(), mesh.positions.end());
   for (std::uint32_t index : mesh.indices) m_indices.push_back(std::uint32_t(first) + index);
   m_triangleObjects.insert(m_triangleObjects.end(), mesh.triangleCount(), id);
-  ++m_topologyVersion;
-  ++m_positionsVersion;
+  m_topologyVersion = nextSceneVersion();
+  m_positionsVersion = nextSceneVersion();
   return Status::success();
 }
 
@@ -188,7 +189,7 @@ Status RadarScene::setPositions(std::uint32_t id, std::span<const glm::vec3> pos
       return Error{"radar scene: object " + std::to_string(id) + ": new position " + std::to_string(i) +
                    " is not finite"};
   std::copy(positions.begin(), positions.end(), m_positions.begin() + std::ptrdiff_t(o->firstVertex));
-  ++m_positionsVersion;
+  m_positionsVersion = nextSceneVersion();
   return Status::success();
 }
 
@@ -242,7 +243,7 @@ Result<kernels::RadarFrame> makeRadarFrame(const RadarQuery& query, RadarImageSi
   frame.forward = glm::vec4(forward, query.mode == RadarMode::Collide ? query.moveDistance : 0.0f);
   frame.control = glm::uvec4(sensor, flags, std::uint32_t(size.width), std::uint32_t(size.height));
   frame.settings = glm::vec4(query.contactTolerance >= 0.0f ? query.contactTolerance : 1e-4f * p.depth,
-                             depthScaleFor(p.depth), 0.0f, 0.0f);
+                             exactDepthScale(p.depth), 0.0f, 0.0f);
   return frame;
 }
 

@@ -63,7 +63,7 @@ class RadarScene {
   const std::vector<std::uint32_t>& triangleObjects() const { return m_triangleObjects; }
   std::size_t objectCount() const { return m_objects.size(); }
   std::size_t triangleCount() const { return m_triangleObjects.size(); }
-  /// Bumped by every add (topology changes) and setPositions (positions change).
+  /// Change with every add (topology) and setPositions (positions); unique across scenes.
   std::uint64_t topologyVersion() const { return m_topologyVersion; }
   std::uint64_t positionsVersion() const { return m_positionsVersion; }
 
