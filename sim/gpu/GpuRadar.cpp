@@ -80,8 +80,12 @@ class GpuRadar final : public RadarBackend {
     // Frames, then the mask frames (from the destination looking back), computed here once.
     std::vector<kernels::RadarFrame> all(*frames);
     for (const kernels::RadarFrame& f : *frames) all.push_back(kernels::radarMaskFrame(f));
-    m_frames = gl::createBuffer(std::span<const kernels::RadarFrame>(all), 0);
-    m_results = gl::createBuffer(count * sizeof(kernels::RadarResult), nullptr, 0);
+    if (all.size() > m_frameCapacity) {  // grown, never shrunk: a per-frame batch reuses its buffers
+      m_frames = gl::createBuffer(all.size() * sizeof(kernels::RadarFrame), nullptr, GL_DYNAMIC_STORAGE_BIT);
+      m_results = gl::createBuffer(count * sizeof(kernels::RadarResult), nullptr, 0);
+      m_frameCapacity = all.size();
+    }
+    glNamedBufferSubData(m_frames.id(), 0, GLsizeiptr(all.size() * sizeof(kernels::RadarFrame)), all.data());
     const std::size_t layers = std::min(count, chunk);
     if (Status s = ensureTargets(size, layers, reuse); !s) return s.error();
 
@@ -268,6 +272,7 @@ class GpuRadar final : public RadarBackend {
   gl::Buffer m_positions, m_indices, m_triangleObjects, m_frames, m_results;
   gl::Texture m_range, m_object, m_front, m_depth;
   gl::Framebuffer m_rangeTarget, m_maskTarget;
+  std::size_t m_frameCapacity = 0;  // frames (2 per radar) the frame and result buffers hold
   GLint m_maxLayers = 0;
   RadarImageSize m_targetSize{0, 0};
   std::size_t m_targetLayers = 0;
