@@ -66,11 +66,18 @@ std::vector<RadarQuery> sweeps(int count) {
   return queries;
 }
 
+/// Why the GPU radar could not be made (empty when it was).
+std::string g_gpuError;
+
 RadarBackend* backend(int gpu) {
   static std::unique_ptr<RadarBackend> cpu = makeCpuRadar();
-  static std::unique_ptr<RadarBackend> onGpu = [] {
+  static std::unique_ptr<RadarBackend> onGpu = []() -> std::unique_ptr<RadarBackend> {
     auto r = makeGpuRadar();
-    return r ? std::move(r).value() : nullptr;
+    if (!r) {
+      g_gpuError = r.error().message;
+      return nullptr;
+    }
+    return std::move(r).value();
   }();
   return gpu ? onGpu.get() : cpu.get();
 }
@@ -79,7 +86,7 @@ RadarBackend* backend(int gpu) {
 void BM_RadarBatch(benchmark::State& state) {
   RadarBackend* radar = backend(int(state.range(0)));
   if (!radar) {
-    state.SkipWithError("no GPU radar (driver lacks gl_Layer in the vertex shader)");
+    state.SkipWithError(g_gpuError.c_str());
     return;
   }
   const int count = int(state.range(1)), edge = int(state.range(2));
@@ -145,7 +152,7 @@ const FallCase& fallCase() {
 void BM_RadarContinuous(benchmark::State& state) {
   RadarBackend* radar = backend(int(state.range(0)));
   if (!radar) {
-    state.SkipWithError("no GPU radar");
+    state.SkipWithError(g_gpuError.c_str());
     return;
   }
   const FallCase& c = fallCase();

@@ -10,9 +10,14 @@
 //   4. the plane fit of its 3 x 3 neighbourhood, the contact point and normal.
 // Only the RadarResult records leave the GPU.
 #include "kernels/layout.glslh"
-#include "kernels/radar.glslh"
 
 layout(local_size_x = HG_RADAR_WORKGROUP_SIZE) in;
+
+// Contact pixels' extents per row (radarContactCentre works on them in place).
+shared int sRowMin[HG_RADAR_MAX_IMAGE];
+shared int sRowMax[HG_RADAR_MAX_IMAGE];
+
+#include "kernels/radar.glslh"
 
 layout(std430, binding = HG_BINDING_RADAR_FRAMES) readonly buffer Frames { RadarFrame frames[]; };
 layout(std430, binding = HG_BINDING_RADAR_RESULTS) writeonly buffer Results { RadarResult results[]; };
@@ -26,8 +31,6 @@ shared uint sMinRange, sMinKey;  // order-preserving float bits
 shared uint sSeen, sSensor, sContacts;
 shared uint sSeenBits[4];
 shared int sBounds[4];
-shared int sRowMin[HG_RADAR_MAX_IMAGE];
-shared int sRowMax[HG_RADAR_MAX_IMAGE];
 shared vec2 sCentre;
 shared uint sBestDistance, sBestIndex;
 
@@ -118,7 +121,7 @@ void main() {
   }
   barrier();
   // 3. the centre, then the contact pixel nearest it.
-  if (any && lid == 0u) sCentre = radarContactCentre(height, sRowMin, sRowMax);
+  if (any && lid == 0u) sCentre = radarContactCentre(height);  // on sRowMin / sRowMax, in place
   barrier();
   vec2 centre = sCentre;
   if (any) {

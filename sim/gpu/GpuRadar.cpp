@@ -95,6 +95,7 @@ class GpuRadar final : public RadarBackend {
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HG_BINDING_RADAR_POSITIONS, m_positions.id());
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HG_BINDING_RADAR_INDICES, m_indices.id());
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HG_BINDING_RADAR_TRIANGLE_OBJECTS, m_triangleObjects.id());
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HG_BINDING_RADAR_VERTEX_OBJECTS, m_vertexObjects.id());
     for (std::size_t first = 0; first < count; first += chunk) {
       const std::size_t n = std::min(chunk, count - first);
       renderChunk(queries, first, n, count, size);
@@ -162,6 +163,11 @@ class GpuRadar final : public RadarBackend {
       m_triangleObjects =
           gl::createBuffer(std::max<std::size_t>(scene.triangleObjects().size(), 1) * sizeof(std::uint32_t),
                            scene.triangleObjects().empty() ? nullptr : scene.triangleObjects().data(), 0);
+      std::vector<std::uint32_t> vertexObjects(positions.size(), kRadarNoObject);
+      for (std::size_t t = 0; t < scene.triangleObjects().size(); ++t)
+        for (int k = 0; k < 3; ++k) vertexObjects[scene.indices()[3 * t + std::size_t(k)]] = scene.triangleObjects()[t];
+      m_vertexObjects = gl::createBuffer(std::max<std::size_t>(vertexObjects.size(), 1) * sizeof(std::uint32_t),
+                                         vertexObjects.empty() ? nullptr : vertexObjects.data(), 0);
       glVertexArrayVertexBuffer(m_vertexArray.id(), 0, m_positions.id(), 0, sizeof(glm::vec3));
       glVertexArrayElementBuffer(m_vertexArray.id(), m_indices.id());
     }
@@ -269,7 +275,7 @@ class GpuRadar final : public RadarBackend {
 
   gl::Program m_raster, m_analyze;
   gl::VertexArray m_vertexArray;
-  gl::Buffer m_positions, m_indices, m_triangleObjects, m_frames, m_results;
+  gl::Buffer m_positions, m_indices, m_triangleObjects, m_vertexObjects, m_frames, m_results;
   gl::Texture m_range, m_object, m_front, m_depth;
   gl::Framebuffer m_rangeTarget, m_maskTarget;
   std::size_t m_frameCapacity = 0;  // frames (2 per radar) the frame and result buffers hold

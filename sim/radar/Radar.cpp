@@ -339,12 +339,12 @@ kernels::RadarResult analyzeRadar(const kernels::RadarFrame& frame, std::span<co
       }
     }
   }
-  const glm::vec2 centre = kernels::radarContactCentre(height, rowMin, rowMax);
+  const glm::vec2 centre = kernels::radarContactCentre(height, rowMin, rowMax);  // overwrites the rows
   // The contact pixel nearest the centre (the first in row-major order at equal distance).
   float best = std::numeric_limits<float>::infinity();
   int nearest = -1;
   for (int j = 0; j < height; ++j)
-    for (int i = rowMin[j]; i <= rowMax[j]; ++i) {
+    for (int i = 0; i < width; ++i) {
       const std::size_t at = std::size_t(j) * std::size_t(width) + std::size_t(i);
       const float f = front[std::size_t(j) * std::size_t(width) + std::size_t(kernels::radarMirrorColumn(i, width))];
       if (!(kernels::radarKey(frame, range[at], f) <= limit)) continue;

@@ -359,29 +359,35 @@ TEST(Radar, AdaptiveVolumeFitsTheMaskAndSharpensTheAnswer) {
   EXPECT_NEAR(fine.contactPoint.x, 0.1f, fitted.probe.width / 32.0f);
 }
 
-TEST(Radar, ContactCentreIsThePixelTheMidpointOrTheHullCentroid) {
+/// radarContactCentre of the pixel set given as (row, first column, last column) runs.
+glm::vec2 contactCentre(std::initializer_list<glm::ivec3> runs) {
   int rowMin[HG_RADAR_MAX_IMAGE], rowMax[HG_RADAR_MAX_IMAGE];
-  auto clear = [&] {
-    for (int j = 0; j < HG_RADAR_MAX_IMAGE; ++j) rowMin[j] = 1000, rowMax[j] = -1;
-  };
-  clear();
-  EXPECT_EQ(kernels::radarContactCentre(8, rowMin, rowMax), glm::vec2(-1.0f));
-  rowMin[3] = rowMax[3] = 5;  // one pixel
-  EXPECT_EQ(kernels::radarContactCentre(8, rowMin, rowMax), glm::vec2(5.5f, 3.5f));
-  rowMin[3] = 2;  // two pixels (2, 3) and (5, 3)
-  EXPECT_EQ(kernels::radarContactCentre(8, rowMin, rowMax), glm::vec2(4.0f, 3.5f));
-  clear();
-  for (int j = 3; j <= 6; ++j) rowMin[j] = 2, rowMax[j] = 5;  // a 4 x 4 block
-  EXPECT_EQ(kernels::radarContactCentre(8, rowMin, rowMax), glm::vec2(4.0f, 5.0f));
-  clear();
-  rowMin[0] = 0, rowMax[0] = 6;  // a right triangle of pixel centres (0.5, 0.5), (6.5, 0.5), (0.5, 6.5)
-  for (int j = 1; j <= 6; ++j) rowMin[j] = 0, rowMax[j] = 6 - j;
-  const glm::vec2 c = kernels::radarContactCentre(8, rowMin, rowMax);
+  for (int j = 0; j < HG_RADAR_MAX_IMAGE; ++j) rowMin[j] = 1000, rowMax[j] = -1;
+  for (const glm::ivec3& run : runs) rowMin[run.x] = run.y, rowMax[run.x] = run.z;
+  return kernels::radarContactCentre(16, rowMin, rowMax);
+}
+
+TEST(Radar, ContactCentreIsThePixelTheMidpointOrTheHullCentroid) {
+  EXPECT_EQ(contactCentre({}), glm::vec2(-1.0f));
+  EXPECT_EQ(contactCentre({{3, 5, 5}}), glm::vec2(5.5f, 3.5f));  // one pixel
+  EXPECT_EQ(contactCentre({{3, 2, 5}}), glm::vec2(4.0f, 3.5f));  // two pixels (2, 3) and (5, 3): midpoint
+  EXPECT_EQ(contactCentre({{3, 2, 5}, {4, 2, 5}, {5, 2, 5}, {6, 2, 5}}), glm::vec2(4.0f, 5.0f));  // 4 x 4 block
+  // A right triangle of pixel centres (0.5, 0.5), (6.5, 0.5), (0.5, 6.5): centroid at 1/3.
+  glm::vec2 c = contactCentre({{0, 0, 6}, {1, 0, 5}, {2, 0, 4}, {3, 0, 3}, {4, 0, 2}, {5, 0, 1}, {6, 0, 0}});
   EXPECT_NEAR(c.x, 0.5f + 6.0f / 3.0f, 1e-5f);
   EXPECT_NEAR(c.y, 0.5f + 6.0f / 3.0f, 1e-5f);
-  clear();
-  rowMin[1] = rowMax[1] = 1, rowMin[4] = rowMax[4] = 4, rowMin[7] = rowMax[7] = 7;  // collinear diagonal
-  EXPECT_EQ(kernels::radarContactCentre(8, rowMin, rowMax), glm::vec2(4.5f, 4.5f));
+  // The same triangle mirrored (hypotenuse on the left): the left chain's turns.
+  c = contactCentre({{0, 0, 6}, {1, 1, 6}, {2, 2, 6}, {3, 3, 6}, {4, 4, 6}, {5, 5, 6}, {6, 6, 6}});
+  EXPECT_NEAR(c.x, 0.5f + 12.0f / 3.0f, 1e-5f);
+  EXPECT_NEAR(c.y, 0.5f + 6.0f / 3.0f, 1e-5f);
+  // Pixels inside the hull do not matter; rows may be missing: a diamond's hull
+  // (4, 0), (8, 4), (4, 8), (0, 4) is its centre.
+  EXPECT_EQ(contactCentre({{0, 4, 4}, {2, 3, 5}, {4, 0, 8}, {6, 3, 5}, {8, 4, 4}}), glm::vec2(4.5f, 4.5f));
+  // A dent on the right (a non-convex set): the hull bridges it.
+  c = contactCentre({{0, 0, 4}, {1, 0, 1}, {2, 0, 4}});
+  EXPECT_NEAR(c.x, 2.5f, 1e-5f);  // the hull is the 5 x 3 rectangle of centres
+  EXPECT_NEAR(c.y, 1.5f, 1e-5f);
+  EXPECT_EQ(contactCentre({{1, 1, 1}, {4, 4, 4}, {7, 7, 7}}), glm::vec2(4.5f, 4.5f));  // collinear diagonal
 }
 
 TEST(Radar, BadQueriesAreErrorsThatNameTheQuery) {
