@@ -2,6 +2,7 @@
 //
 //   hagoromo drape scenes/cloth_on_sphere.json            # simulate, write OBJ + PNG + JSON
 //   hagoromo drape scenes/cloth_on_sphere.json --backend cpu --frames 60 --out /tmp/run
+//   hagoromo grasp scenes/grasp_five_hands.json --out /tmp/grasp   # Cyber Radar grasp: PNG + OBJ + JSON
 //   hagoromo info                                          # which OpenGL driver is used
 #include <algorithm>
 #include <chrono>
@@ -17,6 +18,7 @@
 
 #include "apps/common/ExitCodes.h"
 #include "apps/common/Progress.h"
+#include "apps/hagoromo/GraspCommand.h"
 #include "render/DepthViewPicture.h"
 #include "render/DrapeSceneView.h"
 #include "render/MeshRenderer.h"
@@ -419,6 +421,9 @@ int main(int argc, char** argv) {
                          "Add penetration percentiles (all, armpits, crotch) against the exact body mesh to the metrics");
   drapeCommand->footer("Example: hagoromo drape scenes/cloth_on_sphere.json --backend cpu --out /tmp/drape");
 
+  GraspOptions grasp;
+  CLI::App* graspCommand = addGraspCommand(app, grasp);
+
   app.add_subcommand("info", "Create a headless OpenGL context and print the driver");
 
   try {
@@ -428,6 +433,7 @@ int main(int argc, char** argv) {
   }
   try {
     if (drapeCommand->parsed()) return runDrape(drape);
+    if (graspCommand->parsed()) return runGrasp(grasp);
     return runInfo();
   } catch (const std::exception& e) {
     return fail(kExitOutput, std::string("unexpected failure: ") + e.what());

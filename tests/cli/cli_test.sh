@@ -136,5 +136,35 @@ if [[ -z "$(ls -A "$work/long_out" 2>/dev/null)" ]]; then passes=$((passes + 1))
 check "--help shows exit codes" 0 - -- "$hagoromo" --help
 "$hagoromo" --help | grep -q "Exit codes" && passes=$((passes + 1)) || { echo "FAIL: --help lacks exit codes"; failures=$((failures + 1)); }
 
+# Cyber Radar grasp (hagoromo grasp): outputs, metrics, errors that name the file.
+cat >"$work/grasp.json" <<JSON
+{"name": "grasp", "target": {"shape": "sphere", "radius": 0.06, "detail": 2},
+ "hands": [{"position": [0.25, -0.03, 0.0], "facing": [0, 0, -1]}],
+ "radar": {"image": 16}, "output": {"image_width": 96, "image_height": 72}}
+JSON
+check "grasp succeeds" 0 - -- "$hagoromo" grasp "$work/grasp.json" --out "$work/grasp_out" -q
+for f in grasp.obj grasp.png grasp.json; do
+  if [[ -s "$work/grasp_out/$f" ]]; then passes=$((passes + 1)); else
+    echo "FAIL: grasp did not write $f"; failures=$((failures + 1)); fi
+done
+if grep -q '"radars_per_frame": 17' "$work/grasp_out/grasp.json" && grep -q '"penetration": false' "$work/grasp_out/grasp.json" &&
+   grep -q '"joint_angles_deg"' "$work/grasp_out/grasp.json" && grep -q '^f ' "$work/grasp_out/grasp.obj"; then
+  passes=$((passes + 1)); else echo "FAIL: grasp outputs malformed"; failures=$((failures + 1)); fi
+check "grasp (gpu backend) succeeds" 0 - -- "$hagoromo" grasp "$work/grasp.json" --backend gpu --out "$work/grasp_gpu" -q
+if grep -q '"backend": "gpu"' "$work/grasp_gpu/grasp.json" && grep -q '"penetration": false' "$work/grasp_gpu/grasp.json"; then
+  passes=$((passes + 1)); else echo "FAIL: grasp (gpu) metrics"; failures=$((failures + 1)); fi
+check "grasp: five hands, 85 radars a frame" 0 - -- "$hagoromo" grasp "$src/scenes/grasp_five_hands.json" --out "$work/grasp_out" -q
+if grep -q '"radars_per_frame": 85' "$work/grasp_out/grasp_five_hands.json" && grep -q '"failed_hands": 0' "$work/grasp_out/grasp_five_hands.json" &&
+   grep -q '"penetration": false' "$work/grasp_out/grasp_five_hands.json"; then passes=$((passes + 1)); else
+  echo "FAIL: five-hands grasp metrics"; failures=$((failures + 1)); fi
+check "grasp: missing scene file" 2 "$work/none.json: cannot open scene file" -- "$hagoromo" grasp "$work/none.json" --out "$work/x"
+echo '{"target": {"radius": 0.05}, "hands": [{"position": [0.3, 0, 0]}], "motion": {"scan_stepdeg": 10}}' >"$work/grasp_typo.json"
+check "grasp: unknown key names the file and key" 2 "$work/grasp_typo.json: unknown key 'motion.scan_stepdeg'" -- \
+  "$hagoromo" grasp "$work/grasp_typo.json" --out "$work/x"
+echo '{"target": {"radius": 0.05}, "hands": [' >"$work/grasp_bad.json"
+check "grasp: malformed JSON names the file" 2 "$work/grasp_bad.json: not valid JSON" -- "$hagoromo" grasp "$work/grasp_bad.json" --out "$work/x"
+check "grasp: bad backend option" 1 "backend" -- "$hagoromo" grasp "$work/grasp.json" --backend cuda
+if [[ -e "$work/x" ]]; then echo "FAIL: failed grasp runs created output"; failures=$((failures + 1)); else passes=$((passes + 1)); fi
+
 echo "$passes passed, $failures failed"
 [[ $failures -eq 0 ]]

@@ -1,0 +1,303 @@
+#include "apps/hagoromo/GraspCommand.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include "apps/common/ExitCodes.h"
+#include "apps/common/Progress.h"
+#include "render/MeshRenderer.h"
+#include "render/OffscreenTarget.h"
+#include "render/gl/HeadlessContext.h"
+#include "sim/core/AtomicFile.h"
+#include "sim/io/MeshExport.h"
+#include "sim/radar/Grasp.h"
+#include "sim/gpu/GpuRadar.h"
+
+namespace hg::app {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr double kRadToDeg = 180.0 / 3.14159265358979323846;
+
+int fail(int code, const std::string& message) {
+  std::fprintf(stderr, "hagoromo: error: %s\n", message.c_str());
+  return code;
+}
+
+/// 0 detect, 1 approach, 2 close, 3 done or failed: the phases a hand is past.
+int phaseRank(GraspPhase phase) {
+  switch (phase) {
+    case GraspPhase::Detect: return 0;
+    case GraspPhase::Approach: return 1;
+    case GraspPhase::Close: return 2;
+    case GraspPhase::Done:
+    case GraspPhase::Failed: return 3;
+  }
+  return 3;
+}
+
+/// JSON number, or null for a missing value (negative gaps, infinities).
+nlohmann::json metres(double value, bool negativeIsMissing = false) {
+  if (!std::isfinite(value) || (negativeIsMissing && value < 0.0)) return nullptr;
+  return value;
+}
+
+nlohmann::json objectJson(const GraspObject& o) {
+  nlohmann::json j = {{"id", o.id}};
+  if (o.shape == GraspObject::Shape::Capsule) {
+    j["shape"] = "capsule";
+    j["a"] = {o.a.x, o.a.y, o.a.z};
+    j["b"] = {o.b.x, o.b.y, o.b.z};
+    j["radius_m"] = o.radius;
+  } else if (o.shape == GraspObject::Shape::Box) {
+    j["shape"] = "box";
+    j["center"] = {o.center.x, o.center.y, o.center.z};
+    j["size_m"] = {o.size.x, o.size.y, o.size.z};
+  } else {
+    j["shape"] = "sphere";
+    j["center"] = {o.center.x, o.center.y, o.center.z};
+    j["radius_m"] = o.radius;
+  }
+  return j;
+}
+
+/// The final grasp from above at an angle: target, distractors and hands.
+Result<Image> renderGrasp(const GraspSimulation& sim, int width, int height) {
+  auto renderer = MeshRenderer::create(gl::ShaderRegistry());
+  if (!renderer) return renderer.error();
+  std::vector<TriangleMesh> hands;
+  for (std::size_t h = 0; h < sim.handCount(); ++h) hands.push_back(sim.hand(h).mesh());
+  std::vector<DrawItem> items;
+  items.push_back({&sim.targetMesh(), glm::vec3(0.80f, 0.45f, 0.20f), glm::vec3(0.4f), false});
+  for (const TriangleMesh& d : sim.distractorMeshes())
+    items.push_back({&d, glm::vec3(0.35f, 0.45f, 0.60f), glm::vec3(0.3f), false});
+  // Skin tones per hand (linear RGB).
+  static const glm::vec3 kSkin[] = {{0.85f, 0.66f, 0.55f}, {0.75f, 0.55f, 0.45f}, {0.90f, 0.74f, 0.62f},
+                                    {0.62f, 0.45f, 0.36f}, {0.80f, 0.62f, 0.50f}};
+  for (std::size_t h = 0; h < hands.size(); ++h) {
+    const glm::vec3 c = kSkin[h % std::size(kSkin)];
+    items.push_back({&hands[h], c, 0.5f * c, false});
+  }
+  // Frame the target and the hands (a distractor may be far).
+  const glm::vec3 centre = sim.scene().target.centre();
+  float radius = sim.scene().target.boundingRadius();
+  for (const TriangleMesh& hand : hands)
+    for (const glm::vec3& p : hand.positions) radius = std::max(radius, glm::length(p - centre));
+  OrbitCamera camera;
+  // Beside the first hand, looking past it at the target.
+  const glm::vec3 toHand = sim.hand(0).palmCentre() - centre;
+  camera.azimuth = std::atan2(toHand.x, toHand.z) + 0.7f;
+  camera.elevation = 0.75f;
+  camera.frame(centre, radius);
+  OffscreenTarget target(width, height);
+  target.bind();
+  renderer->draw(items, camera, width, height);
+  return target.read();
+}
+
+}  // namespace
+
+CLI::App* addGraspCommand(CLI::App& app, GraspOptions& options) {
+  CLI::App* command = app.add_subcommand(
+      "grasp", "Cyber Radar grasp: hands of 17 radars detect a target by ID, approach it and close on it; "
+               "writes PNG, OBJ and metrics JSON");
+  command->add_option("scene", options.scenePath, "Grasp scene JSON file (see scenes/grasp_*.json)")->required();
+  command->add_option("--out", options.outDir, "Override the output folder");
+  command->add_option("--backend", options.backend, "Radar backend (default cpu)")->check(CLI::IsMember({"cpu", "gpu"}));
+  command->add_flag("--quiet,-q", options.quiet, "Print errors only");
+  command->footer("Example: hagoromo grasp scenes/grasp_five_hands.json --out /tmp/grasp");
+  return command;
+}
+
+int runGrasp(const GraspOptions& options) {
+  using Clock = std::chrono::steady_clock;
+  const auto tStart = Clock::now();
+  auto loaded = loadGraspScene(options.scenePath);
+  if (!loaded) return fail(kExitInput, loaded.error().message);
+  GraspScene scene = std::move(loaded).value();
+  if (!options.outDir.empty()) scene.outputDirectory = options.outDir;
+
+  // A context for the PNG (and the GPU backend).
+  auto context = gl::HeadlessContext::create();
+  if (!context) return fail(kExitGraphics, context.error().message);
+  if (!options.quiet) std::printf("OpenGL: %s\n", (*context)->description().c_str());
+
+  std::unique_ptr<RadarBackend> radar;
+  if (options.backend == "gpu") {
+    auto gpu = makeGpuRadar();
+    if (!gpu) return fail(kExitGraphics, "GPU radar: " + gpu.error().message);
+    radar = std::move(gpu).value();
+  } else {
+    radar = makeCpuRadar();
+  }
+
+  auto created = GraspSimulation::create(scene);
+  if (!created) return fail(kExitInput, options.scenePath + ": " + created.error().message);
+  GraspSimulation sim = std::move(created).value();
+  if (!options.quiet)
+    std::printf("grasp %s: %zu hand(s) x %d radars = %zu radars per frame, %d x %d pixels, %s backend\n",
+                scene.name.c_str(), sim.handCount(), kHandRadars, sim.handCount() * std::size_t(kHandRadars),
+                scene.settings.image.width, scene.settings.image.height, std::string(radar->name()).c_str());
+
+  // A progress line per phase: hands through detect, approach, close.
+  static const char* kPhaseLabels[3] = {"phase 1 detect", "phase 2 approach", "phase 3 close"};
+  const bool tty = !options.quiet && isatty(STDERR_FILENO);
+  int phase = 0;
+  std::optional<Progress> bar;
+  auto onFrame = [&](const GraspSimulation& s) {
+    while (phase < 3) {
+      long through = 0, failed = 0;
+      for (std::size_t h = 0; h < s.handCount(); ++h) {
+        through += phaseRank(s.phase(h)) > phase;
+        failed += s.phase(h) == GraspPhase::Failed;
+      }
+      if (!bar) bar.emplace(std::string(kPhaseLabels[phase]), long(s.handCount()), tty);
+      bar->update(through);
+      if (through < long(s.handCount())) break;
+      bar->finish();
+      bar.reset();
+      if (!options.quiet) {
+        const std::string note = failed ? " (" + std::to_string(failed) + " failed)" : std::string();
+        std::printf("%s: %zu hand(s) through by frame %d%s\n", kPhaseLabels[phase], s.handCount(), s.frame(),
+                    note.c_str());
+      }
+      ++phase;
+    }
+  };
+  const auto tSetup = Clock::now();
+  if (Status s = sim.run(*radar, onFrame); !s)
+    return fail(kExitSimulation, options.scenePath + ": " + s.error().message + "; no output written");
+  if (bar) bar->finish();
+  const auto tSimulated = Clock::now();
+  const GraspReport report = sim.report();
+
+  auto image = renderGrasp(sim, scene.imageWidth, scene.imageHeight);
+  if (!image) return fail(kExitGraphics, image.error().message);
+  const auto tRendered = Clock::now();
+
+  const fs::path objPath = scene.outputDirectory / (scene.name + ".obj");
+  const fs::path pngPath = scene.outputDirectory / (scene.name + ".png");
+  const fs::path jsonPath = scene.outputDirectory / (scene.name + ".json");
+  if (Status s = exportMesh(sim.sceneMesh(), objPath); !s) return fail(kExitOutput, s.error().message);
+  if (Status s = writePng(*image, pngPath); !s) return fail(kExitOutput, s.error().message);
+
+  static const char* kFingerNames[kHandFingers] = {"thumb", "index", "middle", "ring", "little"};
+  static const char* kJointNames[kHandJointsPerFinger] = {"proximal", "middle", "distal"};
+  double minExact = std::numeric_limits<double>::infinity(), minVertex = minExact;
+  int failedHands = 0, fingersInContact = 0, fingersAtLimit = 0;
+  nlohmann::json hands = nlohmann::json::array();
+  for (std::size_t h = 0; h < report.hands.size(); ++h) {
+    const GraspHandReport& r = report.hands[h];
+    failedHands += r.phase == GraspPhase::Failed;
+    nlohmann::json fingers = nlohmann::json::array();
+    for (int f = 0; f < kHandFingers; ++f) {
+      const GraspFingerReport& fr = r.fingers[std::size_t(f)];
+      fingersInContact += fr.contact;
+      fingersAtLimit += !fr.contact && fr.atLimit;
+      nlohmann::json angles = nlohmann::json::array(), outcomes = nlohmann::json::array(),
+                     iterations = nlohmann::json::array();
+      for (int k = 0; k < kHandJointsPerFinger; ++k) {
+        angles.push_back(double(fr.angles[std::size_t(k)]) * kRadToDeg);
+        outcomes.push_back(std::string(jointOutcomeName(fr.outcomes[std::size_t(k)])));
+        iterations.push_back(fr.iterations[std::size_t(k)]);
+      }
+      fingers.push_back({{"finger", kFingerNames[f]},
+                         {"joint_angles_deg", angles},
+                         {"joint_outcomes", outcomes},
+                         {"joint_frames", iterations},
+                         {"contact", fr.contact},
+                         {"at_limit", fr.atLimit},
+                         {"contact_object", fr.contactObject == kRadarNoObject ? nlohmann::json(nullptr)
+                                                                               : nlohmann::json(fr.contactObject)},
+                         {"radar_gap_m", metres(fr.radarGap, true)},
+                         {"exact_distance_m", metres(fr.exactDistance)},
+                         {"exact_vertex_distance_m", metres(fr.vertexDistance)}});
+    }
+    nlohmann::json segments = nlohmann::json::array();
+    for (int seg = 0; seg < kHandSegments; ++seg) {
+      const double exact = r.segmentExactDistance[std::size_t(seg)], vertex = r.segmentVertexDistance[std::size_t(seg)];
+      minExact = std::min(minExact, exact);
+      minVertex = std::min(minVertex, vertex);
+      const std::string name = seg == 0 ? std::string("palm")
+                                        : std::string(kFingerNames[(seg - 1) / kHandJointsPerFinger]) + "_" +
+                                              kJointNames[(seg - 1) % kHandJointsPerFinger];
+      segments.push_back({{"segment", name},
+                          {"radar_id", GraspSimulation::segmentObjectId(h, seg)},
+                          {"exact_distance_m", metres(exact)},
+                          {"exact_vertex_distance_m", metres(vertex)}});
+    }
+    hands.push_back({{"phase", std::string(graspPhaseName(r.phase))},
+                     {"failure", r.failure.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.failure)},
+                     {"frames", {{"detect", r.phaseFrames[0]},
+                                 {"approach", r.phaseFrames[1]},
+                                 {"wait", r.waitFrames},
+                                 {"close", r.phaseFrames[2]}}},
+                     {"scan_frames", r.scanFrames},
+                     {"target_seen_at", {r.targetSeenAt.x, r.targetSeenAt.y, r.targetSeenAt.z}},
+                     {"approach", {{"distance_m", r.approachDistance},
+                                   {"final_radar_gap_m", metres(r.approachGap, true)},
+                                   {"stopped_at_object", r.approachObject == kRadarNoObject
+                                                             ? nlohmann::json(nullptr)
+                                                             : nlohmann::json(r.approachObject)},
+                                   {"mask_reused", r.maskReused}}},
+                     {"fingers", fingers},
+                     {"segments", segments}});
+  }
+  auto seconds = [](auto a, auto b) { return std::chrono::duration<double>(b - a).count(); };
+  const std::vector<std::string> outputs = {objPath.string(), pngPath.string()};
+  const nlohmann::json metrics = {
+      {"scene", options.scenePath},
+      {"name", scene.name},
+      {"backend", std::string(radar->name())},
+      {"gl", (*context)->description()},
+      {"target", objectJson(scene.target)},
+      {"radar_image", {scene.settings.image.width, scene.settings.image.height}},
+      {"hand_count", sim.handCount()},
+      {"radars_per_hand", kHandRadars},
+      {"radars_per_frame", report.radarsPerFrame},
+      {"frames", report.frames},
+      {"total_radars_run", report.radarsRun},
+      {"finished", report.finished},
+      {"failed_hands", failedHands},
+      {"fingers_in_contact", fingersInContact},
+      {"fingers_at_limit", fingersAtLimit},
+      // Exact, against the analytic target: solid segment boxes and segment vertices (m; >= 0: no penetration).
+      {"min_exact_distance_m", metres(minExact)},
+      {"min_exact_vertex_distance_m", metres(minVertex)},
+      {"penetration", minExact < 0.0 || minVertex < 0.0},
+      {"seconds", {{"setup", seconds(tStart, tSetup)},
+                   {"simulate", seconds(tSetup, tSimulated)},
+                   {"radar", report.radarSeconds},
+                   {"render", seconds(tSimulated, tRendered)}}},
+      {"hands", hands},
+      {"outputs", outputs},
+  };
+  if (Status s = writeFileAtomically(jsonPath, metrics.dump(2) + "\n"); !s) return fail(kExitOutput, s.error().message);
+
+  if (!options.quiet) {
+    std::printf("%d frames, %zu radars per frame, %zu radars run in %.2f s (%.2f s in the radar backend)\n",
+                report.frames, report.radarsPerFrame, report.radarsRun, seconds(tSetup, tSimulated),
+                report.radarSeconds);
+    std::printf("%d of %zu fingers in contact, %d at their limits, %d hand(s) failed; "
+                "smallest exact distance to the target %.3f mm\n",
+                fingersInContact, report.hands.size() * std::size_t(kHandFingers), fingersAtLimit, failedHands,
+                1e3 * minExact);
+    std::printf("wrote %s\n      %s\n      %s\n", objPath.c_str(), pngPath.c_str(), jsonPath.c_str());
+  }
+  for (const GraspHandReport& r : report.hands)
+    if (r.phase == GraspPhase::Failed) std::fprintf(stderr, "hagoromo: warning: a hand failed: %s\n", r.failure.c_str());
+  return kExitOk;
+}
+
+}  // namespace hg::app
