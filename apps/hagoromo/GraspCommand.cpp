@@ -116,7 +116,7 @@ CLI::App* addGraspCommand(CLI::App& app, GraspOptions& options) {
   command->add_option("--out", options.outDir, "Override the output folder");
   command->add_option("--backend", options.backend, "Radar backend (default cpu)")->check(CLI::IsMember({"cpu", "gpu"}));
   command->add_flag("--quiet,-q", options.quiet, "Print errors only");
-  command->footer("Example: hagoromo grasp scenes/grasp_five_hands.json --out /tmp/grasp");
+  command->footer("Example: hagoromo grasp scenes/grasp/five_hands.json --out /tmp/grasp");
   return command;
 }
 

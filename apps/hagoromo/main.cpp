@@ -2,7 +2,7 @@
 //
 //   hagoromo drape scenes/cloth_on_sphere.json            # simulate, write OBJ + PNG + JSON
 //   hagoromo drape scenes/cloth_on_sphere.json --backend cpu --frames 60 --out /tmp/run
-//   hagoromo grasp scenes/grasp_five_hands.json --out /tmp/grasp   # Cyber Radar grasp: PNG + OBJ + JSON
+//   hagoromo grasp scenes/grasp/five_hands.json --out /tmp/grasp   # Cyber Radar grasp: PNG + OBJ + JSON
 //   hagoromo info                                          # which OpenGL driver is used
 #include <algorithm>
 #include <chrono>
@@ -28,6 +28,7 @@
 #include "sim/core/AtomicFile.h"
 #include "sim/gpu/GpuClothSolver.h"
 #include "sim/gpu/GpuDepthViewRenderer.h"
+#include "sim/gpu/GpuRadar.h"
 #include "sim/io/MeshExport.h"
 #include "sim/motion/CharacterIO.h"
 #include "sim/scene/DrapeScene.h"
@@ -155,6 +156,13 @@ int runDrape(const DrapeOptions& options) {
   // (bench/RESULTS.md, hg_contact_bench).
   if (body && body->animator && body->views && !(*context)->isSoftware())
     prepared->renderBodyViews = makeGpuBodyViewRenderer();
+  // The radar sweeps of solver.continuous_collision: on the GPU on a hardware driver; on a
+  // software rasterizer the CPU reference, 6-10x faster there (bench/RESULTS.md, hg_radar_bench).
+  if (prepared->sweep && !(*context)->isSoftware()) {
+    auto gpuRadar = makeGpuRadar();
+    if (!gpuRadar) return fail(kExitGraphics, "continuous collision: " + gpuRadar.error().message);
+    prepared->sweep->setRadar(std::move(gpuRadar).value());
+  }
   (*solver)->writeState(prepared->start);
   const auto tSetup = Clock::now();
 

@@ -89,7 +89,19 @@ kernels::ClothStepParams ClothSettings::stepParams(const ClothModel& model, int 
 }
 
 StepStatus ClothSolver::advanceFrame(int substeps, float velocityDamping) {
+  // Continuous collision per step() (not per substep): it needs the state on the host,
+  // a readback on the GPU, and one batch of radars per step is what it costs.
+  ContinuousCollision* continuous = m_settings.continuousCollision.get();
+  ClothState before;
+  if (continuous) before = readState();
   const StepStatus status = advance(substeps, velocityDamping);
+  m_continuousStatus = Status::success();
+  if (continuous && !any(status)) {
+    ClothState after = readState();
+    bool changed = false;
+    m_continuousStatus = continuous->resolve(before, after, m_settings.frameDt, changed);
+    if (m_continuousStatus && changed) writeState(after);
+  }
   if (!any(status) && m_settings.featureContacts && hasBodyViews()) resolveBodyFeatures();
   return status;
 }

@@ -21,6 +21,24 @@ namespace hg {
 
 enum class Backend { Cpu, Gpu };
 
+struct ClothState;
+
+/// Continuous collision between the start and the end of a step() (e.g. radar sweeps of
+/// cloth patches against the body, sim/radar/ClothSweep.h; methods.md section 3): the
+/// discrete contacts of the substeps only see where a vertex is, so a vertex travelling
+/// farther than an obstacle's thickness within one substep passes through it (tunnels).
+/// An implementation sees the state before and after the step and pulls motion that
+/// crossed an obstacle back to the time of impact. Works with any backend: the solver
+/// hands it states through readState/writeState (a readback on the GPU).
+class ContinuousCollision {
+public:
+  virtual ~ContinuousCollision() = default;
+  /// `before`: the state at the start of the step; `after`: at its end, `dt` seconds
+  /// later (positions m, velocities m/s), changed in place. Sets `changed` when it moved
+  /// or slowed a vertex. Error: the detection itself failed (e.g. a GL error).
+  virtual Status resolve(const ClothState& before, ClothState& after, float dt, bool& changed) = 0;
+};
+
 /// The time integrator of a cloth solver.
 enum class ClothIntegrator {
   /// Explicit symplectic Euler with substeps (sim/cpu/CpuClothSolver.cpp): exact for
@@ -65,6 +83,10 @@ struct ClothSettings {
   /// the cloth's edges and the centroids of its triangles, and move the vertices of an
   /// element the body pokes through out of it (kernels/cloth_vertex.glslh).
   bool featureContacts = true;
+  /// Continuous collision after every step() (before the feature pass), or none (the
+  /// default): see ContinuousCollision. Shared, not copied, by the solvers given these
+  /// settings.
+  std::shared_ptr<ContinuousCollision> continuousCollision;
   float maxSpeed = 50.0f;                    ///< m/s; faster flags StepStatus::SpeedLimitExceeded
   int threads = 0;                           ///< CPU backend: OpenMP threads (0 = default)
   ClothIntegrator integrator = ClothIntegrator::SymplecticEuler;
@@ -142,6 +164,13 @@ public:
   /// Replaces the body's depth views (e.g. rendered for the body's next pose), or
   /// removes them (null). The GPU backend uploads them.
   virtual void setBodyViews(std::shared_ptr<const DepthViewImages> views) { m_settings.bodyViews = std::move(views); }
+  /// Replaces the continuous collision pass (null: none); the next step() uses it.
+  void setContinuousCollision(std::shared_ptr<ContinuousCollision> pass) {
+    m_settings.continuousCollision = std::move(pass);
+  }
+  /// The error of the last step()'s continuous collision pass (success when it ran well
+  /// or there is none); that step's state is then left as the substeps made it.
+  const Status& continuousCollisionStatus() const { return m_continuousStatus; }
   /// Copies the current state out. On the GPU this is a synchronous readback (slow:
   /// call it per frame for output, not per substep).
   virtual ClothState readState() const = 0;
@@ -170,8 +199,9 @@ protected:
   int m_lastSubsteps = 0;
 
  private:
-  /// advance(), then the feature pass when the step went well.
+  /// advance(), the continuous collision pass and the feature pass when the step went well.
   StepStatus advanceFrame(int substeps, float velocityDamping);
+  Status m_continuousStatus;
 };
 
 /// 64-bit FNV-1a hash of the state's bytes: pinned per scene for the CPU backend

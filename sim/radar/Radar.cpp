@@ -404,10 +404,15 @@ Result<RadarQuery> makeSweepQuery(std::uint32_t sensor, std::span<const glm::vec
   query.moveDistance = s;
   query.probe.direction = forward;
   query.probe.up = trueUp;
-  query.probe.origin = right * (0.5f * (lo.x + hi.x)) + trueUp * (0.5f * (lo.y + hi.y)) + forward * lo.z;
+  // The probe plane sits a hair behind the rearmost point: a flat sensor (a cloth patch
+  // moving along its normal) would otherwise lie exactly on the far face of the mask pass
+  // (depth d from the destination), where rounding decides whether it is drawn.
+  const float length = hi.z - lo.z;
+  const float behind = 1e-4f * (s + length) + 1e-6f;
+  query.probe.origin = right * (0.5f * (lo.x + hi.x)) + trueUp * (0.5f * (lo.y + hi.y)) + forward * (lo.z - behind);
   query.probe.width = (hi.x - lo.x) + 2.0f * margin;
   query.probe.height = (hi.y - lo.y) + 2.0f * margin;
-  query.probe.depth = s + (hi.z - lo.z);
+  query.probe.depth = s + length + behind;
   if (!(query.probe.width > 0.0f)) query.probe.width = 1e-3f;
   if (!(query.probe.height > 0.0f)) query.probe.height = 1e-3f;
   return query;

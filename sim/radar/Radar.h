@@ -185,9 +185,11 @@ std::unique_ptr<RadarBackend> makeCpuRadar();
 
 /// A collision query for a sensor whose points (its mesh's vertices, m) move by
 /// `displacement` (m): the probe sits on the sensor's rear plane (the plane through its
-/// rearmost point, normal to the motion), centred on its cross-section; ws, hs cover the
-/// cross-section plus `margin` (m) on each side; d = s + the sensor's length along the
-/// motion. Error: a zero or non-finite displacement, no points.
+/// rearmost point, normal to the motion, moved back by 1e-4 (s + length) so that a flat
+/// sensor is not on the far face of the mask pass), centred on its cross-section; ws, hs
+/// cover the cross-section plus `margin` (m) on each side; d reaches the sensor's front at
+/// the destination (s + the sensor's length along the motion + that offset).
+/// Error: a zero or non-finite displacement, no points.
 Result<RadarQuery> makeSweepQuery(std::uint32_t sensor, std::span<const glm::vec3> sensorPoints, glm::vec3 displacement,
                                   glm::vec3 up, float margin);
 

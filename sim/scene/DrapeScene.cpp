@@ -365,7 +365,7 @@ Result<DrapeScene> parseDrapeScene(const std::string& text, const std::string& o
                               "contact_offset", "gravity", "max_speed", "threads", "compression_scale",
                               "extension_scale", "tension_exponent", "plastic_rate", "yield_strain", "yield_angle",
                               "max_substep_halvings", "integrator", "iterations", "chebyshev_rho",
-                              "until_rest"});
+                              "until_rest", "continuous_collision"});
       if (s.contains("backend")) {
         if (!s["backend"].is_string()) throw SceneError{"solver.backend must be \"cpu\" or \"gpu\""};
         auto backend = parseBackend(s["backend"].get<std::string>());
@@ -398,6 +398,27 @@ Result<DrapeScene> parseDrapeScene(const std::string& text, const std::string& o
       }
       settings.solverIterations = integer(s, "solver", "iterations", settings.solverIterations);
       settings.chebyshevRho = number(s, "solver", "chebyshev_rho", settings.chebyshevRho);
+      if (s.contains("continuous_collision") && !s["continuous_collision"].is_null()) {
+        const json& c = s["continuous_collision"];
+        const std::string where = "solver.continuous_collision";
+        checkKeys(c, where, {"method", "patch_triangles", "image", "clearance"});
+        std::string method = "radar";
+        if (c.contains("method")) {
+          if (!c["method"].is_string() || (c["method"] != "radar" && c["method"] != "none"))
+            throw SceneError{where + ".method must be \"radar\" or \"none\""};
+          method = c["method"].get<std::string>();
+        }
+        ClothSweepSettings sweep;
+        sweep.patchTriangles = integer(c, where, "patch_triangles", sweep.patchTriangles);
+        sweep.image = integer(c, where, "image", sweep.image);
+        sweep.clearance = number(c, where, "clearance", settings.contactOffset);
+        if (Status valid = sweep.validate(); !valid) throw SceneError{where + "." + valid.error().message};
+        if (method == "radar") {
+          if (!root.contains("avatar"))
+            throw SceneError{where + " needs an avatar: the radars sweep the cloth against the body"};
+          scene.continuousCollision = sweep;
+        }
+      }
     }
     if (root.contains("output")) {
       const json& o = root["output"];

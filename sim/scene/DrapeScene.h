@@ -23,7 +23,12 @@
 ///                  "compression_scale": 1, "extension_scale": 1, "tension_exponent": 1,
 ///                  "plastic_rate": 0, "yield_strain": 0.02, "yield_angle": 0.2, "max_substep_halvings": 0,
 ///                  "integrator": "symplectic_euler", "iterations": 20, "chebyshev_rho": 0.9,
-///                  "until_rest": 0},   // > 0 m/s: drape to rest (stops below this speed) instead of `frames`
+///                  "until_rest": 0,    // > 0 m/s: drape to rest (stops below this speed) instead of `frames`
+///                  "continuous_collision": {"method": "radar", "patch_triangles": 16, "image": 16,
+///                                           "clearance": 0.005}},  // or null / "method": "none" (default)
+///                  // radar sweeps of cloth patches against the avatar after every frame, so fast
+///                  // motion cannot tunnel through thin body parts (sim/radar/ClothSweep.h; needs an
+///                  // avatar; clearance in m defaults to contact_offset)
 ///       "output": {"directory": "out", "image_width": 1280, "image_height": 960,
 ///                  "obj_every": 0},   // > 0: an OBJ of the cloth every N frames too
 ///       "avatar": {"mannequin": {"height": 1.75, "chest_girth": 0.96, "waist_girth": 0.80,  // the built-in
@@ -75,6 +80,7 @@
 #include "sim/cloth/PinAnimation.h"
 #include "sim/core/Result.h"
 #include "sim/garment/Dressing.h"
+#include "sim/radar/ClothSweep.h"
 
 namespace hg {
 
@@ -141,6 +147,8 @@ struct DrapeScene {
   std::vector<GarmentSpec> garments;  ///< the outfit sewn around the avatar (empty: the cloth block's sheet or mesh)
   DressingSettings dressing;
   bool clothShapeGiven = false;       ///< the cloth block named a sheet or mesh shape or pins
+  /// solver.continuous_collision: radar sweeps against the avatar after every frame, or none.
+  std::optional<ClothSweepSettings> continuousCollision;
 };
 
 /// Parses a scene; errors name the file, the key and what is wrong.

@@ -8,6 +8,19 @@ namespace {
 
 constexpr std::string_view kSimulationPrefixes[] = {"sewing", "welding"};
 
+/// The radar sweeps of solver.continuous_collision (sim/radar/ClothSweep.h) for the
+/// prepared cloth against the body, handed to the solvers through scene.settings.
+Status attachSweep(DrapeScene& scene, PreparedDrape& prepared) {
+  if (!scene.continuousCollision) return Status::success();
+  if (!prepared.body) return Error{"solver.continuous_collision needs an avatar"};
+  auto sweep = ClothSweep::create(prepared.model->triangles, prepared.model->vertexCount(),
+                                  prepared.body->avatar.mesh, *scene.continuousCollision);
+  if (!sweep) return Error{"solver.continuous_collision: " + sweep.error().message};
+  prepared.sweep = std::move(sweep).value();
+  scene.settings.continuousCollision = prepared.sweep;
+  return Status::success();
+}
+
 }  // namespace
 
 bool isSimulationFailure(const Error& error) {
@@ -29,8 +42,15 @@ Result<StepStatus> advanceDrape(DrapeScene& scene, PreparedDrape& drape, ClothSo
       return Error{"body collider at frame " + std::to_string(frame + 1) + ": " + s.error().message};
     drape.bodyMesh = std::move(mesh).value();
     if (bodyMesh) *bodyMesh = drape.bodyMesh;
+    if (drape.sweep) {
+      if (Status s = drape.sweep->setBodyPositions(drape.bodyMesh.positions); !s)
+        return Error{"continuous collision at frame " + std::to_string(frame + 1) + ": " + s.error().message};
+    }
   }
-  return solver.step();
+  const StepStatus status = solver.step();
+  if (const Status& swept = solver.continuousCollisionStatus(); !swept)
+    return Error{"continuous collision at frame " + std::to_string(frame + 1) + ": " + swept.error().message};
+  return status;
 }
 
 Result<PreparedDrape> prepareDrape(DrapeScene& scene, const ClothSolverFactory& makeSolver,
@@ -48,6 +68,7 @@ Result<PreparedDrape> prepareDrape(DrapeScene& scene, const ClothSolverFactory& 
     if (!model) return model.error();
     prepared.model = std::make_shared<const ClothModel>(std::move(model).value());
     prepared.start = restState(*prepared.model);
+    if (Status s = attachSweep(scene, prepared); !s) return s.error();
     return prepared;
   }
   if (!prepared.body) return Error{"garments need an avatar"};
@@ -80,6 +101,7 @@ Result<PreparedDrape> prepareDrape(DrapeScene& scene, const ClothSolverFactory& 
   prepared.start = dressed->state;
   prepared.pieceOfVertex = dressed->garmentOfVertex;
   prepared.dressing = std::move(dressed).value();
+  if (Status s = attachSweep(scene, prepared); !s) return s.error();
   return prepared;
 }
 

@@ -22,9 +22,15 @@ struct PreparedDrape {
   /// With an animated body seen through depth views: renders them per frame instead of
   /// the CPU reference rasterizer (set by the GPU backend's callers; see BodyAnimator).
   BodyAnimator::ViewRenderer renderBodyViews;
+  /// With solver.continuous_collision: the radar sweeps against the body (also set as
+  /// scene.settings.continuousCollision, so solvers made from the scene's settings run it;
+  /// advanceDrape moves its body along with an animated avatar). Its radar is the CPU
+  /// reference; ClothSweep::setRadar swaps in the GPU one.
+  std::shared_ptr<ClothSweep> sweep;
 };
 
-/// Prepares `scene` (sets scene.settings.body or bodyViews when it has an avatar). `makeSolver`
+/// Prepares `scene` (sets scene.settings.body or bodyViews when it has an avatar, and
+/// scene.settings.continuousCollision with solver.continuous_collision). `makeSolver`
 /// creates the sewing solver; `progress` reports sewing frames. Errors name the scene
 /// key or the stage; isSimulationFailure() tells a sewing or welding failure (the
 /// simulation's fault) from an invalid input.

@@ -153,7 +153,7 @@ if grep -q '"radars_per_frame": 17' "$work/grasp_out/grasp.json" && grep -q '"pe
 check "grasp (gpu backend) succeeds" 0 - -- "$hagoromo" grasp "$work/grasp.json" --backend gpu --out "$work/grasp_gpu" -q
 if grep -q '"backend": "gpu"' "$work/grasp_gpu/grasp.json" && grep -q '"penetration": false' "$work/grasp_gpu/grasp.json"; then
   passes=$((passes + 1)); else echo "FAIL: grasp (gpu) metrics"; failures=$((failures + 1)); fi
-check "grasp: five hands, 85 radars a frame" 0 - -- "$hagoromo" grasp "$src/scenes/grasp_five_hands.json" --out "$work/grasp_out" -q
+check "grasp: five hands, 85 radars a frame" 0 - -- "$hagoromo" grasp "$src/scenes/grasp/five_hands.json" --out "$work/grasp_out" -q
 if grep -q '"radars_per_frame": 85' "$work/grasp_out/grasp_five_hands.json" && grep -q '"failed_hands": 0' "$work/grasp_out/grasp_five_hands.json" &&
    grep -q '"penetration": false' "$work/grasp_out/grasp_five_hands.json"; then passes=$((passes + 1)); else
   echo "FAIL: five-hands grasp metrics"; failures=$((failures + 1)); fi

@@ -294,11 +294,11 @@ TEST(Grasp, FiveHandsGraspOneBallWithAllTheirRadarsInOneBatchPerFrame) {
 
 TEST(GraspScene, ShippedScenesLoadAndErrorsNameTheFileAndKey) {
   const std::filesystem::path scenes = std::filesystem::path(HG_SOURCE_DIR) / "scenes";
-  auto five = loadGraspScene(scenes / "grasp_five_hands.json");
+  auto five = loadGraspScene(scenes / "grasp" / "five_hands.json");
   ASSERT_TRUE(five.ok()) << five.error().message;
   EXPECT_EQ(five->hands.size(), 5u);
   EXPECT_TRUE(GraspSimulation::create(*five).ok());
-  auto one = loadGraspScene(scenes / "grasp_one_hand.json");
+  auto one = loadGraspScene(scenes / "grasp" / "one_hand.json");
   ASSERT_TRUE(one.ok()) << one.error().message;
   EXPECT_EQ(one->target.shape, GraspObject::Shape::Capsule);
 

@@ -1,6 +1,7 @@
 // Cyber Radar on the GPU (sim/gpu/GpuRadar.h) against the CPU reference (sim/radar/Radar.h):
 // a mixed batch of detection and collision radars in one run gives the same answers and the
-// same images (up to rare edge-tie pixels, bounded); mask reuse on the GPU equals a fresh mask.
+// same images (up to rare edge-tie pixels, bounded); mask reuse on the GPU equals a fresh mask;
+// the cloth sweeps clamp alike with either backend.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -10,7 +11,9 @@
 #include <glm/geometric.hpp>
 #include <gtest/gtest.h>
 
+#include "sim/cloth/ClothModel.h"
 #include "sim/gpu/GpuRadar.h"
+#include "sim/radar/ClothSweep.h"
 #include "tests/support/GlTest.h"
 
 namespace hg {
@@ -168,6 +171,50 @@ TEST_F(RadarGLTest, ReusedMaskOnTheGpuEqualsAFreshMask) {
     EXPECT_EQ((*withReuse)[q].sensorPixels, (*again)[q].sensorPixels) << q;
     expectSameHit((*withReuse)[q], (*reference)[q], q);
   }
+}
+
+TEST_F(RadarGLTest, ClothSweepWithTheGpuRadarClampsAsWithTheCpuRadar) {
+  // A 12 x 12 sheet falling 0.4 m in one step through a thin bar (the sweeps' case): the
+  // same patches stop at the same times of impact with either backend.
+  const TriangleMesh bar = makeCapsule({-0.5f, 0.0f, 0.0f}, {0.5f, 0.0f, 0.0f}, 0.015f, 4, 16);
+  auto sheet = makeSquareSheet({12, 0.5f, {0.0f, 0.1f, 0.0f}});
+  ASSERT_TRUE(sheet.ok());
+  ClothSweepSettings settings;
+  settings.patchTriangles = 4;
+  settings.image = 16;
+  ClothState before, cpuAfter;
+  for (const glm::vec3& p : sheet->positions) {
+    before.positions.emplace_back(p, 1.0f);
+    before.velocities.emplace_back(0.0f, -12.0f, 0.0f, 0.0f);
+    cpuAfter.positions.emplace_back(p + glm::vec3(0.0f, -0.4f, 0.0f), 1.0f);
+    cpuAfter.velocities.emplace_back(0.0f, -12.0f, 0.0f, 0.0f);
+  }
+  ClothState gpuAfter = cpuAfter;
+  auto cpuSweep = ClothSweep::create(sheet->indices, sheet->positions.size(), bar, settings);
+  ASSERT_TRUE(cpuSweep.ok()) << cpuSweep.error().message;
+  auto gpuRadar = makeGpuRadar();
+  ASSERT_TRUE(gpuRadar.ok()) << gpuRadar.error().message;
+  auto gpuSweep =
+      ClothSweep::create(sheet->indices, sheet->positions.size(), bar, settings, std::move(gpuRadar).value());
+  ASSERT_TRUE(gpuSweep.ok());
+  EXPECT_EQ((*gpuSweep)->radar().name(), "gpu");
+  bool cpuChanged = false, gpuChanged = false;
+  constexpr float kDt = 1.0f / 30.0f;
+  ASSERT_TRUE((*cpuSweep)->resolve(before, cpuAfter, kDt, cpuChanged).ok());
+  ASSERT_TRUE((*gpuSweep)->resolve(before, gpuAfter, kDt, gpuChanged).ok());
+  const ClothSweepReport &c = (*cpuSweep)->lastReport(), &g = (*gpuSweep)->lastReport();
+  std::printf("[ sweep ] %zu patches, %zu swept, %zu stopped (CPU radar), %zu (GPU radar)\n", c.patches, c.swept, c.hits, g.hits);
+  ASSERT_TRUE(cpuChanged);
+  EXPECT_TRUE(gpuChanged);
+  EXPECT_GT(c.hits, 0u);
+  EXPECT_EQ(g.swept, c.swept);
+  EXPECT_EQ(g.hits, c.hits);
+  EXPECT_EQ(g.clampedVertices, c.clampedVertices);
+  EXPECT_NEAR(g.earliestImpact, c.earliestImpact, 1e-5f);
+  float worst = 0.0f;
+  for (std::size_t i = 0; i < cpuAfter.positions.size(); ++i)
+    worst = std::max(worst, glm::length(glm::vec3(gpuAfter.positions[i]) - glm::vec3(cpuAfter.positions[i])));
+  EXPECT_LT(worst, 1e-5f);
 }
 
 TEST_F(RadarGLTest, EmptyBatchAndBadQueriesAreHandled) {

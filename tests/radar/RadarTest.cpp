@@ -193,7 +193,7 @@ TEST(Radar, EliminatedPixelsNeverContribute) {
   auto radar = makeCpuRadar();
   const RadarHit hit = runOne(*radar, scene, *query, {64, 64});
   EXPECT_TRUE(hit.sees(2));
-  EXPECT_NEAR(hit.minRange, 0.6f - 0.35f, 1e-5f);  // the pillar top, from the rear plane at 0.6
+  EXPECT_NEAR(hit.minRange, query->probe.origin.y - 0.35f, 1e-5f);  // the pillar top, from the rear plane (0.6)
   ASSERT_TRUE(hit.collides);
   EXPECT_NEAR(hit.minKey, 0.4f, 1e-5f);  // the cube's bottom onto the ground, not the pillar
   EXPECT_EQ(hit.objectAtContact, kGround);
