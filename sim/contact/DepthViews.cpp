@@ -216,7 +216,9 @@ Result<DepthViewImages> rasterizeDepthViews(const TriangleMesh& mesh, std::span<
               std::size_t(view.texels.x) + (std::size_t(k) * std::size_t(height) + std::size_t(j)) * std::size_t(width) + i;
           glm::dvec3 velocity(0.0);
           if (!vertexVelocities.empty())
-            for (int c = 0; c < 3; ++c) velocity += f.weights[c] * glm::dvec3(vertexVelocities[mesh.indices[3 * f.triangle + c]]);
+            for (int c = 0; c < 3; ++c)
+              velocity += f.weights[c] *
+                          glm::dvec3(vertexVelocities[mesh.indices[3 * f.triangle + std::uint32_t(f.corners[c])]]);
           images.normalDepth[at] = glm::vec4(faceNormals[f.triangle], depth);
           images.velocity[at] = glm::vec4(glm::vec3(velocity), 0.0f);
           lastDepth = depth;

@@ -98,8 +98,9 @@ void rasterizeOrthographic(std::span<const RasterVertex> vertices, std::span<con
       const double lo = std::min({sa.su, sb.su, sc.su}), hi = std::max({sa.su, sb.su, sc.su});
       const int i0 = int(std::max(0.0, std::ceil(lo - 0.5)));
       const int i1 = int(std::min(double(width - 1), std::floor(hi - 0.5)));
-      // Interpolation uses the exact (unsnapped) projection, as the GPU's attribute planes.
-      const RasterVertex &a = vertices[idx[0]], &b = vertices[idx[1]], &c = vertices[idx[2]];
+      // Interpolation uses the exact (unsnapped) projection, as the GPU's attribute planes,
+      // of the corners in counter-clockwise order.
+      const RasterVertex &a = vertices[idx[order[0]]], &b = vertices[idx[order[1]]], &c = vertices[idx[order[2]]];
       const double exactArea = (b.u - a.u) * (c.v - a.v) - (b.v - a.v) * (c.u - a.u);
       for (int i = i0; i <= i1; ++i) {
         const double cx = i + 0.5;
@@ -121,6 +122,7 @@ void rasterizeOrthographic(std::span<const RasterVertex> vertices, std::span<con
           f.weights[0] = f.weights[1] = f.weights[2] = 1.0 / 3.0;
         }
         f.depth = f.weights[0] * a.depth + f.weights[1] * b.depth + f.weights[2] * c.depth;
+        for (int k = 0; k < 3; ++k) f.corners[k] = order[k];
         fragments.push_back(f);
       }
     }

@@ -30,7 +30,11 @@ struct RasterFragment {
   std::uint32_t i = 0;         ///< column
   std::uint32_t triangle = 0;  ///< index of the triangle in `indices` / 3 (draw order)
   double depth = 0.0;          ///< interpolated at the texel centre
-  double weights[3] = {};      ///< barycentric weights of the triangle's vertices as listed in `indices`
+  /// Barycentric weights: weights[k] belongs to the triangle's vertex indices[3 triangle +
+  /// corners[k]]; corners is the counter-clockwise order in (u, v) (the listed order, or its
+  /// last two swapped for a clockwise triangle), which is also the order the depth was summed in.
+  double weights[3] = {};
+  int corners[3] = {0, 1, 2};
 };
 
 /// 2^-e with 2^e >= range (m): the scale that maps depths in [0, range] into a [0, 1]
