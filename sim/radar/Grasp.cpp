@@ -3,22 +3,20 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <fstream>
 #include <limits>
 #include <optional>
 #include <set>
-#include <sstream>
 
 #include <glm/common.hpp>
 #include <glm/geometric.hpp>
 #include <glm/gtc/quaternion.hpp>
 #include <glm/mat3x3.hpp>
-#include <nlohmann/json.hpp>
+
+#include "sim/io/SceneJson.h"
 
 namespace hg {
 namespace {
 
-using nlohmann::json;
 
 constexpr float kPi = 3.14159265358979f;
 constexpr float kDegree = kPi / 180.0f;
@@ -94,53 +92,7 @@ float signedAngleAbout(glm::vec3 axis, glm::vec3 from, glm::vec3 to) {
 
 // ---- scene parsing ----
 
-/// Thrown inside the parser only; converted to an Error at the boundary.
-struct SceneError {
-  std::string message;
-};
-
-void checkKeys(const json& object, const std::string& where, const std::set<std::string>& allowed) {
-  if (!object.is_object()) throw SceneError{where + " must be an object"};
-  for (const auto& [key, value] : object.items())
-    if (!allowed.count(key)) {
-      std::string list;
-      for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
-      throw SceneError{"unknown key '" + where + "." + key + "' (allowed: " + list + ")"};
-    }
-}
-
-float number(const json& object, const std::string& where, const char* key, float fallback) {
-  if (!object.contains(key)) return fallback;
-  const json& v = object.at(key);
-  if (!v.is_number()) throw SceneError{where + "." + key + " must be a number"};
-  const double d = v.get<double>();
-  if (!std::isfinite(d)) throw SceneError{where + "." + key + " must be finite"};
-  return float(d);
-}
-
-float positive(const json& object, const std::string& where, const char* key, float fallback) {
-  const float v = number(object, where, key, fallback);
-  if (!(v > 0.0f)) throw SceneError{where + "." + key + " must be > 0"};
-  return v;
-}
-
-int integer(const json& object, const std::string& where, const char* key, int fallback) {
-  if (!object.contains(key)) return fallback;
-  const json& v = object.at(key);
-  if (!v.is_number_integer()) throw SceneError{where + "." + key + " must be an integer"};
-  return v.get<int>();
-}
-
-glm::vec3 vec3(const json& object, const std::string& where, const char* key, glm::vec3 fallback) {
-  if (!object.contains(key)) return fallback;
-  const json& v = object.at(key);
-  if (!v.is_array() || v.size() != 3 || !v[0].is_number() || !v[1].is_number() || !v[2].is_number())
-    throw SceneError{where + "." + key + " must be an array of 3 numbers"};
-  const glm::vec3 r(v[0].get<float>(), v[1].get<float>(), v[2].get<float>());
-  if (!std::isfinite(r.x) || !std::isfinite(r.y) || !std::isfinite(r.z))
-    throw SceneError{where + "." + key + " must be finite"};
-  return r;
-}
+using namespace scenejson;
 
 GraspObject parseObject(const json& j, const std::string& where, bool target) {
   checkKeys(j, where, {"shape", "center", "radius", "a", "b", "size", "id", "detail"});
@@ -366,23 +318,16 @@ Result<GraspScene> parseGraspScene(const std::string& text, const std::string& o
     }
     if (scene.imageWidth < 16 || scene.imageWidth > 8192 || scene.imageHeight < 16 || scene.imageHeight > 8192)
       throw SceneError{"output.image_width and image_height must be in 16..8192 pixels"};
-  } catch (const json::parse_error& e) {
-    return Error{origin + ": not valid JSON: " + e.what()};
-  } catch (const json::exception& e) {
-    return Error{origin + ": " + e.what()};
-  } catch (const SceneError& e) {
-    return Error{origin + ": " + e.message};
+  } catch (...) {
+    return sceneParseError(origin);
   }
   return scene;
 }
 
 Result<GraspScene> loadGraspScene(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Error{path.string() + ": cannot open scene file"};
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) return Error{path.string() + ": read error"};
-  return parseGraspScene(text.str(), path.string());
+  auto text = readSceneFile(path);
+  if (!text) return text.error();
+  return parseGraspScene(*text, path.string());
 }
 
 std::string_view graspPhaseName(GraspPhase phase) {

@@ -2,13 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <set>
-#include <sstream>
-
-#include <nlohmann/json.hpp>
 
 #include "sim/cloth/FabricPresets.h"
+#include "sim/io/SceneJson.h"
 #include "sim/motion/Bvh.h"
 #include "sim/motion/CharacterIO.h"
 #include "sim/motion/Retarget.h"
@@ -17,46 +14,7 @@
 namespace hg {
 namespace {
 
-using nlohmann::json;
-
-/// Thrown inside the parser only; converted to an Error at the boundary.
-struct SceneError {
-  std::string message;
-};
-
-void checkKeys(const json& object, const std::string& where, std::set<std::string> allowed) {
-  if (!object.is_object()) throw SceneError{where + " must be an object"};
-  for (const auto& [key, value] : object.items())
-    if (!allowed.count(key)) {
-      std::string list;
-      for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
-      throw SceneError{"unknown key '" + where + "." + key + "' (allowed: " + list + ")"};
-    }
-}
-
-float number(const json& object, const std::string& where, const char* key, float fallback) {
-  if (!object.contains(key)) return fallback;
-  const json& v = object.at(key);
-  if (!v.is_number()) throw SceneError{where + "." + key + " must be a number"};
-  const double d = v.get<double>();
-  if (!std::isfinite(d)) throw SceneError{where + "." + key + " must be finite"};
-  return float(d);
-}
-
-int integer(const json& object, const std::string& where, const char* key, int fallback) {
-  if (!object.contains(key)) return fallback;
-  const json& v = object.at(key);
-  if (!v.is_number_integer()) throw SceneError{where + "." + key + " must be an integer"};
-  return v.get<int>();
-}
-
-glm::vec3 vec3(const json& object, const std::string& where, const char* key, glm::vec3 fallback) {
-  if (!object.contains(key)) return fallback;
-  const json& v = object.at(key);
-  if (!v.is_array() || v.size() != 3 || !v[0].is_number() || !v[1].is_number() || !v[2].is_number())
-    throw SceneError{where + "." + key + " must be an array of 3 numbers"};
-  return {v[0].get<float>(), v[1].get<float>(), v[2].get<float>()};
-}
+using namespace scenejson;
 
 }  // namespace
 
@@ -436,23 +394,16 @@ Result<DrapeScene> parseDrapeScene(const std::string& text, const std::string& o
     if (scene.imageWidth < 16 || scene.imageWidth > 8192 || scene.imageHeight < 16 || scene.imageHeight > 8192)
       throw SceneError{"output.image_width and image_height must be in 16..8192 pixels"};
     if (Status s = settings.validate(); !s) throw SceneError{"solver: " + s.error().message};
-  } catch (const json::parse_error& e) {
-    return Error{origin + ": not valid JSON: " + e.what()};
-  } catch (const json::exception& e) {
-    return Error{origin + ": " + e.what()};
-  } catch (const SceneError& e) {
-    return Error{origin + ": " + e.message};
+  } catch (...) {
+    return sceneParseError(origin);
   }
   return scene;
 }
 
 Result<DrapeScene> loadDrapeScene(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Error{path.string() + ": cannot open scene file"};
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) return Error{path.string() + ": read error"};
-  auto scene = parseDrapeScene(text.str(), path.string());
+  auto text = readSceneFile(path);
+  if (!text) return text.error();
+  auto scene = parseDrapeScene(*text, path.string());
   if (scene) scene->directory = path.parent_path();
   return scene;
 }
