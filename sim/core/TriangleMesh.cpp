@@ -10,6 +10,23 @@
 
 namespace hg {
 
+void appendMesh(TriangleMesh& mesh, const TriangleMesh& part) {
+  const std::size_t n = mesh.positions.size(), m = part.positions.size();
+  const bool normals = mesh.normals.size() == n && part.normals.size() == m;
+  const bool uvs = mesh.uvs.size() == n && part.uvs.size() == m;
+  const auto base = std::uint32_t(n);
+  mesh.positions.insert(mesh.positions.end(), part.positions.begin(), part.positions.end());
+  for (std::uint32_t i : part.indices) mesh.indices.push_back(base + i);
+  if (normals)
+    mesh.normals.insert(mesh.normals.end(), part.normals.begin(), part.normals.end());
+  else
+    mesh.normals.clear();
+  if (uvs)
+    mesh.uvs.insert(mesh.uvs.end(), part.uvs.begin(), part.uvs.end());
+  else
+    mesh.uvs.clear();
+}
+
 void computeVertexNormals(TriangleMesh& mesh) {
   mesh.normals.assign(mesh.positions.size(), glm::vec3(0.0f));
   for (std::size_t t = 0; t + 2 < mesh.indices.size(); t += 3) {

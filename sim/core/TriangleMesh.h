@@ -18,6 +18,9 @@ struct TriangleMesh {
   std::size_t triangleCount() const { return indices.size() / 3; }
 };
 
+/// Appends `part` to `mesh` (its indices shifted past mesh's vertices). Normals and UVs
+/// stay only while every part so far has them for all its vertices, else they are dropped.
+void appendMesh(TriangleMesh& mesh, const TriangleMesh& part);
 /// Area-weighted vertex normals from the triangles (normalized; zero-area stays 0).
 void computeVertexNormals(TriangleMesh& mesh);
 

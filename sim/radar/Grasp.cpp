@@ -805,14 +805,9 @@ GraspReport GraspSimulation::report() const {
 
 TriangleMesh GraspSimulation::sceneMesh() const {
   TriangleMesh out;
-  auto append = [&](const TriangleMesh& part) {
-    const auto base = std::uint32_t(out.positions.size());
-    out.positions.insert(out.positions.end(), part.positions.begin(), part.positions.end());
-    for (std::uint32_t i : part.indices) out.indices.push_back(base + i);
-  };
-  append(m_targetMesh);
-  for (const TriangleMesh& d : m_distractorMeshes) append(d);
-  for (const HandState& st : m_hands) append(st.model.mesh());
+  appendMesh(out, m_targetMesh);
+  for (const TriangleMesh& d : m_distractorMeshes) appendMesh(out, d);
+  for (const HandState& st : m_hands) appendMesh(out, st.model.mesh());
   computeVertexNormals(out);
   return out;
 }

@@ -176,13 +176,7 @@ TriangleMesh HandModel::segmentMesh(int segment) const {
 
 TriangleMesh HandModel::mesh() const {
   TriangleMesh out;
-  for (int s = 0; s < kHandSegments; ++s) {
-    const TriangleMesh part = segmentMesh(s);
-    const auto base = std::uint32_t(out.positions.size());
-    out.positions.insert(out.positions.end(), part.positions.begin(), part.positions.end());
-    out.normals.insert(out.normals.end(), part.normals.begin(), part.normals.end());
-    for (std::uint32_t i : part.indices) out.indices.push_back(base + i);
-  }
+  for (int s = 0; s < kHandSegments; ++s) appendMesh(out, segmentMesh(s));
   return out;
 }
 

@@ -24,11 +24,7 @@ TriangleMesh transformed(TriangleMesh mesh, const glm::mat4& m) {
 
 TriangleMesh merged(const std::vector<TriangleMesh>& parts) {
   TriangleMesh out;
-  for (const TriangleMesh& part : parts) {
-    const auto base = std::uint32_t(out.positions.size());
-    out.positions.insert(out.positions.end(), part.positions.begin(), part.positions.end());
-    for (std::uint32_t i : part.indices) out.indices.push_back(base + i);
-  }
+  for (const TriangleMesh& part : parts) appendMesh(out, part);
   return out;
 }
 
