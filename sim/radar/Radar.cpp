@@ -297,6 +297,8 @@ kernels::RadarResult analyzeRadar(const kernels::RadarFrame& frame, std::span<co
   std::uint32_t seen = 0, sensor = 0;
   glm::uvec4 seenBits(0u);
   glm::ivec4 bounds(width, height, -1, -1);
+  // L (collision) or R (detection) per pixel, kept for the contact passes.
+  std::vector<float> keys(std::size_t(width) * std::size_t(height));
   // Pass 1: minima, counts, IDs seen, mask bounds.
   for (int j = 0; j < height; ++j)
     for (int i = 0; i < width; ++i) {
@@ -312,7 +314,8 @@ kernels::RadarResult analyzeRadar(const kernels::RadarFrame& frame, std::span<co
         ++sensor;
         bounds = glm::ivec4(std::min(bounds.x, i), std::min(bounds.y, j), std::max(bounds.z, i), std::max(bounds.w, j));
       }
-      minKey = std::min(minKey, kernels::radarKey(frame, r, f));
+      keys[at] = kernels::radarKey(frame, r, f);
+      minKey = std::min(minKey, keys[at]);
     }
   result.counts = glm::uvec4(seen, sensor, 0u, kRadarNoObject);
   result.objectsSeen = seenBits;
@@ -330,9 +333,7 @@ kernels::RadarResult analyzeRadar(const kernels::RadarFrame& frame, std::span<co
     rowMin[j] = width;
     rowMax[j] = -1;
     for (int i = 0; i < width; ++i) {
-      const std::size_t at = std::size_t(j) * std::size_t(width) + std::size_t(i);
-      const float f = front[std::size_t(j) * std::size_t(width) + std::size_t(kernels::radarMirrorColumn(i, width))];
-      if (kernels::radarKey(frame, range[at], f) <= limit) {
+      if (keys[std::size_t(j) * std::size_t(width) + std::size_t(i)] <= limit) {
         ++contacts;
         rowMin[j] = std::min(rowMin[j], i);
         rowMax[j] = std::max(rowMax[j], i);
@@ -345,9 +346,7 @@ kernels::RadarResult analyzeRadar(const kernels::RadarFrame& frame, std::span<co
   int nearest = -1;
   for (int j = 0; j < height; ++j)
     for (int i = 0; i < width; ++i) {
-      const std::size_t at = std::size_t(j) * std::size_t(width) + std::size_t(i);
-      const float f = front[std::size_t(j) * std::size_t(width) + std::size_t(kernels::radarMirrorColumn(i, width))];
-      if (!(kernels::radarKey(frame, range[at], f) <= limit)) continue;
+      if (!(keys[std::size_t(j) * std::size_t(width) + std::size_t(i)] <= limit)) continue;
       const float dx = (float(i) + 0.5f) - centre.x, dy = (float(j) + 0.5f) - centre.y;
       const float dist = kernels::radarDistance2(dx, dy);
       if (dist < best) {
