@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstddef>
 #include <limits>
+#include <map>
 
 #include <glm/geometric.hpp>
 
@@ -60,19 +61,28 @@ void renderPass(const kernels::RadarFrame& frame, std::span<const glm::vec3> pos
       parallel);
 }
 
-/// Indices of the triangles of `scene` whose object is (keep = true) or is not (false) `id`,
-/// with their scene triangle numbers.
-void selectTriangles(const RadarScene& scene, std::uint32_t id, bool keep, std::vector<std::uint32_t>& indices,
-                     std::vector<std::uint32_t>& sceneTriangle) {
-  indices.clear();
-  sceneTriangle.clear();
+/// Triangles of a scene selected for a pass: their vertex indices and scene triangle numbers.
+struct TriangleSelection {
+  std::vector<std::uint32_t> indices, sceneTriangle;
+};
+
+/// The triangles of `scene` whose object is (keep = true) or is not (false) `id`.
+TriangleSelection selectTriangles(const RadarScene& scene, std::uint32_t id, bool keep) {
+  TriangleSelection selection;
   const auto& objects = scene.triangleObjects();
   for (std::size_t t = 0; t < objects.size(); ++t)
     if ((objects[t] == id) == keep) {
-      for (int c = 0; c < 3; ++c) indices.push_back(scene.indices()[3 * t + std::size_t(c)]);
-      sceneTriangle.push_back(std::uint32_t(t));
+      for (int c = 0; c < 3; ++c) selection.indices.push_back(scene.indices()[3 * t + std::size_t(c)]);
+      selection.sceneTriangle.push_back(std::uint32_t(t));
     }
+  return selection;
 }
+
+/// Per sensor ID of a run: the scene without the sensor (R) and the sensor alone (M), built
+/// once for all the radars that share the sensor.
+struct SensorPasses {
+  TriangleSelection range, mask;
+};
 
 class CpuRadar final : public RadarBackend {
  public:
@@ -95,6 +105,14 @@ class CpuRadar final : public RadarBackend {
     images.range.assign(count * pixels, 0.0f);
     images.object.assign(count * pixels, kRadarNoObject);
     images.front.assign(count * pixels, HG_RADAR_NO_SENSOR);
+    std::map<std::uint32_t, SensorPasses> passes;
+    for (std::size_t q = 0; q < count; ++q) {
+      const std::uint32_t sensor = (*frames)[q].control.x;
+      if (passes.count(sensor)) continue;
+      SensorPasses& p = passes[sensor];
+      p.range = selectTriangles(scene, sensor, false);
+      if (sensor != kRadarNoObject) p.mask = selectTriangles(scene, sensor, true);
+    }
     std::vector<kernels::RadarResult> results(count);
     const bool perRadar = count >= 2;
 #pragma omp parallel for schedule(dynamic) if (perRadar)
@@ -102,27 +120,25 @@ class CpuRadar final : public RadarBackend {
       const std::size_t q = std::size_t(qi);
       const kernels::RadarFrame& frame = (*frames)[q];
       const RadarQuery& query = queries[q];
-      std::vector<std::uint32_t> indices, sceneTriangle;
+      const SensorPasses& pass = passes.at(frame.control.x);
       std::vector<float> depth;
       std::vector<double> exactDepth;
       std::vector<std::int64_t> triangle;
       // R: the scene without the sensor.
-      selectTriangles(scene, frame.control.x, false, indices, sceneTriangle);
-      renderPass(frame, scene.positions(), indices, !perRadar, depth, triangle, exactDepth);
+      renderPass(frame, scene.positions(), pass.range.indices, !perRadar, depth, triangle, exactDepth);
       float* range = images.range.data() + q * pixels;
       std::uint32_t* object = images.object.data() + q * pixels;
       float* front = images.front.data() + q * pixels;
       for (std::size_t p = 0; p < pixels; ++p) {
         range[p] = triangle[p] >= 0 ? depth[p] : frame.origin.w;
-        object[p] = triangle[p] >= 0 ? scene.triangleObjects()[sceneTriangle[std::size_t(triangle[p])]] : kRadarNoObject;
+        object[p] = triangle[p] >= 0 ? scene.triangleObjects()[pass.range.sceneTriangle[std::size_t(triangle[p])]] : kRadarNoObject;
       }
       // M: the sensor alone, from the destination looking back (its own, mirrored columns).
       if (query.mode == RadarMode::Collide) {
         if (query.reuseMask) {
           std::copy_n(m_images.front.data() + q * pixels, pixels, front);
         } else {
-          selectTriangles(scene, frame.control.x, true, indices, sceneTriangle);
-          renderPass(kernels::radarMaskFrame(frame), scene.positions(), indices, !perRadar, depth, triangle,
+          renderPass(kernels::radarMaskFrame(frame), scene.positions(), pass.mask.indices, !perRadar, depth, triangle,
                      exactDepth);
           for (std::size_t p = 0; p < pixels; ++p)
             front[p] = triangle[p] >= 0 ? float(double(frame.origin.w) - exactDepth[p]) : HG_RADAR_NO_SENSOR;
