@@ -1,5 +1,8 @@
 #pragma once
 /// Exit codes of the hagoromo programs (documented in README.md and --help).
+#include <cstdio>
+#include <string>
+
 namespace hg::app {
 
 enum ExitCode : int {
@@ -10,5 +13,11 @@ enum ExitCode : int {
   kExitSimulation = 4,   ///< the simulation became unstable (NaN / speed limit); nothing written
   kExitOutput = 5,       ///< an output file could not be written
 };
+
+/// Prints "PROGRAM: error: MESSAGE" to stderr and returns `code` (for `return fail(...)`).
+inline int fail(int code, const std::string& message, const char* program = "hagoromo") {
+  std::fprintf(stderr, "%s: error: %s\n", program, message.c_str());
+  return code;
+}
 
 }  // namespace hg::app

@@ -30,11 +30,6 @@ namespace fs = std::filesystem;
 
 constexpr double kRadToDeg = 180.0 / 3.14159265358979323846;
 
-int fail(int code, const std::string& message) {
-  std::fprintf(stderr, "hagoromo: error: %s\n", message.c_str());
-  return code;
-}
-
 /// 0 detect, 1 approach, 2 close, 3 done or failed: the phases a hand is past.
 int phaseRank(GraspPhase phase) {
   switch (phase) {

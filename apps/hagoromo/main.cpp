@@ -19,6 +19,7 @@
 #include "apps/common/ExitCodes.h"
 #include "apps/common/Progress.h"
 #include "apps/hagoromo/GraspCommand.h"
+#include "apps/hagoromo/SkinCommand.h"
 #include "render/DepthViewPicture.h"
 #include "render/DrapeSceneView.h"
 #include "render/MeshRenderer.h"
@@ -39,11 +40,6 @@ namespace {
 using namespace hg;
 using namespace hg::app;
 namespace fs = std::filesystem;
-
-int fail(int code, const std::string& message) {
-  std::fprintf(stderr, "hagoromo: error: %s\n", message.c_str());
-  return code;
-}
 
 struct DrapeOptions {
   std::string scenePath;
@@ -432,6 +428,9 @@ int main(int argc, char** argv) {
   GraspOptions grasp;
   CLI::App* graspCommand = addGraspCommand(app, grasp);
 
+  SkinOptions skin;
+  CLI::App* skinCommand = addSkinCommand(app, skin);
+
   app.add_subcommand("info", "Create a headless OpenGL context and print the driver");
 
   try {
@@ -442,6 +441,7 @@ int main(int argc, char** argv) {
   try {
     if (drapeCommand->parsed()) return runDrape(drape);
     if (graspCommand->parsed()) return runGrasp(grasp);
+    if (skinCommand->parsed()) return runSkin(skin);
     return runInfo();
   } catch (const std::exception& e) {
     return fail(kExitOutput, std::string("unexpected failure: ") + e.what());

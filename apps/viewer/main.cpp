@@ -38,10 +38,6 @@ namespace {
 using namespace hg;
 using namespace hg::app;
 
-int fail(int code, const std::string& message) {
-  std::fprintf(stderr, "hagoromo-viewer: error: %s\n", message.c_str());
-  return code;
-}
 
 struct ViewerState {
   OrbitCamera camera;
@@ -94,7 +90,7 @@ int main(int argc, char** argv) {
   }
 
   auto loaded = loadDrapeScene(scenePath);
-  if (!loaded) return fail(kExitInput, loaded.error().message);
+  if (!loaded) return fail(kExitInput, loaded.error().message, "hagoromo-viewer");
   DrapeScene scene = std::move(loaded).value();
   if (!backendOverride.empty()) scene.backend = *parseBackend(backendOverride);
   DrapeScene original = scene;
@@ -102,7 +98,7 @@ int main(int argc, char** argv) {
   glfwSetErrorCallback([](int, const char* description) { std::fprintf(stderr, "GLFW: %s\n", description); });
   if (!glfwInit())
     return fail(kExitGraphics, "cannot open a window: GLFW found no display (set DISPLAY, or run under "
-                               "xvfb-run -a; for headless batch work use `hagoromo drape`)");
+                               "xvfb-run -a; for headless batch work use `hagoromo drape`)", "hagoromo-viewer");
   glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 4);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 5);
   glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
@@ -111,13 +107,13 @@ int main(int argc, char** argv) {
   GLFWwindow* window = glfwCreateWindow(width, height, ("hagoromo - " + scene.name).c_str(), nullptr, nullptr);
   if (window == nullptr) {
     glfwTerminate();
-    return fail(kExitGraphics, "cannot create an OpenGL 4.5 core window (driver too old? Mesa: libgl1-mesa-dri)");
+    return fail(kExitGraphics, "cannot create an OpenGL 4.5 core window (driver too old? Mesa: libgl1-mesa-dri)", "hagoromo-viewer");
   }
   glfwMakeContextCurrent(window);
   glfwSwapInterval(screenshotPath.empty() ? 1 : 0);
   if (gladLoadGL(glfwGetProcAddress) == 0) {
     glfwTerminate();
-    return fail(kExitGraphics, "cannot load OpenGL 4.5 entry points");
+    return fail(kExitGraphics, "cannot load OpenGL 4.5 entry points", "hagoromo-viewer");
   }
 
   int exitCode = kExitOk;
@@ -125,7 +121,7 @@ int main(int argc, char** argv) {
     auto renderer = MeshRenderer::create(gl::ShaderRegistry());
     if (!renderer) {
       glfwTerminate();
-      return fail(kExitGraphics, renderer.error().message);
+      return fail(kExitGraphics, renderer.error().message, "hagoromo-viewer");
     }
     // The drape (avatar, cloth or sewn garments, solver, view); rebuilt when the fabric changes.
     struct Drape {
@@ -168,7 +164,7 @@ int main(int argc, char** argv) {
     };
     if (!load()) {
       glfwTerminate();
-      return fail(kExitInput, loadError);
+      return fail(kExitInput, loadError, "hagoromo-viewer");
     }
 
     // Fabric presets beside the scene that load (the others lack measured data).

@@ -48,6 +48,12 @@ TriangleMesh makeCapsule(glm::vec3 a, glm::vec3 b, float radius, int rings, int 
 /// counter-clockwise). Analytic unit normals. No UVs.
 TriangleMesh makeTorus(glm::vec3 center, float majorRadius, float minorRadius, int majorSegments, int minorSegments);
 
+/// Closed cylinder along +x from x = 0 to x = length (m) of `radius` (m): `rings` (>= 2)
+/// rings of `segments` (>= 3) vertices (x_i = length i / (rings - 1)) plus one centre
+/// vertex per cap, so rings * segments + 2 vertices; triangles counter-clockwise seen
+/// from outside; area-weighted vertex normals.
+TriangleMesh makeCylinder(float length, float radius, int rings, int segments);
+
 /// UV sphere of `radius` around `center`, `rings` x `segments` quads (open along its
 /// seam and at the poles: duplicated vertices, for texturing).
 TriangleMesh makeUvSphere(glm::vec3 center, float radius, int rings, int segments);

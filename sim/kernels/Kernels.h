@@ -48,6 +48,8 @@ inline bool any(glm::bvec3 b) { return glm::any(b); }
 #include "sim/kernels/projective.glslh"
 #include "sim/kernels/skinning.glslh"
 #include "sim/kernels/radar.glslh"
+#include "sim/kernels/particle_skinning.glslh"
+#include "sim/kernels/obb.glslh"
 
 // std430 agreement (see layout.glslh). The GL side is checked in LayoutGLTest.
 static_assert(sizeof(vec4) == 16 && alignof(vec4) <= 16 && sizeof(uvec4) == 16);
@@ -88,6 +90,11 @@ static_assert(offsetof(RadarFrame, settings) == 80);
 static_assert(sizeof(RadarResult) == 96);
 static_assert(offsetof(RadarResult, counts) == 48);
 static_assert(offsetof(RadarResult, objectsSeen) == 80);
+static_assert(sizeof(ParticleLink) == 16);
+static_assert(sizeof(ParticleRest) == 48);
+static_assert(offsetof(ParticleRest, mass) == 32);
+static_assert(sizeof(VertexBinding) == 96);
+static_assert(offsetof(VertexBinding, offset3) == 80);
 static_assert(sizeof(glm::mat4) == 64);  // std430 mat4: four vec4 columns, as GLM
 
 }  // namespace hg::kernels

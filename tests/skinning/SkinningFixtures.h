@@ -20,33 +20,9 @@
 
 namespace hg::test {
 
-/// Closed cylinder from x = 0 to x = length (m) of `radius` (m): `rings` rings of
-/// `segments` vertices (x_i = length i / (rings - 1)) plus one centre vertex per cap,
-/// so rings * segments + 2 vertices; triangles counter-clockwise seen from outside;
-/// area-weighted vertex normals.
+/// Closed cylinder along +x (hg::makeCylinder in sim/core/TriangleMesh.h).
 inline TriangleMesh makeCylinder(float length, float radius, int rings, int segments) {
-  TriangleMesh mesh;
-  for (int i = 0; i < rings; ++i) {
-    const float x = length * float(i) / float(rings - 1);
-    for (int j = 0; j < segments; ++j) {
-      const float theta = 2.0f * glm::pi<float>() * float(j) / float(segments);
-      mesh.positions.emplace_back(x, radius * std::cos(theta), radius * std::sin(theta));
-    }
-  }
-  const auto at = [segments](int i, int j) { return std::uint32_t(i * segments + (j % segments)); };
-  for (int i = 0; i + 1 < rings; ++i)
-    for (int j = 0; j < segments; ++j)
-      mesh.indices.insert(mesh.indices.end(), {at(i, j), at(i + 1, j + 1), at(i + 1, j),  //
-                                               at(i, j), at(i, j + 1), at(i + 1, j + 1)});
-  const auto start = std::uint32_t(mesh.positions.size());
-  mesh.positions.emplace_back(0.0f, 0.0f, 0.0f);
-  mesh.positions.emplace_back(length, 0.0f, 0.0f);
-  for (int j = 0; j < segments; ++j) {
-    mesh.indices.insert(mesh.indices.end(), {start, at(0, j + 1), at(0, j)});                  // normal -x
-    mesh.indices.insert(mesh.indices.end(), {start + 1, at(rings - 1, j), at(rings - 1, j + 1)});  // normal +x
-  }
-  computeVertexNormals(mesh);
-  return mesh;
+  return hg::makeCylinder(length, radius, rings, segments);
 }
 
 /// Volume (m^3) enclosed by a closed, consistently oriented triangle mesh: the

@@ -1,0 +1,271 @@
+#include "apps/hagoromo/SkinCommand.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <sstream>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "apps/common/ExitCodes.h"
+#include "apps/common/Progress.h"
+#include "render/MeshRenderer.h"
+#include "render/OffscreenTarget.h"
+#include "render/gl/HeadlessContext.h"
+#include "render/gl/ShaderRegistry.h"
+#include "sim/core/AtomicFile.h"
+#include "sim/gpu/GpuBodySkinner.h"
+#include "sim/gpu/GpuParticleSkinner.h"
+#include "sim/io/MeshExport.h"
+#include "sim/io/SvgPlot.h"
+#include "sim/skinning/SkinningRig.h"
+
+namespace hg::app {
+namespace {
+
+namespace fs = std::filesystem;
+
+/// One method's frames (surfaces kept for the outputs) and metrics.
+struct MethodResult {
+  RigMethodRun run;
+  std::vector<std::vector<glm::vec4>> frames;
+};
+
+TriangleMesh posedMesh(const TriangleMesh& rest, std::span<const glm::vec4> positions) {
+  TriangleMesh mesh;
+  mesh.indices = rest.indices;
+  mesh.positions.reserve(positions.size());
+  for (const glm::vec4& p : positions) mesh.positions.emplace_back(p);
+  computeVertexNormals(mesh);
+  return mesh;
+}
+
+glm::vec3 methodColour(const std::string& method) {
+  if (method == "linear") return {0.85f, 0.35f, 0.3f};
+  if (method == "dual_quaternion") return {0.35f, 0.55f, 0.9f};
+  return {0.4f, 0.8f, 0.45f};
+}
+
+/// The last frame of every method, one panel each, side by side, same camera.
+Result<Image> renderComparison(const SkinningRig& rig, const std::vector<MethodResult>& results) {
+  auto renderer = MeshRenderer::create(gl::ShaderRegistry());
+  if (!renderer) return renderer.error();
+  std::vector<TriangleMesh> meshes;
+  glm::vec3 lo(1e30f), hi(-1e30f);
+  for (const MethodResult& r : results) {
+    meshes.push_back(posedMesh(rig.body->mesh, r.frames.back()));
+    for (const glm::vec3& p : meshes.back().positions) {
+      lo = glm::min(lo, p);
+      hi = glm::max(hi, p);
+    }
+  }
+  const int panelWidth = rig.imageWidth / int(results.size());
+  OrbitCamera camera;
+  camera.azimuth = 0.35f;
+  camera.elevation = 0.35f;
+  // OrbitCamera::frame fits the vertical field of view; a narrow panel needs the sphere
+  // to fit horizontally too.
+  const float aspect = float(panelWidth) / float(rig.imageHeight);
+  camera.frame(0.5f * (lo + hi), 0.5f * glm::length(hi - lo) / std::min(1.0f, aspect));
+  Image combined;
+  combined.width = panelWidth * int(results.size());
+  combined.height = rig.imageHeight;
+  combined.rgba.assign(std::size_t(combined.width) * std::size_t(combined.height) * 4, 255);
+  for (std::size_t m = 0; m < results.size(); ++m) {
+    OffscreenTarget target(panelWidth, rig.imageHeight);
+    target.bind();
+    const glm::vec3 colour = methodColour(results[m].run.method);
+    const DrawItem item{&meshes[m], colour, 0.5f * colour, false};
+    renderer->draw(std::span<const DrawItem>(&item, 1), camera, panelWidth, rig.imageHeight);
+    const Image panel = target.read();
+    for (int y = 0; y < panel.height; ++y)
+      std::copy_n(panel.rgba.begin() + std::ptrdiff_t(y) * panel.width * 4, std::size_t(panel.width) * 4,
+                  combined.rgba.begin() + (std::ptrdiff_t(y) * combined.width + std::ptrdiff_t(m) * panelWidth) * 4);
+  }
+  return combined;
+}
+
+std::string csv(const SkinningRig& rig, const std::vector<MethodResult>& results) {
+  std::ostringstream out;
+  out << "method,frame,parameter,volume_ratio,min_radius_ratio,max_bulge,self_intersections,ms,settle_steps\n";
+  for (const MethodResult& r : results)
+    for (std::size_t f = 0; f < r.run.ratios.size(); ++f) {
+      const JointZoneRatios& q = r.run.ratios[f];
+      char line[256];
+      std::snprintf(line, sizeof line, "%s,%zu,%.4f,%.6f,%.6f,%.6f,%zu,%.3f,%d\n", r.run.method.c_str(), f,
+                    double(rig.parameters[f]), q.volumeRatio, q.minRadiusRatio, q.maxBulge, q.selfIntersections,
+                    r.run.milliseconds[f], r.run.settleSteps[f]);
+      out << line;
+    }
+  return out.str();
+}
+
+Status writePlots(const SkinningRig& rig, const std::vector<MethodResult>& results, const fs::path& dir,
+                  std::vector<std::string>& written) {
+  struct Metric {
+    const char* file;
+    const char* label;
+    double (*value)(const JointZoneRatios&);
+    std::vector<double> references;
+  };
+  const std::vector<Metric> metrics{
+      {"plot_volume.svg", "joint-zone volume / rest", [](const JointZoneRatios& q) { return q.volumeRatio; }, {0.95}},
+      {"plot_min_radius.svg", "min joint radius / rest", [](const JointZoneRatios& q) { return q.minRadiusRatio; }, {0.8}},
+      {"plot_bulge.svg", "max bulge (r / r_rest - 1)", [](const JointZoneRatios& q) { return q.maxBulge; }, {}},
+      {"plot_self_intersections.svg", "self-intersecting triangle pairs",
+       [](const JointZoneRatios& q) { return double(q.selfIntersections); }, {}},
+  };
+  for (const Metric& metric : metrics) {
+    if (!rig.angleRig() && std::string(metric.file) == "plot_self_intersections.svg") continue;
+    LinePlot plot;
+    plot.title = rig.name + ": " + metric.label;
+    plot.xLabel = rig.parameterName;
+    plot.yLabel = metric.label;
+    plot.referenceLines = metric.references;
+    for (const MethodResult& r : results) {
+      PlotSeries series;
+      series.name = r.run.method;
+      for (std::size_t f = 0; f < r.run.ratios.size(); ++f) {
+        const bool counted = std::string(metric.file) != "plot_self_intersections.svg" ||
+                             (std::abs(rig.parameters[f]) >= rig.intersectionsFrom &&
+                              std::abs(rig.parameters[f]) <= rig.intersectionsTo);
+        if (!counted) continue;
+        series.x.push_back(rig.parameters[f]);
+        series.y.push_back(metric.value(r.run.ratios[f]));
+      }
+      plot.series.push_back(std::move(series));
+    }
+    const fs::path path = dir / metric.file;
+    if (Status s = writeSvgLinePlot(plot, path); !s) return s;
+    written.push_back(path.string());
+  }
+  return Status::success();
+}
+
+}  // namespace
+
+CLI::App* addSkinCommand(CLI::App& app, SkinOptions& options) {
+  CLI::App* command = app.add_subcommand(
+      "skin", "Run a skinning rig: LBS, DQS and particle skinning over a bend, twist or animation; writes OBJ per "
+              "frame, a comparison PNG, metrics CSV and SVG plots");
+  command->add_option("rig", options.rigPath, "Rig JSON file (see scenes/skin/)")->required();
+  command->add_option("--out", options.outDir, "Override the output folder");
+  command->add_option("--backend", options.backend, "Skinning backend (default cpu)")->check(CLI::IsMember({"cpu", "gpu"}));
+  command->add_option("--methods", options.methods, "Comma-separated methods (linear,dual_quaternion,particle)");
+  command->add_flag("--quiet,-q", options.quiet, "Print errors only");
+  command->footer("Example: hagoromo skin scenes/skin/bend_cylinder.json --out /tmp/skin");
+  return command;
+}
+
+int runSkin(const SkinOptions& options) {
+  using Clock = std::chrono::steady_clock;
+  const auto tStart = Clock::now();
+  auto loaded = loadSkinningRig(options.rigPath);
+  if (!loaded) return fail(kExitInput, loaded.error().message);
+  SkinningRig rig = std::move(*loaded);
+  if (!options.outDir.empty()) rig.outputDirectory = options.outDir;
+  if (!options.methods.empty()) {
+    rig.methods.clear();
+    std::stringstream list(options.methods);
+    for (std::string method; std::getline(list, method, ',');) {
+      if (method != "particle" && !parseSkinningMethod(method))
+        return fail(kExitUsage, "--methods: unknown method '" + method + "' (linear, dual_quaternion, particle)");
+      rig.methods.push_back(method == "lbs" ? "linear" : method == "dqs" ? "dual_quaternion" : method);
+    }
+  }
+  const Backend backend = options.backend == "gpu" ? Backend::Gpu : Backend::Cpu;
+
+  auto context = gl::HeadlessContext::create();
+  if (!context) return fail(kExitGraphics, context.error().message);
+  if (!options.quiet) {
+    std::printf("OpenGL: %s\n", (*context)->description().c_str());
+    std::printf("rig %s: %zu vertices, %zu joints, %zu frames of %s, joint '%s', %s backend\n", rig.name.c_str(),
+                rig.body->mesh.positions.size(), rig.body->skeleton.size(), rig.poses.size(), rig.parameterName.c_str(),
+                rig.body->skeleton.joints[std::size_t(rig.joint)].name.c_str(), options.backend.c_str());
+  }
+
+  const bool tty = !options.quiet && isatty(STDERR_FILENO);
+  std::vector<MethodResult> results;
+  for (const std::string& method : rig.methods) {
+    MethodResult result;
+    std::optional<Progress> bar;
+    bar.emplace(method, long(rig.poses.size()), tty);
+    const auto keep = [&](std::size_t frame, std::span<const glm::vec4> positions) {
+      result.frames.emplace_back(positions.begin(), positions.end());
+      bar->update(long(frame + 1));
+      return Status::success();
+    };
+    Result<RigMethodRun> run = Error{""};
+    if (method == "particle") {
+      const auto tBuild = Clock::now();
+      auto model = buildParticleSkinModel(rig.body, rig.particles);
+      if (!model) return fail(kExitInput, options.rigPath + ": " + model.error().message);
+      if (!options.quiet) {
+        const ParticleFill& fill = (*model)->fill;
+        std::printf("particles: %zu (", (*model)->particleCount());
+        for (std::size_t l = 0; l < fill.levelCounts.size(); ++l)
+          std::printf("%s%zu of radius %.4g m", l ? ", " : "", fill.levelCounts[l], double(fill.levelRadii[l]));
+        std::printf("), %zu links, built in %.2f s\n", (*model)->links.size(),
+                    std::chrono::duration<double>(Clock::now() - tBuild).count());
+      }
+      auto skinner = createParticleSkinner(backend, *model);
+      if (!skinner) return fail(kExitGraphics, skinner.error().message);
+      run = runRig(rig, **skinner, keep);
+    } else {
+      auto skinner = createBodySkinner(backend, rig.body, *parseSkinningMethod(method));
+      if (!skinner) return fail(kExitGraphics, skinner.error().message);
+      run = runRig(rig, **skinner, keep);
+    }
+    bar->finish();
+    if (!run) return fail(kExitSimulation, options.rigPath + ": " + run.error().message + "; no output written");
+    result.run = std::move(*run);
+    results.push_back(std::move(result));
+  }
+  const auto tSimulated = Clock::now();
+
+  // Outputs, each written atomically, after the whole run succeeded.
+  const fs::path dir = rig.outputDirectory;
+  std::vector<std::string> written;
+  for (const MethodResult& r : results) {
+    if (rig.objEvery <= 0) break;
+    for (std::size_t f = 0; f < r.frames.size(); ++f) {
+      if (f % std::size_t(rig.objEvery) != 0 && f + 1 != r.frames.size()) continue;
+      char name[32];
+      std::snprintf(name, sizeof name, "frame_%04zu.obj", f);
+      const fs::path path = dir / r.run.method / name;
+      if (Status s = exportMesh(posedMesh(rig.body->mesh, r.frames[f]), path); !s) return fail(kExitOutput, s.error().message);
+    }
+    written.push_back((dir / r.run.method / "frame_*.obj").string());
+  }
+  auto image = renderComparison(rig, results);
+  if (!image) return fail(kExitGraphics, image.error().message);
+  if (Status s = writePng(*image, dir / "comparison.png"); !s) return fail(kExitOutput, s.error().message);
+  written.push_back((dir / "comparison.png").string());
+  if (Status s = writeFileAtomically(dir / "metrics.csv", csv(rig, results)); !s) return fail(kExitOutput, s.error().message);
+  written.push_back((dir / "metrics.csv").string());
+  if (Status s = writePlots(rig, results, dir, written); !s) return fail(kExitOutput, s.error().message);
+
+  if (!options.quiet) {
+    std::printf("\n%s = %g, last frame:\n", rig.parameterName.c_str(), double(rig.parameters.back()));
+    std::printf("  %-16s %8s %10s %8s %8s %10s\n", "method", "volume", "min radius", "bulge", "self-x", "ms/frame");
+    for (const MethodResult& r : results) {
+      const JointZoneRatios& q = r.run.ratios.back();
+      double ms = 0.0;
+      for (double t : r.run.milliseconds) ms += t;
+      std::printf("  %-16s %8.3f %10.3f %8.3f %8zu %10.2f\n", r.run.method.c_str(), q.volumeRatio, q.minRadiusRatio,
+                  q.maxBulge, q.selfIntersections, ms / double(r.run.milliseconds.size()));
+    }
+    std::printf("simulated in %.2f s, total %.2f s; wrote:\n",
+                std::chrono::duration<double>(tSimulated - tStart).count(),
+                std::chrono::duration<double>(Clock::now() - tStart).count());
+    for (const std::string& path : written) std::printf("  %s\n", path.c_str());
+  }
+  return kExitOk;
+}
+
+}  // namespace hg::app

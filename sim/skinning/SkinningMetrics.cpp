@@ -1,0 +1,387 @@
+// Joint-zone metrics (volume, radius, bulge) and the CGAL self-intersection count.
+// Compiled with -frounding-math (sim/skinning/CMakeLists.txt): CGAL's interval filters.
+#include "sim/skinning/SkinningMetrics.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+#include <limits>
+#include <string>
+#include <unordered_map>
+
+#include <glm/common.hpp>
+#include <glm/geometric.hpp>
+#include <glm/vec3.hpp>
+
+#include <CGAL/Exact_predicates_inexact_constructions_kernel.h>
+#include <CGAL/Intersections_3/Point_3_Segment_3.h>
+#include <CGAL/Intersections_3/Point_3_Triangle_3.h>
+#include <CGAL/Intersections_3/Segment_3_Segment_3.h>
+#include <CGAL/Intersections_3/Segment_3_Triangle_3.h>
+#include <CGAL/Intersections_3/Triangle_3_Triangle_3.h>
+#include <CGAL/box_intersection_d.h>
+
+namespace hg {
+
+namespace {
+
+constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
+
+/// Rest radii below this fraction of the zone radius count as "on the axis" (the float
+/// positions hold about 7 significant digits, so such a vertex has no usable direction).
+constexpr double kMinRestRadiusFraction = 1e-6;
+
+glm::dvec3 toDouble(const glm::vec4& p) { return glm::dvec3(p.x, p.y, p.z); }
+
+double distanceToSegment(const glm::dvec3& p, const glm::dvec3& a, const glm::dvec3& b) {
+  const glm::dvec3 ab = b - a;
+  const double len2 = glm::dot(ab, ab);
+  const double t = len2 > 0.0 ? glm::clamp(glm::dot(p - a, ab) / len2, 0.0, 1.0) : 0.0;
+  return glm::length(p - (a + t * ab));
+}
+
+/// The axis in double, so every radius of one pose is computed the same way.
+struct AxisD {
+  glm::dvec3 parent, joint, child;
+  explicit AxisD(const JointAxis& axis) : parent(axis.parent), joint(axis.joint), child(axis.child) {}
+  double distance(const glm::dvec3& p) const {
+    return std::min(distanceToSegment(p, parent, joint), distanceToSegment(p, joint, child));
+  }
+};
+
+/// The joint's cross-section radius: the zone surface is cut by the plane through the
+/// joint that bisects the bend (normal = the sum of the unit parent and child bone
+/// directions; a straight limb gives the plane perpendicular to it), and the radius is
+/// half the cut's smallest width (its thickness: the minimum over 180 directions in the
+/// plane of the extent of the cut points), so a section that stays round but moves
+/// (an elastic bend that cuts the corner) keeps its radius, while a pinched inside of a
+/// bend (LBS) or a twist collapsed toward the axis (the candy wrapper) loses it.
+/// 0 when the plane misses the zone.
+double sectionRadius(std::span<const glm::vec4> positions, const std::vector<std::uint32_t>& triangles, const AxisD& axis) {
+  const auto unit = [](const glm::dvec3& v) {
+    const double len = glm::length(v);
+    return len > 0.0 ? v / len : glm::dvec3(0.0);
+  };
+  glm::dvec3 normal = unit(axis.joint - axis.parent) + unit(axis.child - axis.joint);
+  if (!(glm::length(normal) > 1e-12)) normal = unit(axis.child - axis.joint);
+  if (!(glm::length(normal) > 1e-12)) normal = unit(axis.joint - axis.parent);
+  normal = unit(normal);
+  // An orthonormal basis (e1, e2) of the plane.
+  const glm::dvec3 helper = std::abs(normal.x) < 0.9 ? glm::dvec3(1.0, 0.0, 0.0) : glm::dvec3(0.0, 1.0, 0.0);
+  const glm::dvec3 e1 = unit(glm::cross(normal, helper)), e2 = glm::cross(normal, e1);
+  std::vector<glm::dvec2> cut;
+  for (std::size_t t = 0; t < triangles.size(); t += 3) {
+    glm::dvec3 p[3];
+    double d[3];
+    for (int k = 0; k < 3; ++k) {
+      p[k] = toDouble(positions[triangles[t + std::size_t(k)]]) - axis.joint;
+      d[k] = glm::dot(p[k], normal);
+    }
+    for (int k = 0; k < 3; ++k) {
+      const int l = (k + 1) % 3;
+      glm::dvec3 q;
+      if (d[k] == 0.0) {
+        q = p[k];
+      } else if ((d[k] < 0.0) != (d[l] < 0.0) && d[l] != 0.0) {
+        q = p[k] + (d[k] / (d[k] - d[l])) * (p[l] - p[k]);
+      } else {
+        continue;
+      }
+      cut.emplace_back(glm::dot(q, e1), glm::dot(q, e2));
+    }
+  }
+  if (cut.empty()) return 0.0;
+  constexpr int kDirections = 180;
+  double thinnest = std::numeric_limits<double>::infinity();
+  for (int k = 0; k < kDirections; ++k) {
+    const double angle = 3.14159265358979323846 * double(k) / double(kDirections);
+    const glm::dvec2 direction(std::cos(angle), std::sin(angle));
+    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+    for (const glm::dvec2& q : cut) {
+      const double s = glm::dot(q, direction);
+      lo = std::min(lo, s);
+      hi = std::max(hi, s);
+    }
+    thinnest = std::min(thinnest, hi - lo);
+  }
+  return 0.5 * thinnest;
+}
+
+/// Signed volume of the closed zone surface: the zone triangles plus, per boundary loop,
+/// the fan (b, a, centroid) for each loop edge a -> b. Relative to `origin` (any point
+/// gives the same volume for a closed surface; one near the zone keeps the sum accurate).
+double closedZoneVolume(std::span<const glm::vec4> positions, const std::vector<std::uint32_t>& triangles,
+                        const std::vector<std::vector<std::uint32_t>>& loops, const glm::dvec3& origin) {
+  double sixVolume = 0.0;
+  for (std::size_t t = 0; t < triangles.size(); t += 3) {
+    const glm::dvec3 a = toDouble(positions[triangles[t]]) - origin;
+    const glm::dvec3 b = toDouble(positions[triangles[t + 1]]) - origin;
+    const glm::dvec3 c = toDouble(positions[triangles[t + 2]]) - origin;
+    sixVolume += glm::dot(a, glm::cross(b, c));
+  }
+  for (const std::vector<std::uint32_t>& loop : loops) {
+    glm::dvec3 centroid(0.0);
+    for (std::uint32_t v : loop) centroid += toDouble(positions[v]);
+    centroid = centroid / double(loop.size()) - origin;
+    for (std::size_t i = 0; i < loop.size(); ++i) {
+      const glm::dvec3 a = toDouble(positions[loop[i]]) - origin;
+      const glm::dvec3 b = toDouble(positions[loop[(i + 1) % loop.size()]]) - origin;
+      sixVolume += glm::dot(b, glm::cross(a, centroid));
+    }
+  }
+  return sixVolume / 6.0;
+}
+
+std::uint64_t edgeKey(std::uint32_t a, std::uint32_t b) {
+  return (std::uint64_t(std::min(a, b)) << 32) | std::uint64_t(std::max(a, b));
+}
+
+std::string vertexName(std::uint32_t v) { return "vertex " + std::to_string(v); }
+
+// --- self-intersections -------------------------------------------------------------
+
+using Kernel = CGAL::Exact_predicates_inexact_constructions_kernel;
+using Point3 = Kernel::Point_3;
+using Segment3 = Kernel::Segment_3;
+using Triangle3 = Kernel::Triangle_3;
+
+/// A triangle as CGAL sees it: a proper triangle, or (degenerate) a segment or a point,
+/// since CGAL's triangle predicates require non-degenerate input.
+struct Primitive {
+  enum class Kind { Triangle, Segment, Point } kind = Kind::Point;
+  Point3 p[3];
+};
+
+Primitive makePrimitive(const Point3& a, const Point3& b, const Point3& c) {
+  Primitive prim;
+  prim.p[0] = a;
+  prim.p[1] = b;
+  prim.p[2] = c;
+  if (!CGAL::collinear(a, b, c)) {
+    prim.kind = Primitive::Kind::Triangle;
+  } else if (a == b && b == c) {
+    prim.kind = Primitive::Kind::Point;
+  } else {
+    // Collinear: the segment between the two points farthest apart covers the third.
+    const double ab = CGAL::to_double(CGAL::squared_distance(a, b));
+    const double bc = CGAL::to_double(CGAL::squared_distance(b, c));
+    const double ca = CGAL::to_double(CGAL::squared_distance(c, a));
+    prim.kind = Primitive::Kind::Segment;
+    if (bc >= ab && bc >= ca) {
+      prim.p[0] = b;
+      prim.p[1] = c;
+    } else if (ca >= ab && ca >= bc) {
+      prim.p[0] = c;
+      prim.p[1] = a;
+    }  // else a, b already
+  }
+  return prim;
+}
+
+bool primitivesIntersect(const Primitive& s, const Primitive& t) {
+  using K = Primitive::Kind;
+  if (int(s.kind) > int(t.kind)) return primitivesIntersect(t, s);  // s is the "larger" kind
+  switch (s.kind) {
+    case K::Triangle: {
+      const Triangle3 a(s.p[0], s.p[1], s.p[2]);
+      if (t.kind == K::Triangle) return CGAL::do_intersect(a, Triangle3(t.p[0], t.p[1], t.p[2]));
+      if (t.kind == K::Segment) return CGAL::do_intersect(a, Segment3(t.p[0], t.p[1]));
+      return CGAL::do_intersect(t.p[0], a);
+    }
+    case K::Segment: {
+      const Segment3 a(s.p[0], s.p[1]);
+      if (t.kind == K::Segment) return CGAL::do_intersect(a, Segment3(t.p[0], t.p[1]));
+      return CGAL::do_intersect(t.p[0], a);
+    }
+    case K::Point:
+      return s.p[0] == t.p[0];
+  }
+  return false;
+}
+
+}  // namespace
+
+float distanceToJointAxis(glm::vec3 p, const JointAxis& axis) { return float(AxisD(axis).distance(glm::dvec3(p))); }
+
+Result<JointZoneMeter> JointZoneMeter::create(const TriangleMesh& restMesh, const JointAxis& restAxis,
+                                              float zoneRadius) {
+  const std::string where = "joint zone meter";
+  const std::size_t vertexCount = restMesh.vertexCount();
+  if (restMesh.indices.size() % 3 != 0)
+    return Error{where + ": mesh index count " + std::to_string(restMesh.indices.size()) + " is not a multiple of 3"};
+  for (std::size_t i = 0; i < restMesh.indices.size(); ++i)
+    if (restMesh.indices[i] >= vertexCount)
+      return Error{where + ": mesh index " + std::to_string(i) + " = " + std::to_string(restMesh.indices[i]) +
+                   " is out of range (" + std::to_string(vertexCount) + " vertices)"};
+  if (!(zoneRadius > 0.0f) || !std::isfinite(zoneRadius))
+    return Error{where + ": zone radius " + std::to_string(zoneRadius) + " m must be > 0 and finite"};
+  for (const glm::vec3& q : {restAxis.parent, restAxis.joint, restAxis.child})
+    if (!std::isfinite(q.x) || !std::isfinite(q.y) || !std::isfinite(q.z))
+      return Error{where + ": the rest joint axis has a non-finite point"};
+
+  JointZoneMeter meter;
+  // Zone triangles: all three rest vertices within zoneRadius of the joint.
+  const glm::dvec3 joint(restAxis.joint);
+  const double radius = zoneRadius;
+  std::vector<char> inside(vertexCount, 0);
+  for (std::size_t v = 0; v < vertexCount; ++v)
+    inside[v] = glm::length(glm::dvec3(restMesh.positions[v]) - joint) <= radius ? 1 : 0;
+  for (std::size_t t = 0; t < restMesh.indices.size(); t += 3) {
+    const std::uint32_t a = restMesh.indices[t], b = restMesh.indices[t + 1], c = restMesh.indices[t + 2];
+    if (!inside[a] || !inside[b] || !inside[c]) continue;
+    if (a == b || b == c || c == a)
+      return Error{where + ": zone triangle " + std::to_string(t / 3) + " repeats a vertex"};
+    meter.m_triangles.insert(meter.m_triangles.end(), {a, b, c});
+  }
+  if (meter.m_triangles.empty())
+    return Error{where + ": no triangle has all its rest vertices within " + std::to_string(zoneRadius) +
+                 " m of the joint (empty zone)"};
+
+  // Zone vertices, sorted.
+  std::vector<char> used(vertexCount, 0);
+  for (std::uint32_t v : meter.m_triangles) used[v] = 1;
+  for (std::size_t v = 0; v < vertexCount; ++v)
+    if (used[v]) meter.m_vertices.push_back(std::uint32_t(v));
+
+  // Edges: an interior edge is used twice, once per direction; a boundary edge once.
+  struct EdgeUse {
+    std::uint32_t from, to;
+    int count;
+  };
+  std::unordered_map<std::uint64_t, EdgeUse> edges;
+  edges.reserve(meter.m_triangles.size() * 2);
+  std::vector<std::uint64_t> edgeOrder;  // first-use order, for deterministic loops
+  for (std::size_t t = 0; t < meter.m_triangles.size(); t += 3) {
+    for (int k = 0; k < 3; ++k) {
+      const std::uint32_t a = meter.m_triangles[t + k], b = meter.m_triangles[t + (k + 1) % 3];
+      auto [it, isNew] = edges.try_emplace(edgeKey(a, b), EdgeUse{a, b, 0});
+      if (isNew) edgeOrder.push_back(it->first);
+      EdgeUse& use = it->second;
+      if (++use.count > 2)
+        return Error{where + ": edge " + std::to_string(a) + "-" + std::to_string(b) +
+                     " is shared by more than two zone triangles (non-manifold); the zone boundary is not a set "
+                     "of closed loops"};
+      if (use.count == 2 && use.from == a)
+        return Error{where + ": edge " + std::to_string(a) + "-" + std::to_string(b) +
+                     " is used in the same direction by two zone triangles (inconsistent orientation)"};
+    }
+  }
+  // Boundary successor per vertex: each boundary vertex must start and end exactly one edge.
+  std::vector<std::uint32_t> next(vertexCount, kNone);
+  std::vector<std::uint32_t> previous(vertexCount, kNone);
+  for (std::uint64_t key : edgeOrder) {
+    const EdgeUse& use = edges.at(key);
+    if (use.count != 1) continue;
+    if (next[use.from] != kNone || previous[use.to] != kNone)
+      return Error{where + ": " + vertexName(next[use.from] != kNone ? use.from : use.to) +
+                   " lies on more than one boundary loop (non-manifold vertex); the zone boundary is not a set of "
+                   "closed loops"};
+    next[use.from] = use.to;
+    previous[use.to] = use.from;
+  }
+  std::vector<char> visited(vertexCount, 0);
+  for (std::uint64_t key : edgeOrder) {
+    const EdgeUse& use = edges.at(key);
+    if (use.count != 1 || visited[use.from]) continue;
+    std::vector<std::uint32_t> loop;
+    std::uint32_t v = use.from;
+    while (!visited[v]) {
+      visited[v] = 1;
+      loop.push_back(v);
+      v = next[v];
+      if (v == kNone)
+        return Error{where + ": the boundary chain through " + vertexName(loop.back()) +
+                     " does not close; the zone boundary is not a set of closed loops"};
+    }
+    if (v != use.from)
+      return Error{where + ": the boundary chain from " + vertexName(use.from) +
+                   " does not close; the zone boundary is not a set of closed loops"};
+    meter.m_loops.push_back(std::move(loop));
+  }
+
+  // Rest measurements.
+  std::vector<glm::vec4> rest(vertexCount);
+  for (std::size_t v = 0; v < vertexCount; ++v) rest[v] = glm::vec4(restMesh.positions[v], 1.0f);
+  const AxisD axis(restAxis);
+  meter.m_restRadii.resize(meter.m_vertices.size());
+  for (std::size_t i = 0; i < meter.m_vertices.size(); ++i) {
+    const std::uint32_t v = meter.m_vertices[i];
+    const double r = axis.distance(glm::dvec3(restMesh.positions[v]));
+    if (!(r > kMinRestRadiusFraction * radius))
+      return Error{where + ": zone " + vertexName(v) + " lies on the joint axis in the rest pose (radius " +
+                   std::to_string(r) + " m)"};
+    meter.m_restRadii[i] = float(r);
+  }
+  meter.m_rest.minRadius = sectionRadius(rest, meter.m_triangles, axis);
+  if (!(meter.m_rest.minRadius > kMinRestRadiusFraction * radius))
+    return Error{where + ": the plane through the joint does not cut the zone around the axis in the rest pose"};
+  meter.m_rest.volume = closedZoneVolume(rest, meter.m_triangles, meter.m_loops, joint);
+  if (!(meter.m_rest.volume > 0.0))
+    return Error{where + ": the closed zone's rest volume " + std::to_string(meter.m_rest.volume) +
+                 " m^3 is not positive (the triangles must be counter-clockwise seen from outside)"};
+  return meter;
+}
+
+JointZoneMeasure JointZoneMeter::measure(std::span<const glm::vec4> positions, const JointAxis& axis) const {
+  assert(!m_vertices.empty() && m_vertices.back() < positions.size() && "positions: one per rest vertex");
+  const AxisD axisD(axis);
+  JointZoneMeasure result;
+  result.volume = closedZoneVolume(positions, m_triangles, m_loops, axisD.joint);
+  result.minRadius = sectionRadius(positions, m_triangles, axisD);
+  return result;
+}
+
+JointZoneRatios JointZoneMeter::ratios(std::span<const glm::vec4> positions, const JointAxis& axis,
+                                       bool countIntersections) const {
+  assert(!m_vertices.empty() && m_vertices.back() < positions.size() && "positions: one per rest vertex");
+  const AxisD axisD(axis);
+  JointZoneRatios result;
+  result.volumeRatio = closedZoneVolume(positions, m_triangles, m_loops, axisD.joint) / m_rest.volume;
+  double maxBulge = -std::numeric_limits<double>::infinity();
+  for (std::size_t i = 0; i < m_vertices.size(); ++i) {
+    const double r = axisD.distance(toDouble(positions[m_vertices[i]]));
+    maxBulge = std::max(maxBulge, r / double(m_restRadii[i]) - 1.0);
+  }
+  result.minRadiusRatio = sectionRadius(positions, m_triangles, axisD) / m_rest.minRadius;
+  result.maxBulge = maxBulge;
+  if (countIntersections) result.selfIntersections = countSelfIntersections(positions, m_triangles);
+  return result;
+}
+
+std::size_t countSelfIntersections(std::span<const glm::vec4> positions, std::span<const std::uint32_t> triangles) {
+  assert(triangles.size() % 3 == 0);
+  using Box = CGAL::Box_intersection_d::Box_with_handle_d<double, 3, const std::uint32_t*>;
+  const std::size_t count = triangles.size() / 3;
+  std::vector<Primitive> primitives(count);
+  std::vector<Box> boxes;
+  boxes.reserve(count);
+  for (std::size_t t = 0; t < count; ++t) {
+    const std::uint32_t* tri = triangles.data() + 3 * t;
+    bool finite = true;
+    Point3 p[3];
+    for (int k = 0; k < 3; ++k) {
+      assert(tri[k] < positions.size());
+      const glm::vec4& q = positions[tri[k]];
+      finite = finite && std::isfinite(q.x) && std::isfinite(q.y) && std::isfinite(q.z);
+      p[k] = Point3(q.x, q.y, q.z);
+    }
+    if (!finite) continue;  // a NaN or infinite vertex has no place to intersect anything
+    primitives[t] = makePrimitive(p[0], p[1], p[2]);
+    boxes.emplace_back(p[0].bbox() + p[1].bbox() + p[2].bbox(), tri);
+  }
+  std::size_t intersections = 0;
+  const std::uint32_t* base = triangles.data();
+  auto report = [&](const Box& a, const Box& b) {
+    const std::uint32_t* s = a.handle();
+    const std::uint32_t* t = b.handle();
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j)
+        if (s[i] == t[j]) return;  // neighbours share a vertex: skipped by definition
+    if (primitivesIntersect(primitives[std::size_t(s - base) / 3], primitives[std::size_t(t - base) / 3]))
+      ++intersections;
+  };
+  CGAL::box_self_intersection_d(boxes.begin(), boxes.end(), report);
+  return intersections;
+}
+
+}  // namespace hg
