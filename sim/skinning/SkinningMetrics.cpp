@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cmath>
+#include <iterator>
 #include <limits>
 #include <string>
 #include <unordered_map>
@@ -20,6 +21,8 @@
 #include <CGAL/Intersections_3/Segment_3_Triangle_3.h>
 #include <CGAL/Intersections_3/Triangle_3_Triangle_3.h>
 #include <CGAL/box_intersection_d.h>
+#include <CGAL/convex_hull_2.h>
+#include <CGAL/min_quadrilateral_2.h>
 
 namespace hg {
 
@@ -52,8 +55,8 @@ struct AxisD {
 /// The joint's cross-section radius: the zone surface is cut by the plane through the
 /// joint that bisects the bend (normal = the sum of the unit parent and child bone
 /// directions; a straight limb gives the plane perpendicular to it), and the radius is
-/// half the cut's smallest width (its thickness: the minimum over 180 directions in the
-/// plane of the extent of the cut points), so a section that stays round but moves
+/// half the cut's smallest width (its thickness: the width of the thinnest strip that
+/// holds the cut points, exact for any orientation of the section), so a section that stays round but moves
 /// (an elastic bend that cuts the corner) keeps its radius, while a pinched inside of a
 /// bend (LBS) or a twist collapsed toward the axis (the candy wrapper) loses it.
 /// 0 when the plane misses the zone.
@@ -69,7 +72,8 @@ double sectionRadius(std::span<const glm::vec4> positions, const std::vector<std
   // An orthonormal basis (e1, e2) of the plane.
   const glm::dvec3 helper = std::abs(normal.x) < 0.9 ? glm::dvec3(1.0, 0.0, 0.0) : glm::dvec3(0.0, 1.0, 0.0);
   const glm::dvec3 e1 = unit(glm::cross(normal, helper)), e2 = glm::cross(normal, e1);
-  std::vector<glm::dvec2> cut;
+  using Kernel = CGAL::Exact_predicates_inexact_constructions_kernel;
+  std::vector<Kernel::Point_2> cut;
   for (std::size_t t = 0; t < triangles.size(); t += 3) {
     glm::dvec3 p[3];
     double d[3];
@@ -90,21 +94,15 @@ double sectionRadius(std::span<const glm::vec4> positions, const std::vector<std
       cut.emplace_back(glm::dot(q, e1), glm::dot(q, e2));
     }
   }
-  if (cut.empty()) return 0.0;
-  constexpr int kDirections = 180;
-  double thinnest = std::numeric_limits<double>::infinity();
-  for (int k = 0; k < kDirections; ++k) {
-    const double angle = 3.14159265358979323846 * double(k) / double(kDirections);
-    const glm::dvec2 direction(std::cos(angle), std::sin(angle));
-    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
-    for (const glm::dvec2& q : cut) {
-      const double s = glm::dot(q, direction);
-      lo = std::min(lo, s);
-      hi = std::max(hi, s);
-    }
-    thinnest = std::min(thinnest, hi - lo);
-  }
-  return 0.5 * thinnest;
+  // The width of a point set is that of its convex hull, and the thinnest strip holding a
+  // convex polygon (CGAL's rotating calipers) gives it exactly, for any orientation.
+  std::vector<Kernel::Point_2> hull;
+  CGAL::convex_hull_2(cut.begin(), cut.end(), std::back_inserter(hull));
+  if (hull.size() < 3) return 0.0;  // the cut is a point or a segment: no thickness
+  std::vector<Kernel::Line_2> strip;
+  CGAL::min_strip_2(hull.begin(), hull.end(), std::back_inserter(strip));
+  if (strip.size() != 2) return 0.0;
+  return 0.5 * std::sqrt(CGAL::to_double(CGAL::squared_distance(strip[0].point(0), strip[1])));
 }
 
 /// Signed volume of the closed zone surface: the zone triangles plus, per boundary loop,

@@ -166,5 +166,37 @@ check "grasp: malformed JSON names the file" 2 "$work/grasp_bad.json: not valid 
 check "grasp: bad backend option" 1 "backend" -- "$hagoromo" grasp "$work/grasp.json" --backend cuda
 if [[ -e "$work/x" ]]; then echo "FAIL: failed grasp runs created output"; failures=$((failures + 1)); else passes=$((passes + 1)); fi
 
+# Skinning rigs (hagoromo skin): outputs of every method, CPU and GPU backends, errors.
+cat >"$work/skin.json" <<JSON
+{"name": "skin", "body": {"type": "two_bone_cylinder", "length": 1.0, "radius": 0.15, "rings": 21, "segments": 16, "blend": 0.5},
+ "joint": "joint", "zone_radius": 0.25,
+ "motion": {"type": "rotate", "axis": [0, 0, 1], "from_degrees": 0, "to_degrees": 135, "frames": 4},
+ "steps_per_frame": 20, "settle": {"speed": 0.01, "max_steps": 400},
+ "particles": {"radius": 0.03, "levels": 2}, "output": {"image_width": 192, "image_height": 96}}
+JSON
+for backend in cpu gpu; do
+  check "skin ($backend) succeeds" 0 - -- "$hagoromo" skin "$work/skin.json" --backend "$backend" --out "$work/skin_$backend" -q
+  for f in comparison.png metrics.csv plot_volume.svg plot_min_radius.svg plot_bulge.svg plot_self_intersections.svg \
+           linear/frame_0000.obj dual_quaternion/frame_0003.obj particle/frame_0003.obj; do
+    if [[ -s "$work/skin_$backend/$f" ]]; then passes=$((passes + 1)); else
+      echo "FAIL: skin ($backend) did not write $f"; failures=$((failures + 1)); fi
+  done
+  # 3 methods x 4 frames + the header.
+  if [[ $(wc -l <"$work/skin_$backend/metrics.csv") -eq 13 ]] && grep -q '^particle,3,135' "$work/skin_$backend/metrics.csv"; then
+    passes=$((passes + 1)); else echo "FAIL: skin ($backend) metrics.csv"; failures=$((failures + 1)); fi
+done
+check "skin: missing rig file" 2 "$work/none.json: cannot open scene file" -- "$hagoromo" skin "$work/none.json" --out "$work/y"
+echo '{"body": {"type": "two_bone_cylinder"}, "joint": "elbow", "motion": {"type": "twist"}}' >"$work/skin_joint.json"
+check "skin: unknown joint names the file" 2 "$work/skin_joint.json: rig.joint 'elbow' is not a joint" -- \
+  "$hagoromo" skin "$work/skin_joint.json" --out "$work/y"
+echo '{"body": {"type": "two_bone_cylinder"}, "joint": "joint", "motion": {"type": "twist"}, "particles": {"time_step": -1}}' \
+  >"$work/skin_step.json"
+check "skin: bad particle setting names the key" 2 "rig.particles.time_step" -- "$hagoromo" skin "$work/skin_step.json" --out "$work/y"
+echo '{"body": {"type": "two_bone_cylinder"}, "joint": "joint", "motion": {"type": "twist"}, "particles": {"time_step": 0.05}}' \
+  >"$work/skin_diverge.json"
+check "skin: divergence exits 4 and writes nothing" 4 "diverged" -- "$hagoromo" skin "$work/skin_diverge.json" --methods particle --out "$work/y"
+check "skin: unknown method" 1 "unknown method 'verlet'" -- "$hagoromo" skin "$work/skin.json" --methods linear,verlet --out "$work/y"
+if [[ -e "$work/y" ]]; then echo "FAIL: failed skin runs created output"; failures=$((failures + 1)); else passes=$((passes + 1)); fi
+
 echo "$passes passed, $failures failed"
 [[ $failures -eq 0 ]]

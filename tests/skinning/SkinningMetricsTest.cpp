@@ -86,8 +86,11 @@ TEST(SkinningMetrics, RestZoneIsTheBandOfRings) {
   const double regular =
       kSegments * 0.5 * double(kRadius) * double(kRadius) * std::sin(2.0 * glm::pi<double>() / kSegments) * kBand;
   expectRelNear(meter.rest().volume, regular, 1e-6, "regular prism volume");
-  // Ring vertices lie on the circle: radius R (float rounding of cos, sin).
-  expectRelNear(meter.rest().minRadius, kRadius, 1e-6, "rest min radius");
+  // The section is the ring x = 1, a regular 48-gon of circumradius R: its thinnest width
+  // is twice the apothem (an even polygon's opposite edges are parallel), R cos(pi / 48)
+  // (float rounding of cos, sin).
+  expectRelNear(meter.rest().minRadius, double(kRadius) * std::cos(glm::pi<double>() / kSegments), 1e-6,
+                "rest min radius");
 
   const JointZoneMeasure again = meter.measure(rest, referenceAxis());
   EXPECT_EQ(again.volume, meter.rest().volume);
