@@ -3,7 +3,7 @@
 //
 // Frame cost: one frame = 1/60 s of a bending two-bone cylinder (length 2 m, radius
 // 0.25 m, 81 rings x 64 segments = 5186 vertices): particle skinning integrates 8 steps
-// of 1/480 s and rebuilds the surface (local rotations + four votes per vertex + normals);
+// of the default 1/480 s and rebuilds the surface (local rotations + four votes per vertex + normals);
 // LBS / DQS skin the same mesh once. Particle counts 1k / 5k / 20k come from a
 // constant-radius fill (levels 1) of radius 41 / 24 / 15 mm. GPU times wait for the
 // surface readback (the particle surface is read back; LBS / DQS finish with glFinish).
@@ -19,6 +19,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <benchmark/benchmark.h>
 #include <glm/gtc/quaternion.hpp>
@@ -28,7 +29,9 @@
 #include "render/gl/HeadlessContext.h"
 #include "sim/core/AtomicFile.h"
 #include "sim/gpu/GpuBodySkinner.h"
+#include "sim/core/TriangleMesh.h"
 #include "sim/gpu/GpuParticleSkinner.h"
+#include "sim/skinning/ParticleFill.h"
 #include "sim/skinning/SkinningRig.h"
 
 namespace {
@@ -70,7 +73,7 @@ void particleFrame(benchmark::State& state, Backend backend) {
   int frame = 0;
   for (auto _ : state) {
     const float degrees = 90.0f * (0.5f - 0.5f * std::cos(0.05f * float(frame++)));  // back and forth
-    if (Status s = (*skinner)->advance(bend(*body, degrees), 8); !s) {
+    if (Status s = (*skinner)->advance(bend(*body, degrees), 8); !s) {  // 1/60 s at 1/480 s
       state.SkipWithError(s.error().message.c_str());
       return;
     }
@@ -108,6 +111,43 @@ BENCHMARK_CAPTURE(blendFrame, gpu_linear, Backend::Gpu, SkinningMethod::Linear)-
 BENCHMARK_CAPTURE(blendFrame, gpu_dual_quaternion, Backend::Gpu, SkinningMethod::DualQuaternion)
     ->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK_CAPTURE(particleFrame, gpu, Backend::Gpu)->Arg(1000)->Arg(5000)->Arg(20000)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+/// The particle fill (ParticleFill.h) of a 0.3 m icosphere (20480 triangles) at a finest
+/// radius of 3 mm: the parity test alone over the closest-packing candidates, and the whole
+/// fill with 1 level (constant radius) and 3 levels (adaptive); counters give the counts.
+void particleFill(benchmark::State& state) {
+  const TriangleMesh sphere = makeIcosphere(glm::vec3(0.0f), 0.3f, 5);
+  ParticleFillSettings settings;
+  settings.radius = 0.003f;
+  settings.levels = int(state.range(0));
+  std::size_t particles = 0, finest = 0;
+  for (auto _ : state) {
+    auto fill = fillWithParticles(sphere, settings);
+    if (!fill) {
+      state.SkipWithError(fill.error().message.c_str());
+      return;
+    }
+    particles = fill->particles.size();
+    finest = fill->levelCounts.empty() ? 0 : fill->levelCounts.back();
+  }
+  state.counters["particles"] = double(particles);
+  state.counters["finest_level"] = double(finest);
+  state.counters["triangles"] = double(sphere.triangleCount());
+}
+
+void parityTest(benchmark::State& state) {
+  const TriangleMesh sphere = makeIcosphere(glm::vec3(0.0f), 0.3f, 5);
+  const std::vector<glm::vec3> candidates = closestPacking(glm::vec3(-0.3f), glm::vec3(0.3f), 0.003f);
+  for (auto _ : state) {
+    auto inside = insideByProjectedParity(sphere, candidates);
+    benchmark::DoNotOptimize(inside);
+  }
+  state.counters["points"] = double(candidates.size());
+  state.counters["triangles"] = double(sphere.triangleCount());
+}
+
+BENCHMARK(parityTest)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(particleFill)->Arg(1)->Arg(3)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 // ---- Integrator table -------------------------------------------------------------------
 
@@ -156,7 +196,7 @@ int writeIntegratorTable() {
     }
     if (row.integrator == ParticleIntegrator::Leapfrog && row.iterations == 0) leapfrogStep = lo;
     // Steps to settle from the 90-degree bend applied at once, at the default step.
-    settings.timeStep = 1.0f / 480.0f;
+    settings.timeStep = ParticleSkinSettings{}.timeStep;
     auto model = buildParticleSkinModel(body, settings);
     if (!model) {
       std::fprintf(stderr, "integrator table: %s\n", model.error().message.c_str());

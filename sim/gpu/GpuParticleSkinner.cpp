@@ -26,7 +26,7 @@ namespace links {  // particle_skin_links.comp
 constexpr GLint kCount = 0, kFinestRadius = 1, kSpringStiffness = 2, kSpringDamping = 3;
 }
 namespace targets {  // particle_skin_targets.comp
-constexpr GLint kCount = 0, kSlots = 1, kFrameTime = 2;
+constexpr GLint kCount = 0, kSlots = 1, kFrameTime = 2, kDualQuaternion = 3;
 }
 namespace forces {  // particle_skin_forces.comp
 constexpr GLint kCount = 0, kSlots = 1, kTargetVelocitySlot = 2, kBoneStiffness = 3, kBoneDamping = 4;
@@ -281,6 +281,7 @@ Status GpuParticleSkinner::setup() {
   m_bindings = makeBuffer(model.bindings.size() * sizeof(kernels::VertexBinding), model.bindings.data());
   m_jointMatrices = makeBuffer(joints * sizeof(glm::mat4));
   m_boneRotations = makeBuffer(joints * sizeof(glm::vec4));
+  m_jointDualQuaternions = makeBuffer(joints * sizeof(kernels::DualQuaternion));
   m_positions = makeBuffer(kPositionSlots * n * sizeof(glm::vec4));
   m_velocities = makeBuffer(kVelocitySlots * n * sizeof(glm::vec4));
   m_accelerations = makeBuffer(kAccelerationSlots * n * sizeof(glm::vec4));
@@ -309,6 +310,7 @@ void GpuParticleSkinner::bindBuffers() const {
   bind(HG_BINDING_PARTICLE_BINDINGS, m_bindings);
   bind(HG_BINDING_PARTICLE_JOINT_MATRICES, m_jointMatrices);
   bind(HG_BINDING_PARTICLE_BONE_ROTATIONS, m_boneRotations);
+  bind(HG_BINDING_PARTICLE_JOINT_DUAL_QUATERNIONS, m_jointDualQuaternions);
   bind(HG_BINDING_PARTICLE_SURFACE, m_surface);
   bind(HG_BINDING_PARTICLE_STATUS, m_status);
 }
@@ -425,22 +427,27 @@ Status GpuParticleSkinner::advance(const Pose& pose, int steps) {
   if (steps < 0) return Error{"particle skinning: negative step count"};
   const std::vector<glm::mat4> matrices = skinningMatrices(skeleton, pose);
   std::vector<glm::vec4> boneRotations(matrices.size());
+  std::vector<kernels::DualQuaternion> dualQuaternions(matrices.size());
   for (std::size_t j = 0; j < matrices.size(); ++j) {
     if (!allFinite(matrices[j]))
       return Error{"particle skinning: pose gives a non-finite matrix for joint '" + skeleton.joints[j].name + "'"};
-    boneRotations[j] = kernels::rigidDualQuaternion(matrices[j]).real;
+    dualQuaternions[j] = kernels::rigidDualQuaternion(matrices[j]);
+    boneRotations[j] = dualQuaternions[j].real;
   }
   const std::size_t n = model.particleCount();
   if (!matrices.empty()) {
     glNamedBufferSubData(m_jointMatrices.id(), 0, GLsizeiptr(matrices.size() * sizeof(glm::mat4)), matrices.data());
     glNamedBufferSubData(m_boneRotations.id(), 0, GLsizeiptr(boneRotations.size() * sizeof(glm::vec4)),
                          boneRotations.data());
+    glNamedBufferSubData(m_jointDualQuaternions.id(), 0,
+                         GLsizeiptr(dualQuaternions.size() * sizeof(kernels::DualQuaternion)), dualQuaternions.data());
   }
   bindBuffers();
   glUseProgram(m_targetsProgram.id());
   glUniform1ui(targets::kCount, GLuint(n));
   glUniform4ui(targets::kSlots, kTargetSlot, kTargetVelocitySlot, 0u, 0u);
   glUniform1f(targets::kFrameTime, float(std::max(steps, 1)) * model.settings.timeStep);
+  glUniform1ui(targets::kDualQuaternion, model.settings.boneTarget == BoneTarget::DualQuaternion ? 1u : 0u);
   dispatch(n);
   m_accelerationValid = false;  // the targets changed
   for (int s = 0; s < steps; ++s) step();

@@ -98,7 +98,7 @@ class GpuParticleSkinner final : public ParticleSkinner {
   void heunStep();
 
   gl::Program m_targetsProgram, m_forcesProgram, m_updateProgram, m_checkProgram, m_rotationsProgram, m_surfaceProgram;
-  gl::Buffer m_rest, m_linkOffsets, m_links, m_bindings, m_jointMatrices, m_boneRotations;
+  gl::Buffer m_rest, m_linkOffsets, m_links, m_bindings, m_jointMatrices, m_boneRotations, m_jointDualQuaternions;
   gl::Buffer m_positions, m_velocities, m_accelerations, m_rotations, m_surface, m_status;
   std::uint32_t m_linkCount = 0;
   std::uint32_t m_x = 0, m_xs = 1, m_v = 0, m_vs = 1;  // slots of x, x_s, v, v_s

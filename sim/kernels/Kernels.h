@@ -91,8 +91,9 @@ static_assert(sizeof(RadarResult) == 96);
 static_assert(offsetof(RadarResult, counts) == 48);
 static_assert(offsetof(RadarResult, objectsSeen) == 80);
 static_assert(sizeof(ParticleLink) == 16);
-static_assert(sizeof(ParticleRest) == 48);
+static_assert(sizeof(ParticleRest) == 80);
 static_assert(offsetof(ParticleRest, mass) == 32);
+static_assert(offsetof(ParticleRest, weights) == 64);
 static_assert(sizeof(VertexBinding) == 96);
 static_assert(offsetof(VertexBinding, offset3) == 80);
 static_assert(sizeof(glm::mat4) == 64);  // std430 mat4: four vec4 columns, as GLM

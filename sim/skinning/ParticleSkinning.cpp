@@ -37,6 +37,10 @@ constexpr std::array<std::pair<std::string_view, BoneAssignment>, 2> kAssignment
     {"segment", BoneAssignment::Segment},
     {"obb", BoneAssignment::Obb},
 }};
+constexpr std::array<std::pair<std::string_view, BoneTarget>, 2> kTargets{{
+    {"bone", BoneTarget::Bone},
+    {"dual_quaternion", BoneTarget::DualQuaternion},
+}};
 constexpr std::array<std::pair<std::string_view, BoneAttachment>, 2> kAttachments{{
     {"uniform", BoneAttachment::Uniform},
     {"skin_weights", BoneAttachment::SkinWeights},
@@ -244,6 +248,8 @@ std::string_view boneAttachmentName(BoneAttachment attachment) { return nameOf(a
 Result<BoneAttachment> parseBoneAttachment(std::string_view name) {
   return parseNamed(name, kAttachments, "bone attachment");
 }
+std::string_view boneTargetName(BoneTarget target) { return nameOf(target, kTargets); }
+Result<BoneTarget> parseBoneTarget(std::string_view name) { return parseNamed(name, kTargets, "bone target"); }
 std::string_view surfaceFrameName(SurfaceFrame frame) { return nameOf(frame, kFrames); }
 Result<SurfaceFrame> parseSurfaceFrame(std::string_view name) { return parseNamed(name, kFrames, "surface frame"); }
 std::string_view surfaceWeightsName(SurfaceWeights weights) { return nameOf(weights, kWeights); }
@@ -342,10 +348,12 @@ Result<std::shared_ptr<const ParticleSkinModel>> buildParticleSkinModel(std::sha
     rest.mass = glm::vec4(mass, 1.0f / mass, 1.0f, 0.0f);
   }
 
-  // Attachment (see particleBoneAcceleration): from the skin weight w of the particle's
-  // bone averaged over its four nearest surface vertices, a = clamp((w - w0) / (1 - w0), 0, 1)
-  // with w0 = attachmentThreshold.
-  if (settings.attachment == BoneAttachment::SkinWeights) {
+  // The skin at each particle, from its four nearest surface vertices: the attachment
+  // (see particleBoneAcceleration) from the skin weight w of the particle's bone averaged
+  // over them, a = clamp((w - w0) / (1 - w0), 0, 1) with w0 = attachmentThreshold; and
+  // the averaged weights of all their joints, the four heaviest kept and renormalised
+  // (BoneTarget::DualQuaternion).
+  {
     std::vector<glm::vec4> surface(body->mesh.positions.size());
     float longest = 0.0f;
     for (std::size_t v = 0; v < surface.size(); ++v) surface[v] = glm::vec4(body->mesh.positions[v], 1.0f);
@@ -358,12 +366,37 @@ Result<std::shared_ptr<const ParticleSkinModel>> buildParticleSkinModel(std::sha
 #pragma omp parallel for schedule(static) if (n >= 2048)
     for (std::size_t i = 0; i < n; ++i) {
       const auto nearest = fourNearest(glm::vec3(centres[i]), surface, vertexGrid);
-      const std::uint32_t bone = model->particles[i].bone.x;
-      float w = 0.0f;
+      kernels::ParticleRest& rest = model->particles[i];
+      // Up to 16 (joint, weight) pairs, merged by joint in a fixed order (deterministic).
+      std::array<std::pair<std::uint32_t, float>, 16> skin{};
+      int used = 0;
       for (const auto& [distance, v] : nearest)
-        for (int k = 0; k < 4; ++k)
-          if (body->skin.joints[v][k] == bone) w += 0.25f * body->skin.weights[v][k];
-      model->particles[i].mass.z = glm::clamp((w - w0) / (1.0f - w0), 0.0f, 1.0f);
+        for (int k = 0; k < 4; ++k) {
+          const float w = 0.25f * body->skin.weights[v][k];
+          if (!(w > 0.0f)) continue;
+          const std::uint32_t joint = body->skin.joints[v][k];
+          int slot = 0;
+          while (slot < used && skin[std::size_t(slot)].first != joint) ++slot;
+          if (slot == used) skin[std::size_t(used++)] = {joint, 0.0f};
+          skin[std::size_t(slot)].second += w;
+        }
+      std::stable_sort(skin.begin(), skin.begin() + used,
+                       [](const auto& x, const auto& y) { return x.second > y.second; });
+      float sum = 0.0f;
+      for (int k = 0; k < std::min(used, 4); ++k) sum += skin[std::size_t(k)].second;
+      rest.joints = glm::uvec4(rest.bone.x, rest.bone.x, rest.bone.x, rest.bone.x);
+      rest.weights = glm::vec4(1.0f, 0.0f, 0.0f, 0.0f);
+      if (sum > 0.0f)
+        for (int k = 0; k < 4; ++k) {
+          rest.joints[k] = k < used ? skin[std::size_t(k)].first : skin[0].first;
+          rest.weights[k] = k < used ? skin[std::size_t(k)].second / sum : 0.0f;
+        }
+      if (settings.attachment == BoneAttachment::SkinWeights) {
+        float w = 0.0f;
+        for (int k = 0; k < used; ++k)
+          if (skin[std::size_t(k)].first == rest.bone.x) w = skin[std::size_t(k)].second;
+        rest.mass.z = glm::clamp((w - w0) / (1.0f - w0), 0.0f, 1.0f);
+      }
     }
   }
 
@@ -413,10 +446,22 @@ ParticleTargets particleTargets(const ParticleSkinModel& model, std::span<const 
     targets.boneRotations[j] = kernels::rigidDualQuaternion(skinningMatrices[j]).real;
   const std::size_t n = model.particleCount();
   targets.positions.resize(n);
+  if (model.settings.boneTarget == BoneTarget::Bone) {
+#pragma omp parallel for schedule(static) if (n >= 2048)
+    for (std::size_t i = 0; i < n; ++i) {
+      const kernels::ParticleRest& rest = model.particles[i];
+      targets.positions[i] = skinningMatrices[rest.bone.x] * glm::vec4(glm::vec3(rest.position), 1.0f);
+    }
+    return targets;
+  }
+  std::vector<kernels::DualQuaternion> joints(skinningMatrices.size());
+  for (std::size_t j = 0; j < skinningMatrices.size(); ++j) joints[j] = kernels::rigidDualQuaternion(skinningMatrices[j]);
 #pragma omp parallel for schedule(static) if (n >= 2048)
   for (std::size_t i = 0; i < n; ++i) {
     const kernels::ParticleRest& rest = model.particles[i];
-    targets.positions[i] = skinningMatrices[rest.bone.x] * glm::vec4(glm::vec3(rest.position), 1.0f);
+    const kernels::DualQuaternion q = kernels::blendDualQuaternions(
+        joints[rest.joints.x], joints[rest.joints.y], joints[rest.joints.z], joints[rest.joints.w], rest.weights);
+    targets.positions[i] = glm::vec4(kernels::dualQuaternionTransformPoint(q, glm::vec3(rest.position)), 1.0f);
   }
   return targets;
 }

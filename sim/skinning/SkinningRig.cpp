@@ -63,7 +63,7 @@ ParticleSkinSettings parseParticles(const json& p, const std::string& where) {
   scenejson::checkKeys(p, where,
                        {"radius", "levels", "radius_ratio", "surface_margin", "bone_assignment", "interaction_gap",
                         "spring_stiffness", "spring_damping", "bone_stiffness", "bone_damping", "attachment",
-                        "attachment_threshold", "integrator",
+                        "attachment_threshold", "bone_target", "integrator",
                         "iterations", "time_step", "surface_frame", "surface_weights"});
   ParticleSkinSettings s;
   s.fill.radius = scenejson::positive(p, where, "radius", s.fill.radius);
@@ -78,6 +78,7 @@ ParticleSkinSettings parseParticles(const json& p, const std::string& where) {
   s.boneDamping = scenejson::number(p, where, "bone_damping", s.boneDamping);
   s.attachment = named(p, where, "attachment", s.attachment, parseBoneAttachment);
   s.attachmentThreshold = scenejson::number(p, where, "attachment_threshold", s.attachmentThreshold);
+  s.boneTarget = named(p, where, "bone_target", s.boneTarget, parseBoneTarget);
   s.integrator = named(p, where, "integrator", s.integrator, parseParticleIntegrator);
   s.iterations = scenejson::integer(p, where, "iterations", s.iterations);
   s.timeStep = scenejson::positive(p, where, "time_step", s.timeStep);

@@ -23,9 +23,10 @@
 ///                                     skinning: steps per frame, then settling per frame;
 ///                                     "settle": false for dynamics only)
 ///   "particles": {"radius": 0.02, "levels": 3, "radius_ratio": 2, "surface_margin": 1,
-///                 "bone_assignment": "segment", "interaction_gap": 2, "spring_stiffness": 16000,
-///                 "spring_damping": 4, "bone_stiffness": 25, "bone_damping": 5, "attachment": "skin_weights",
-///                 "integrator": "leapfrog", "iterations": 0, "time_step": 0.0010417,
+///                 "bone_assignment": "segment", "interaction_gap": 2, "spring_stiffness": 500,
+///                 "spring_damping": 4, "bone_stiffness": 4000, "bone_damping": 20, "attachment": "uniform",
+///                 "attachment_threshold": 0.5, "bone_target": "dual_quaternion",
+///                 "integrator": "leapfrog", "iterations": 0, "time_step": 0.0020833,
 ///                 "surface_frame": "local", "surface_weights": "average"}
 ///   "methods": ["linear", "dual_quaternion", "particle"]
 ///   "self_intersections_from_degrees": 126, "self_intersections_to_degrees": 135
@@ -73,7 +74,7 @@ struct SkinningRig {
 Result<SkinningRig> loadSkinningRig(const std::filesystem::path& path);
 
 /// The two-bone bodies of the rigs: a closed cylinder (or box) along +x from 0 to
-/// `length`, joints "root" at x = 0 and "child" at x = length / 2, the child's weight
+/// `length`, joints "root" at x = 0 and "joint" at x = length / 2, the second bone's weight
 /// ramping linearly from 0 to 1 over `blend` metres centred on the joint.
 std::shared_ptr<SkinnedMesh> makeTwoBoneCylinder(float length, float radius, int rings, int segments, float blend);
 std::shared_ptr<SkinnedMesh> makeTwoBoneBox(glm::vec3 size, int subdivisions, float blend);

@@ -3,7 +3,6 @@
 // inside test against CGAL's exact Side_of_triangle_mesh on meshes built so that many
 // rays pass exactly through vertices and edges, and the adaptive-radius fill. Units: metres.
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <iostream>
@@ -599,37 +598,6 @@ TEST(ParticleFillTest, FillReportsBadSettingsAndMeshes) {
   s.radius = 1.0f;
   s.levels = 1;
   expectError(makeIcosphere(glm::vec3(0), 0.1f, 1), s, "no particle");
-}
-
-// Timing of a large fill (not run by default: --gtest_also_run_disabled_tests).
-TEST(ParticleFillTest, DISABLED_LargeFillTiming) {
-  const TriangleMesh sphere = makeIcosphere(glm::vec3(0), 0.3f, 6);
-  const auto time = [](auto&& f) {
-    const auto t0 = std::chrono::steady_clock::now();
-    f();
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  };
-  const std::vector<glm::vec3> candidates = closestPacking(glm::vec3(-0.3f), glm::vec3(0.3f), 0.003f);
-  std::size_t inside = 0;
-  const double tParity = time([&] {
-    const auto r = insideByProjectedParity(sphere, candidates);
-    ASSERT_TRUE(r.ok());
-    for (bool b : *r) inside += b ? 1 : 0;
-  });
-  std::cout << "parity: " << sphere.triangleCount() << " triangles, " << candidates.size() << " points ("
-            << inside << " inside): " << tParity << " s\n";
-  for (int levels : {1, 3}) {
-    ParticleFillSettings s;
-    s.radius = 0.003f;
-    s.levels = levels;
-    std::string summary;
-    const double t = time([&] {
-      const auto r = fillWithParticles(sphere, s);
-      ASSERT_TRUE(r.ok());
-      summary = levelSummary(*r);
-    });
-    std::cout << "fill, levels " << levels << ": " << summary << " in " << t << " s\n";
-  }
 }
 
 }  // namespace

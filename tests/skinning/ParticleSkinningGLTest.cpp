@@ -45,12 +45,14 @@ std::shared_ptr<const ParticleSkinModel> cylinderModel() {
 
 /// The cylinder model with other run-time settings (same particles, links and bindings).
 std::shared_ptr<const ParticleSkinModel> withSettings(ParticleIntegrator integrator, int iterations,
-                                                      SurfaceFrame frame = SurfaceFrame::Local) {
+                                                      SurfaceFrame frame = SurfaceFrame::Local,
+                                                      BoneTarget target = BoneTarget::DualQuaternion) {
   if (!cylinderModel()) return nullptr;
   auto model = std::make_shared<ParticleSkinModel>(*cylinderModel());
   model->settings.integrator = integrator;
   model->settings.iterations = iterations;
   model->settings.surfaceFrame = frame;
+  model->settings.boneTarget = target;
   return model;
 }
 
@@ -121,7 +123,7 @@ TEST_F(ParticleSkinningGLTest, ShadersCompileAndLink) {
 TEST_F(ParticleSkinningGLTest, LayoutsAndBindingsMatchTheDriver) {
   GLint maxBindings = 0;
   glGetIntegerv(GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS, &maxBindings);
-  EXPECT_GT(maxBindings, HG_BINDING_PARTICLE_SURFACE);
+  EXPECT_GT(maxBindings, HG_BINDING_PARTICLE_JOINT_DUAL_QUATERNIONS);
   std::map<std::string, GLint> offsets, strides;
   for (const char* name : {"particle_skin_forces.comp", "particle_skin_surface.comp"}) {
     auto program = gl::ShaderRegistry().buildCompute(name);
@@ -317,10 +319,12 @@ INSTANTIATE_TEST_SUITE_P(Integrators, ParticleSkinningTrajectoryGLTest,
                          [](const auto& param) { return std::string(particleIntegratorName(param.param)); });
 
 // 20 frames of a bend from 0 to 90 degrees, 8 steps a frame: the particles agree within
-// 1e-3 of the largest displacement, and so does the surface (local and bone frames).
+// 1e-3 of the largest displacement, and so does the surface (local frame with the dual
+// quaternion target, bone frame with the source's one-bone target: both target paths).
 TEST_P(ParticleSkinningTrajectoryGLTest, BendAgreesWithTheCpu) {
   for (SurfaceFrame frame : {SurfaceFrame::Local, SurfaceFrame::Bone}) {
-    auto model = withSettings(GetParam(), 0, frame);
+    auto model = withSettings(GetParam(), 0, frame,
+                              frame == SurfaceFrame::Bone ? BoneTarget::Bone : BoneTarget::DualQuaternion);
     ASSERT_TRUE(model);
     Skinners s = makeSkinners(model);
     ASSERT_TRUE(s.cpu && s.gpu);
