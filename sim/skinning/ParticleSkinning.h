@@ -104,8 +104,8 @@ struct ParticleSkinSettings {
   /// Pull toward the bone target (boneTarget), 1/s^2 (per unit mass). The bones must win
   /// over the springs: with the defaults (bone 4000 against springs of 500 on about 42
   /// links) the limbs follow their bones within millimetres while the solid evens out
-  /// the joint; springs 32 times the pull (the old 16000 / 25) left a 2 m limb bent
-  /// 90 degrees by its skeleton bent about 40, 0.39 m off its bones.
+  /// the joint; springs 640 times the pull (the old 16000 / 25) left a 2 m limb bent
+  /// 90 degrees by its skeleton far straighter, its rigid part up to 0.39 m off its bone.
   float boneStiffness = 4000.0f;
   /// Damping of the velocity relative to that point, 1/s.
   float boneDamping = 20.0f;
