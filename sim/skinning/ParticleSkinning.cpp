@@ -441,9 +441,12 @@ Result<std::shared_ptr<const ParticleSkinModel>> buildParticleSkinModel(std::sha
 
 ParticleTargets particleTargets(const ParticleSkinModel& model, std::span<const glm::mat4> skinningMatrices) {
   ParticleTargets targets;
+  std::vector<kernels::DualQuaternion> joints(skinningMatrices.size());
   targets.boneRotations.resize(skinningMatrices.size());
-  for (std::size_t j = 0; j < skinningMatrices.size(); ++j)
-    targets.boneRotations[j] = kernels::rigidDualQuaternion(skinningMatrices[j]).real;
+  for (std::size_t j = 0; j < skinningMatrices.size(); ++j) {
+    joints[j] = kernels::rigidDualQuaternion(skinningMatrices[j]);
+    targets.boneRotations[j] = joints[j].real;
+  }
   const std::size_t n = model.particleCount();
   targets.positions.resize(n);
   if (model.settings.boneTarget == BoneTarget::Bone) {
@@ -454,8 +457,6 @@ ParticleTargets particleTargets(const ParticleSkinModel& model, std::span<const 
     }
     return targets;
   }
-  std::vector<kernels::DualQuaternion> joints(skinningMatrices.size());
-  for (std::size_t j = 0; j < skinningMatrices.size(); ++j) joints[j] = kernels::rigidDualQuaternion(skinningMatrices[j]);
 #pragma omp parallel for schedule(static) if (n >= 2048)
   for (std::size_t i = 0; i < n; ++i) {
     const kernels::ParticleRest& rest = model.particles[i];

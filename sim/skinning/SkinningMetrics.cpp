@@ -333,14 +333,15 @@ JointZoneRatios JointZoneMeter::ratios(std::span<const glm::vec4> positions, con
                                        bool countIntersections) const {
   assert(!m_vertices.empty() && m_vertices.back() < positions.size() && "positions: one per rest vertex");
   const AxisD axisD(axis);
+  const JointZoneMeasure now = measure(positions, axis);
   JointZoneRatios result;
-  result.volumeRatio = closedZoneVolume(positions, m_triangles, m_loops, axisD.joint) / m_rest.volume;
+  result.volumeRatio = now.volume / m_rest.volume;
+  result.minRadiusRatio = now.minRadius / m_rest.minRadius;
   double maxBulge = -std::numeric_limits<double>::infinity();
   for (std::size_t i = 0; i < m_vertices.size(); ++i) {
     const double r = axisD.distance(toDouble(positions[m_vertices[i]]));
     maxBulge = std::max(maxBulge, r / double(m_restRadii[i]) - 1.0);
   }
-  result.minRadiusRatio = sectionRadius(positions, m_triangles, axisD) / m_rest.minRadius;
   result.maxBulge = maxBulge;
   if (countIntersections) result.selfIntersections = countSelfIntersections(positions, m_triangles);
   return result;
