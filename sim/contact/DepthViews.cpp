@@ -8,6 +8,7 @@
 
 #include <glm/geometric.hpp>
 
+#include "sim/core/Finite.h"
 #include "sim/geometry/OrthoRaster.h"
 
 namespace hg {
@@ -16,8 +17,6 @@ namespace {
 constexpr DepthViewDirection kAllDirections[] = {DepthViewDirection::Top,  DepthViewDirection::Front,
                                                  DepthViewDirection::Back, DepthViewDirection::Left,
                                                  DepthViewDirection::Right, DepthViewDirection::Bottom};
-
-bool finite(glm::vec3 v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
 
 }  // namespace
 
@@ -79,7 +78,7 @@ std::size_t DepthViewSetup::texelCount() const {
 
 Result<DepthViewSetup> makeDepthViewSetup(glm::vec3 boxMin, glm::vec3 boxMax, const DepthViewOptions& options) {
   if (Status s = options.validate(); !s) return s.error();
-  if (!finite(boxMin) || !finite(boxMax) || glm::any(glm::greaterThan(boxMin, boxMax)))
+  if (!allFinite(boxMin) || !allFinite(boxMax) || glm::any(glm::greaterThan(boxMin, boxMax)))
     return Error{"depth views: the box is empty or not finite"};
   const glm::vec3 lo = boxMin - glm::vec3(options.margin);
   const glm::vec3 hi = boxMax + glm::vec3(options.margin);
@@ -127,7 +126,7 @@ Result<DepthViewSetup> makeDepthViewSetup(const TriangleMesh& mesh, const DepthV
   glm::vec3 lo(std::numeric_limits<float>::max()), hi(std::numeric_limits<float>::lowest());
   for (std::size_t i = 0; i < mesh.positions.size(); ++i) {
     const glm::vec3 p = mesh.positions[i];
-    if (!finite(p)) return Error{"depth views: mesh vertex " + std::to_string(i) + " is not finite"};
+    if (!allFinite(p)) return Error{"depth views: mesh vertex " + std::to_string(i) + " is not finite"};
     lo = glm::min(lo, p);
     hi = glm::max(hi, p);
   }
@@ -138,13 +137,13 @@ Status validateDepthViewBody(const TriangleMesh& mesh, std::span<const glm::vec3
                              std::string_view who) {
   const std::size_t n = mesh.positions.size();
   for (std::size_t i = 0; i < n; ++i)
-    if (!finite(mesh.positions[i]))
+    if (!allFinite(mesh.positions[i]))
       return Error{std::string(who) + ": mesh vertex " + std::to_string(i) + " is not finite"};
   if (!vertexVelocities.empty() && vertexVelocities.size() != n)
     return Error{std::string(who) + ": " + std::to_string(vertexVelocities.size()) +
                  " vertex velocities for a mesh of " + std::to_string(n) + " vertices"};
   for (std::size_t i = 0; i < vertexVelocities.size(); ++i)
-    if (!finite(vertexVelocities[i]))
+    if (!allFinite(vertexVelocities[i]))
       return Error{std::string(who) + ": velocity of vertex " + std::to_string(i) + " is not finite"};
   if (mesh.indices.size() % 3 != 0)
     return Error{std::string(who) + ": the index count " + std::to_string(mesh.indices.size()) +

@@ -10,6 +10,7 @@
 #include <glm/geometric.hpp>
 
 #include "render/gl/ShaderRegistry.h"
+#include "sim/core/Finite.h"
 #include "sim/gpu/GlPassState.h"
 
 namespace hg {
@@ -208,13 +209,6 @@ std::vector<T> readVector(const gl::Buffer& buffer, std::size_t count, std::size
   std::vector<T> out(count);
   if (count > 0) gl::readBuffer(buffer, count * sizeof(T), out.data(), offsetBytes);
   return out;
-}
-
-bool allFinite(const glm::mat4& m) {
-  for (int c = 0; c < 4; ++c)
-    for (int r = 0; r < 4; ++r)
-      if (!std::isfinite(m[c][r])) return false;
-  return true;
 }
 
 }  // namespace

@@ -9,12 +9,11 @@
 
 #include <glm/geometric.hpp>
 
+#include "sim/core/Finite.h"
 #include "sim/geometry/OrthoRaster.h"
 
 namespace hg {
 namespace {
-
-bool finite(glm::vec3 v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
 
 /// Versions unique across all scenes (a backend caching by scene address and version
 /// never mistakes a new scene for an old one).
@@ -176,7 +175,7 @@ Status RadarScene::add(std::uint32_t id, const TriangleMesh& mesh) {
   if (mesh.indices.size() % 3 != 0)
     return Error{"radar scene: object " + std::to_string(id) + ": index count is not a multiple of 3"};
   for (std::size_t i = 0; i < mesh.positions.size(); ++i)
-    if (!finite(mesh.positions[i]))
+    if (!allFinite(mesh.positions[i]))
       return Error{"radar scene: object " + std::to_string(id) + ": vertex " + std::to_string(i) + " is not finite"};
   for (std::uint32_t index : mesh.indices)
     if (index >= mesh.positions.size())
@@ -201,7 +200,7 @@ Status RadarScene::setPositions(std::uint32_t id, std::span<const glm::vec3> pos
     return Error{"radar scene: object " + std::to_string(id) + " has " + std::to_string(o->vertexCount) +
                  " vertices, got " + std::to_string(positions.size()) + " positions"};
   for (std::size_t i = 0; i < positions.size(); ++i)
-    if (!finite(positions[i]))
+    if (!allFinite(positions[i]))
       return Error{"radar scene: object " + std::to_string(id) + ": new position " + std::to_string(i) +
                    " is not finite"};
   std::copy(positions.begin(), positions.end(), m_positions.begin() + std::ptrdiff_t(o->firstVertex));
@@ -229,7 +228,7 @@ Result<kernels::RadarFrame> makeRadarFrame(const RadarQuery& query, RadarImageSi
   if (size.width < 1 || size.height < 1 || size.width > HG_RADAR_MAX_IMAGE || size.height > HG_RADAR_MAX_IMAGE)
     return Error{"radar: image size " + std::to_string(size.width) + " x " + std::to_string(size.height) +
                  " is outside 1.." + std::to_string(HG_RADAR_MAX_IMAGE)};
-  if (!finite(p.origin) || !finite(p.direction) || !finite(p.up)) return Error{"radar: the probe is not finite"};
+  if (!allFinite(p.origin) || !allFinite(p.direction) || !allFinite(p.up)) return Error{"radar: the probe is not finite"};
   const float directionLength = glm::length(p.direction);
   if (!(directionLength > 0.0f)) return Error{"radar: the probe direction is zero"};
   const glm::vec3 forward = p.direction / directionLength;
@@ -396,7 +395,7 @@ std::unique_ptr<RadarBackend> makeCpuRadar() { return std::make_unique<CpuRadar>
 Result<RadarQuery> makeSweepQuery(std::uint32_t sensor, std::span<const glm::vec3> sensorPoints, glm::vec3 displacement,
                                   glm::vec3 up, float margin) {
   if (sensorPoints.empty()) return Error{"radar sweep: the sensor has no points"};
-  if (!finite(displacement) || !std::isfinite(margin) || margin < 0.0f)
+  if (!allFinite(displacement) || !std::isfinite(margin) || margin < 0.0f)
     return Error{"radar sweep: the displacement and margin must be finite (margin >= 0)"};
   const float s = glm::length(displacement);
   if (!(s > 0.0f)) return Error{"radar sweep: the displacement is zero"};
@@ -408,7 +407,7 @@ Result<RadarQuery> makeSweepQuery(std::uint32_t sensor, std::span<const glm::vec
   const glm::vec3 trueUp = glm::cross(right, forward);
   glm::vec3 lo(std::numeric_limits<float>::max()), hi(std::numeric_limits<float>::lowest());
   for (const glm::vec3& p : sensorPoints) {
-    if (!finite(p)) return Error{"radar sweep: a sensor point is not finite"};
+    if (!allFinite(p)) return Error{"radar sweep: a sensor point is not finite"};
     const glm::vec3 c(glm::dot(p, right), glm::dot(p, trueUp), glm::dot(p, forward));
     lo = glm::min(lo, c);
     hi = glm::max(hi, c);

@@ -13,6 +13,8 @@
 #include <glm/gtc/matrix_access.hpp>
 #include <glm/mat3x3.hpp>
 
+#include "sim/core/Finite.h"
+
 namespace hg {
 
 namespace {
@@ -63,12 +65,6 @@ std::string_view nameOf(Enum value, const std::array<std::pair<std::string_view,
 
 bool finitePositive(float x) { return std::isfinite(x) && x > 0.0f; }
 bool finiteNonNegative(float x) { return std::isfinite(x) && x >= 0.0f; }
-template <int N>
-bool allFinite(const glm::vec<N, float>& v) {
-  for (int k = 0; k < N; ++k)
-    if (!std::isfinite(v[k])) return false;
-  return true;
-}
 
 /// A uniform grid over points: cell index -> points, CSR (counting sort, ascending
 /// point index inside a cell, so every query visits points in a fixed order).

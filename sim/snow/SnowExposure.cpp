@@ -7,13 +7,13 @@
 
 #include <glm/geometric.hpp>
 
+#include "sim/core/Finite.h"
 #include "sim/geometry/OrthoRaster.h"
 
 namespace hg {
 
 namespace {
 
-bool finite(const glm::vec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
 
 }  // namespace
 
@@ -27,7 +27,7 @@ Status SnowExposureSettings::validate() const {
 Result<SnowMapFrame> snowMapFrame(glm::vec3 direction, const TriangleMesh& scene, std::span<const glm::vec3> points,
                                   const SnowExposureSettings& settings) {
   if (Status s = settings.validate(); !s) return s.error();
-  if (!finite(direction) || !(glm::length(direction) > 0.0f))
+  if (!allFinite(direction) || !(glm::length(direction) > 0.0f))
     return Error{"snow exposure: a snowfall direction is not a finite, non-zero vector"};
   SnowMapFrame frame;
   frame.direction = glm::normalize(direction);
@@ -45,11 +45,11 @@ Result<SnowMapFrame> snowMapFrame(glm::vec3 direction, const TriangleMesh& scene
     hi[1] = std::max(hi[1], u);
   };
   for (const glm::vec3& p : scene.positions) {
-    if (!finite(p)) return Error{"snow exposure: the scene has a non-finite vertex"};
+    if (!allFinite(p)) return Error{"snow exposure: the scene has a non-finite vertex"};
     extend(p);
   }
   for (const glm::vec3& p : points) {
-    if (!finite(p)) return Error{"snow exposure: a receiving point is not finite"};
+    if (!allFinite(p)) return Error{"snow exposure: a receiving point is not finite"};
     extend(p);
   }
   if (!(lo[0] <= hi[0])) return frame;  // nothing to cover: an empty map

@@ -8,11 +8,12 @@
 #include <glm/gtc/constants.hpp>
 #include <glm/trigonometric.hpp>
 
+#include "sim/core/Finite.h"
+
 namespace hg {
 
 namespace {
 
-bool finite(const glm::vec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
 
 Error bad(const std::string& what) { return Error{"snowfall: " + what}; }
 
@@ -26,8 +27,8 @@ glm::vec3 perpendicular(const glm::vec3& a) {
 
 Status SnowfallSettings::validate() const {
   if (count < 1) return bad("directions must be at least 1 (got " + std::to_string(count) + ")");
-  if (!finite(fall) || !(glm::length(fall) > 0.0f)) return bad("fall direction must be a finite, non-zero vector");
-  if (!finite(wind)) return bad("wind direction must be finite");
+  if (!allFinite(fall) || !(glm::length(fall) > 0.0f)) return bad("fall direction must be a finite, non-zero vector");
+  if (!allFinite(wind)) return bad("wind direction must be finite");
   if (!std::isfinite(coneDegrees) || coneDegrees < 0.0f || coneDegrees > 80.0f)
     return bad("cone_degrees must be in [0, 80] (got " + std::to_string(coneDegrees) + ")");
   if (!std::isfinite(windTiltDegrees) || windTiltDegrees < 0.0f || windTiltDegrees > 80.0f)
