@@ -503,6 +503,15 @@ TEST(ParticleFillTest, AdaptiveFillOfThickSphereNeedsFarFewerParticles) {
   EXPECT_GT(v, 0.7 * vConstant) << "adaptive particles cover much less volume than the constant fill";
 }
 
+/// Distance (m) from a point inside the box [lo, hi] to its surface.
+auto boxSurfaceDistance(glm::vec3 lo, glm::vec3 hi) {
+  return [lo, hi](glm::vec3 c) {
+    double d = 1e9;
+    for (int a = 0; a < 3; ++a) d = std::min({d, double(c[a]) - double(lo[a]), double(hi[a]) - double(c[a])});
+    return d;
+  };
+}
+
 TEST(ParticleFillTest, AdaptiveFillOfThickBoxNeedsFarFewerParticles) {
   const glm::vec3 lo(-0.2f, 0.0f, -0.2f), hi(0.2f, 0.4f, 0.2f);
   const TriangleMesh box = makeBox(lo, hi, 3);
@@ -512,11 +521,7 @@ TEST(ParticleFillTest, AdaptiveFillOfThickBoxNeedsFarFewerParticles) {
   const FillPair f = fillBoth(box, settings, "box 0.4 m, particle r 0.01 m, 3 levels");
   ASSERT_GT(f.constant.size(), 10000u);
   EXPECT_LT(double(f.adaptive.size()), 0.5 * double(f.constant.size()));
-  const auto distance = [&](glm::vec3 c) {
-    double d = 1e9;
-    for (int a = 0; a < 3; ++a) d = std::min({d, double(c[a]) - double(lo[a]), double(hi[a]) - double(c[a])});
-    return d;
-  };
+  const auto distance = boxSurfaceDistance(lo, hi);
   expectValidFill(f.adaptive, box, settings, distance, "adaptive box");
 }
 
@@ -531,11 +536,7 @@ TEST(ParticleFillTest, AdaptiveFillOfPlateGainsNothing) {
   EXPECT_EQ(f.adaptive.levelCounts[0], 0u) << "no particle of radius 0.02 fits 0.02 inside a 0.02 m plate";
   EXPECT_LE(f.adaptive.levelCounts[1], f.constant.size() / 50);
   EXPECT_GT(double(f.adaptive.size()) / double(f.constant.size()), 0.9);
-  const auto distance = [&](glm::vec3 c) {
-    double d = 1e9;
-    for (int a = 0; a < 3; ++a) d = std::min({d, double(c[a]) - double(lo[a]), double(hi[a]) - double(c[a])});
-    return d;
-  };
+  const auto distance = boxSurfaceDistance(lo, hi);
   expectValidFill(f.adaptive, plate, settings, distance, "adaptive plate");
 }
 
