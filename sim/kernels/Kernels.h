@@ -20,6 +20,7 @@ using uint = std::uint32_t;
 using glm::abs;
 using glm::atan;
 using glm::cos;
+using glm::ceil;
 using glm::floor;
 using glm::pow;
 using glm::sin;
@@ -50,6 +51,8 @@ inline bool any(glm::bvec3 b) { return glm::any(b); }
 #include "sim/kernels/radar.glslh"
 #include "sim/kernels/particle_skinning.glslh"
 #include "sim/kernels/obb.glslh"
+#include "sim/kernels/snow.glslh"
+#include "sim/kernels/snow_repose.glslh"
 
 // std430 agreement (see layout.glslh). The GL side is checked in LayoutGLTest.
 static_assert(sizeof(vec4) == 16 && alignof(vec4) <= 16 && sizeof(uvec4) == 16);
@@ -65,6 +68,7 @@ static_assert(sizeof(VertexContact) == 32);
 static_assert(sizeof(ClothStepParams) == 160);
 static_assert(offsetof(ClothStepParams, depthViews) == 144);
 static_assert(sizeof(DepthView) == 80);
+static_assert(sizeof(SnowEdge) == 16);
 static_assert(offsetof(DepthView, texels) == 64);
 static_assert(offsetof(ClothStepParams, bodyGrid) == 112);
 static_assert(offsetof(ClothStepParams, bodyGridDims) == 128);
@@ -96,6 +100,9 @@ static_assert(offsetof(ParticleRest, mass) == 32);
 static_assert(offsetof(ParticleRest, weights) == 64);
 static_assert(sizeof(VertexBinding) == 96);
 static_assert(offsetof(VertexBinding, offset3) == 80);
+static_assert(sizeof(SnowMap) == 80);
+static_assert(offsetof(SnowMap, texel) == 48);
+static_assert(offsetof(SnowMap, texels) == 64);
 static_assert(sizeof(glm::mat4) == 64);  // std430 mat4: four vec4 columns, as GLM
 
 }  // namespace hg::kernels

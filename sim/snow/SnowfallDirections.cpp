@@ -60,16 +60,19 @@ Result<std::vector<glm::vec3>> snowfallDirections(const SnowfallSettings& settin
   const double cosCone = std::cos(glm::radians(double(settings.coneDegrees)));
   // The golden angle as a fraction of a turn: consecutive bands turn by 0.382 of a turn.
   const double golden = 0.5 * (3.0 - std::sqrt(5.0));
+  // One random turn of the whole pattern per seed (a randomized low-discrepancy set):
+  // within a set the directions stay evenly spread.
   std::mt19937 random(settings.seed);
   std::uniform_real_distribution<double> unit(0.0, 1.0);
+  const double rotation = unit(random);
   const int n = settings.count;
   std::vector<glm::vec3> directions(static_cast<std::size_t>(n));
   for (int k = 0; k < n; ++k) {
-    // Band k of equal solid angle: 1 - cos(angle) in [k, k + 1] / n of (1 - cos(cone)).
-    const double u = (double(k) + unit(random)) / double(n);
+    // Band k of equal solid angle: 1 - cos(angle) in [k, k + 1] / n of (1 - cos(cone)); its middle.
+    const double u = (double(k) + 0.5) / double(n);
     const double cosAngle = 1.0 - u * (1.0 - cosCone);
     const double sinAngle = std::sqrt(std::max(0.0, 1.0 - cosAngle * cosAngle));
-    const double turn = double(k) * golden + unit(random) / double(n);
+    const double turn = double(k) * golden + rotation;
     const double azimuth = 2.0 * glm::pi<double>() * (turn - std::floor(turn));
     const glm::dvec3 d = cosAngle * axis + sinAngle * (std::cos(azimuth) * b1 + std::sin(azimuth) * b2);
     directions[std::size_t(k)] = glm::vec3(glm::normalize(d));

