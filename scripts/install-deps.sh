@@ -13,6 +13,8 @@ packages=(
   libglfw3-dev libimgui-dev xvfb xauth
   # math, parallelism, I/O (assimp's CMake config links libz.so, which libassimp-dev does not pull in)
   libglm-dev libeigen3-dev libassimp-dev zlib1g-dev nlohmann-json3-dev libcli11-dev libstb-dev
+  # the 16-bit snow depth PNG (sim/snow/SnowExport)
+  libpng-dev
   # geometry: 2D constrained Delaunay meshing of garment panels, exact mesh queries
   libcgal-dev
   # tests and benchmarks

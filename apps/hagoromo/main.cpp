@@ -3,6 +3,7 @@
 //   hagoromo drape scenes/cloth_on_sphere.json            # simulate, write OBJ + PNG + JSON
 //   hagoromo drape scenes/cloth_on_sphere.json --backend cpu --frames 60 --out /tmp/run
 //   hagoromo grasp scenes/grasp/five_hands.json --out /tmp/grasp   # Cyber Radar grasp: PNG + OBJ + JSON
+//   hagoromo snow scenes/snow/bench_under_roof.json --out /tmp/snow   # snow cover: PNG + OBJ + depth PNG + JSON
 //   hagoromo info                                          # which OpenGL driver is used
 #include <algorithm>
 #include <chrono>
@@ -20,6 +21,7 @@
 #include "apps/common/Progress.h"
 #include "apps/hagoromo/GraspCommand.h"
 #include "apps/hagoromo/SkinCommand.h"
+#include "apps/hagoromo/SnowCommand.h"
 #include "render/DepthViewPicture.h"
 #include "render/DrapeSceneView.h"
 #include "render/MeshRenderer.h"
@@ -431,6 +433,9 @@ int main(int argc, char** argv) {
   SkinOptions skin;
   CLI::App* skinCommand = addSkinCommand(app, skin);
 
+  SnowOptions snow;
+  CLI::App* snowCommand = addSnowCommand(app, snow);
+
   app.add_subcommand("info", "Create a headless OpenGL context and print the driver");
 
   try {
@@ -442,6 +447,7 @@ int main(int argc, char** argv) {
     if (drapeCommand->parsed()) return runDrape(drape);
     if (graspCommand->parsed()) return runGrasp(grasp);
     if (skinCommand->parsed()) return runSkin(skin);
+    if (snowCommand->parsed()) return runSnow(snow);
     return runInfo();
   } catch (const std::exception& e) {
     return fail(kExitOutput, std::string("unexpected failure: ") + e.what());

@@ -1,0 +1,369 @@
+#include "apps/hagoromo/SnowCommand.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include "apps/common/ExitCodes.h"
+#include "apps/common/Progress.h"
+#include "render/Image.h"
+#include "render/SnowSceneView.h"
+#include "render/gl/HeadlessContext.h"
+#include "sim/core/AtomicFile.h"
+#include "sim/gpu/GpuSnowSolver.h"
+#include "sim/snow/SnowCover.h"
+#include "sim/snow/SnowExport.h"
+#include "sim/snow/SnowSceneJson.h"
+
+namespace hg::app {
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+double seconds(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double>(b - a).count(); }
+
+/// The solver with the time spent in each of its calls (s): accumulation passes, repose
+/// relaxations and the reads of the cover (runSnowfall reads it around every relaxation).
+class TimedSolver final : public SnowSolver {
+ public:
+  explicit TimedSolver(SnowSolver& inner) : m_inner(inner) {}
+  const char* name() const override { return m_inner.name(); }
+  Status accumulate(std::span<const glm::vec3> directions, float depthOnOpenGround) override {
+    const auto t = Clock::now();
+    Status s = m_inner.accumulate(directions, depthOnOpenGround);
+    accumulateSeconds += seconds(t, Clock::now());
+    return s;
+  }
+  Result<SnowRelaxation> relax(const SnowReposeSettings& settings) override {
+    const auto t = Clock::now();
+    auto r = m_inner.relax(settings);
+    relaxSeconds += seconds(t, Clock::now());
+    return r;
+  }
+  Result<SnowCover> cover() override {
+    const auto t = Clock::now();
+    auto c = m_inner.cover();
+    readSeconds += seconds(t, Clock::now());
+    return c;
+  }
+  Result<std::vector<float>> lastExposure() override { return m_inner.lastExposure(); }
+
+  double accumulateSeconds = 0.0, relaxSeconds = 0.0, readSeconds = 0.0;
+
+ private:
+  SnowSolver& m_inner;
+};
+
+/// Maximum and mean (m) of `values` where `take(i)`; count of those.
+struct DepthStats {
+  double max = 0.0, mean = 0.0;
+  std::size_t count = 0;
+};
+template <class Take>
+DepthStats depthStats(const std::vector<float>& values, Take take) {
+  DepthStats s;
+  double sum = 0.0;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (!take(i)) continue;
+    s.max = std::max(s.max, double(values[i]));
+    sum += double(values[i]);
+    ++s.count;
+  }
+  s.mean = s.count > 0 ? sum / double(s.count) : 0.0;
+  return s;
+}
+
+nlohmann::json statsJson(const DepthStats& s, const char* what) {
+  return {{"max_m", s.max}, {"mean_m", s.mean}, {what, s.count}};
+}
+
+/// Exposure (the last pass's, in [0, 1]) over a range of receivers.
+nlohmann::json exposureJson(std::span<const float> e) {
+  if (e.empty()) return {{"receivers", 0}};
+  double sum = 0.0, lo = 1.0, hi = 0.0;
+  std::size_t sheltered = 0, open = 0;
+  for (float v : e) {
+    sum += double(v);
+    lo = std::min(lo, double(v));
+    hi = std::max(hi, double(v));
+    sheltered += v <= 0.0f;
+    open += v >= 1.0f;
+  }
+  const double n = double(e.size());
+  return {{"receivers", e.size()}, {"mean", sum / n}, {"min", lo}, {"max", hi},
+          {"fraction_sheltered", double(sheltered) / n}, {"fraction_open", double(open) / n}};
+}
+
+/// Viridis (approximated by 5 stops), t in [0, 1] -> sRGB bytes.
+void viridis(float t, std::uint8_t* rgb) {
+  static const float stops[5][3] = {{68, 1, 84}, {59, 82, 139}, {33, 145, 140}, {94, 201, 98}, {253, 231, 37}};
+  const float x = std::clamp(t, 0.0f, 1.0f) * 4.0f;
+  const int k = std::min(int(x), 3);
+  const float f = x - float(k);
+  for (int c = 0; c < 3; ++c) rgb[c] = std::uint8_t(std::lround(stops[k][c] + f * (stops[k + 1][c] - stops[k][c])));
+}
+
+/// The ground snow depth seen from above as false colour: viridis from 0 to `maxDepth`
+/// (m; deeper cells saturate), cells without ground grey, each cell a square of pixels (the larger side about
+/// 512 pixels), north (+z) up and east (+x) right like snow_depth.png; a colour bar
+/// (0 left, maxDepth right) along the bottom.
+Image snowDepthPreview(const SnowCover& cover, float maxDepth) {
+  const SnowGrid& grid = cover.grid;
+  const int scale = std::max(1, 512 / std::max(grid.nx, grid.nz));
+  const int mapHeight = grid.nz * scale, width = grid.nx * scale;
+  const int gap = 4, bar = std::max(10, mapHeight / 24);
+  Image image{width, mapHeight + gap + bar, {}};
+  image.rgba.assign(std::size_t(image.width) * std::size_t(image.height) * 4, 255);
+  for (int y = 0; y < image.height; ++y)
+    for (int x = 0; x < width; ++x) {
+      std::uint8_t* p = image.pixel(x, y);
+      if (y < mapHeight) {
+        const int i = x / scale, j = grid.nz - 1 - y / scale;
+        const std::size_t c = grid.index(i, j);
+        if (!cover.hasGround(c)) {
+          p[0] = p[1] = p[2] = 96;
+        } else {
+          viridis(cover.groundSnow[c] / maxDepth, p);
+        }
+      } else if (y < mapHeight + gap) {
+        p[0] = p[1] = p[2] = 255;
+      } else {
+        viridis((float(x) + 0.5f) / float(width), p);
+      }
+    }
+  return image;
+}
+
+bool allFinite(const std::vector<float>& values) {
+  return std::all_of(values.begin(), values.end(), [](float v) { return std::isfinite(v); });
+}
+
+}  // namespace
+
+CLI::App* addSnowCommand(CLI::App& app, SnowOptions& options) {
+  CLI::App* command = app.add_subcommand(
+      "snow", "Snow accumulation on a scene: snowfall passes (shadow-map exposure) and repose relaxation; writes "
+              "before/after PNGs, the snow as OBJ, a 16-bit depth PNG, a preview and a report JSON");
+  command->add_option("scene", options.scenePath, "Snow scene JSON file (see scenes/snow/)")->required();
+  command->add_option("--out", options.outDir, "Output folder (default out/snow/<scene name>)");
+  command->add_option("--backend", options.backend,
+                      "Snow solver (default: gpu on a hardware driver, cpu on a software rasterizer)")
+      ->check(CLI::IsMember({"cpu", "gpu"}));
+  command->add_option("--directions", options.directions, "Snowfall directions per pass")->check(CLI::Range(1, 1 << 16));
+  command->add_option("--passes", options.passes, "Accumulation passes")->check(CLI::Range(1, 1 << 16));
+  command->add_option("--hours", options.hours, "Snowfall duration, hours")->check(CLI::PositiveNumber);
+  command->add_option("--map-resolution", options.mapResolution,
+                      "Depth map texels across the scene (0 keeps the scene's texel)")
+      ->check(CLI::Range(0, 1 << 15));
+  command->add_option("--width", options.width, "Image width, pixels (default 1024)")->check(CLI::Range(16, 8192));
+  command->add_option("--height", options.height, "Image height, pixels (default 768)")->check(CLI::Range(16, 8192));
+  command->add_flag("--quiet,-q", options.quiet, "Print errors only");
+  command->footer("Example: hagoromo snow scenes/snow/bench_under_roof.json --backend cpu --out /tmp/snow");
+  return command;
+}
+
+int runSnow(const SnowOptions& options) {
+  const auto tStart = Clock::now();
+  auto loaded = loadSnowScene(options.scenePath);
+  if (!loaded) return fail(kExitInput, loaded.error().message);
+  SnowSceneFile scene = std::move(loaded).value();
+  SnowSettings& settings = scene.settings;
+  if (options.directions >= 1) settings.fall.count = options.directions;
+  if (options.passes >= 1) settings.passes = options.passes;
+  if (options.hours > 0.0) settings.hours = float(options.hours);
+  if (options.mapResolution >= 0) settings.mapResolution = options.mapResolution;
+  if (Status s = settings.validate(); !s) return fail(kExitInput, options.scenePath + ": " + s.error().message);
+  const fs::path outDir = options.outDir.empty() ? fs::path("out") / "snow" / scene.name : fs::path(options.outDir);
+
+  // A context for the renders, made first so that a missing driver fails before the snowfall.
+  auto context = gl::HeadlessContext::create();
+  if (!context) return fail(kExitGraphics, context.error().message);
+  if (!options.quiet) std::printf("OpenGL: %s\n", (*context)->description().c_str());
+  const auto tLoaded = Clock::now();
+
+  auto made = makeSnowCover(scene.scene, settings);
+  if (!made) return fail(kExitInput, options.scenePath + ": " + made.error().message);
+  const SnowCover bare = std::move(made).value();
+  const SnowExposureSettings exposure = resolvedExposureSettings(bare, settings);
+  std::size_t groundCells = 0;
+  for (std::size_t c = 0; c < bare.grid.cellCount(); ++c) groundCells += bare.hasGround(c);
+  const auto tCover = Clock::now();
+
+  // The backend: by default the GPU solver (sim/gpu/GpuSnowSolver.h) on a hardware
+  // driver and the CPU reference on a software rasterizer (llvmpipe), where the CPU one is
+  // about 2x faster (scenes/snow/bench_under_roof.json: 59 s against 132 s); the CPU one
+  // too when the GPU one cannot be made and was not asked for.
+  std::string backend = !options.backend.empty() ? options.backend : (*context)->isSoftware() ? "cpu" : "gpu";
+  std::unique_ptr<SnowSolver> solver;
+  if (backend == "gpu") {
+    auto gpu = makeGpuSnowSolver(bare, exposure);
+    if (gpu) {
+      solver = std::move(gpu).value();
+    } else if (!options.backend.empty()) {
+      return fail(kExitGraphics, "the GPU snow solver: " + gpu.error().message);
+    } else {
+      if (!options.quiet) std::printf("GPU snow solver unavailable (%s); using the CPU one\n", gpu.error().message.c_str());
+      backend = "cpu";
+    }
+  }
+  if (!solver) solver = makeCpuSnowSolver(bare, exposure);
+  if (!options.quiet)
+    std::printf("scene %s: %d x %d cells of %.3f m (%zu with ground), %zu object vertices; %d passes x %d directions, "
+                "%.3g h, depth maps of %.4f m texels, %s backend\n",
+                scene.name.c_str(), bare.grid.nx, bare.grid.nz, double(bare.grid.cell), groundCells,
+                bare.objects.positions.size(), settings.passes, settings.fall.count, double(settings.hours),
+                double(exposure.texel), backend.c_str());
+  const auto tSolver = Clock::now();
+  TimedSolver timed(*solver);
+  Progress progress("snow " + scene.name + " (" + backend + ")", settings.passes,
+                    !options.quiet && isatty(STDERR_FILENO));
+  auto report = runSnowfall(timed, settings, [&](int pass) { progress.update(pass); });
+  progress.finish();
+  if (!report)
+    return fail(backend == "gpu" ? kExitGraphics : kExitInput, options.scenePath + ": snowfall: " + report.error().message);
+  auto finished = timed.cover();
+  if (!finished) return fail(kExitGraphics, finished.error().message);
+  const SnowCover& cover = *finished;
+  auto lastExposure = timed.lastExposure();
+  if (!lastExposure) return fail(kExitGraphics, lastExposure.error().message);
+  if (!allFinite(cover.groundSnow) || !allFinite(cover.objectSnow) || !std::isfinite(report->finalVolume))
+    return fail(kExitSimulation, options.scenePath + ": the snow depths are not finite (NaN or infinite); no output written");
+  const auto tSnowfall = Clock::now();
+
+  // Renders: the bare scene and the covered one, from the same camera.
+  auto view = SnowSceneView::create(cover);
+  if (!view) return fail(kExitGraphics, view.error().message);
+  const SnowCamera camera = scene.camera.set ? snowCameraLookingAt(scene.camera.eye, scene.camera.target)
+                                             : defaultSnowCamera(cover);
+  auto before = (*view)->render(camera, options.width, options.height, /*withSnow=*/false);
+  if (!before) return fail(kExitGraphics, before.error().message);
+  // The GPU solver's snow is drawn from its own texture and buffer (no upload); the
+  // CPU one's was uploaded with the cover.
+  if (const GpuSnowTextures textures = gpuSnowTextures(*solver); textures.groundSnowTexture != 0)
+    (*view)->setSnowTextures(textures.groundSnowTexture, textures.objectSnowBuffer);
+  auto after = (*view)->render(camera, options.width, options.height, /*withSnow=*/true);
+  if (!after) return fail(kExitGraphics, after.error().message);
+  view->reset();
+  const DepthStats ground = depthStats(cover.groundSnow, [&](std::size_t c) { return cover.hasGround(c); });
+  const DepthStats objects = depthStats(cover.objectSnow, [&](std::size_t v) { return cover.objectArea[v] > 0.0f; });
+  // m, the colour bar's right end: the 99th percentile of the ground snow (the deepest
+  // cells, drifts at drip lines, would leave the open ground in one flat colour), at least 1 cm.
+  std::vector<float> depths;
+  for (std::size_t c = 0; c < cover.groundSnow.size(); ++c)
+    if (cover.hasGround(c)) depths.push_back(cover.groundSnow[c]);
+  float previewMax = 0.01f;
+  if (!depths.empty()) {
+    const auto at = depths.begin() + std::ptrdiff_t((depths.size() - 1) * 99 / 100);
+    std::nth_element(depths.begin(), at, depths.end());
+    previewMax = std::max(*at, 0.01f);
+  }
+  const Image preview = snowDepthPreview(cover, previewMax);
+  const auto tRendered = Clock::now();
+
+  // Outputs, each written atomically, after everything succeeded.
+  std::vector<std::string> written;
+  auto output = [&](const Status& s, const fs::path& path) {
+    if (!s) return false;
+    written.push_back(path.string());
+    return true;
+  };
+  const float pngScale = snowDepthPngScale(cover);
+  const std::pair<const Image*, const char*> images[] = {
+      {&*before, "before.png"}, {&*after, "after.png"}, {&preview, "snow_depth_preview.png"}};
+  for (const auto& [image, name] : images) {
+    const fs::path path = outDir / name;
+    if (Status s = writePng(*image, path); !output(s, path)) return fail(kExitOutput, s.error().message);
+  }
+  if (Status s = exportSnowObj(cover, outDir / "snow.obj"); !output(s, outDir / "snow.obj"))
+    return fail(kExitOutput, s.error().message);
+  if (Status s = writeSnowDepthPng16(cover, outDir / "snow_depth.png", pngScale); !output(s, outDir / "snow_depth.png"))
+    return fail(kExitOutput, s.error().message);
+  const auto tWritten = Clock::now();
+
+  nlohmann::json passes = nlohmann::json::array();
+  for (std::size_t p = 0; p < report->relaxations.size(); ++p) {
+    const SnowRelaxation& r = report->relaxations[p];
+    passes.push_back({{"pass", p + 1}, {"relaxation_iterations", r.iterations}, {"max_repose_ratio", r.maxRatio},
+                      {"converged", r.converged}});
+  }
+  const std::span<const float> e(*lastExposure);
+  const std::size_t cellReceivers = std::min(groundCells, e.size());
+  const std::size_t objectTriangles = cover.objects.indices.size() / 3;
+  nlohmann::json json = {
+      {"scene", options.scenePath},
+      {"name", scene.name},
+      {"backend", backend},
+      {"device", (*context)->renderer()},
+      {"gl", (*context)->description()},
+      {"directions", settings.fall.count},
+      {"passes", settings.passes},
+      {"hours", settings.hours},
+      {"rate_m_per_hour", settings.rateMetresPerHour},
+      {"repose_degrees", settings.repose.degrees},
+      {"cell_m", cover.grid.cell},
+      {"map_texel_m", exposure.texel},
+      {"map_resolution", settings.mapResolution},
+      {"grid", {{"nx", cover.grid.nx}, {"nz", cover.grid.nz}, {"cells_with_ground", groundCells},
+                {"origin_m", {cover.grid.originX, cover.grid.originZ}}}},
+      {"objects", {{"vertices", cover.objects.positions.size()}, {"triangles", objectTriangles},
+                   {"holding_vertices", objects.count}}},
+      {"seconds", {{"load", seconds(tStart, tLoaded)},
+                   {"cover", seconds(tLoaded, tCover)},
+                   {"solver_setup", seconds(tCover, tSolver)},
+                   {"accumulate", timed.accumulateSeconds},
+                   {"relax", timed.relaxSeconds},
+                   {"read_cover", timed.readSeconds},
+                   {"snowfall", seconds(tSolver, tSnowfall)},
+                   {"render", seconds(tSnowfall, tRendered)},
+                   {"write", seconds(tRendered, tWritten)},
+                   {"total", seconds(tStart, tWritten)}}},
+      {"fallen_volume_m3", report->fallenVolume},
+      {"final_volume_m3", report->finalVolume},
+      {"spilled_outside_m3", cover.spilledOutsideVolume()},
+      {"max_relative_mass_drift", report->maxRelativeMassDrift},
+      {"relaxation", passes},
+      {"snow_depth", {{"ground", statsJson(ground, "cells")}, {"objects", statsJson(objects, "vertices")}}},
+      {"exposure_last_pass", {{"ground", exposureJson(e.subspan(0, cellReceivers))},
+                              {"objects", exposureJson(e.subspan(cellReceivers))}}},
+      {"snow_depth_png", {{"metres_per_unit", pngScale}, {"bits", 16}}},
+      {"snow_depth_preview", {{"colormap", "viridis"}, {"min_m", 0.0}, {"max_m", previewMax},
+                              {"max_is", "99th percentile of the ground snow (deeper cells saturate)"},
+                              {"no_ground", "grey"}, {"orientation", "x right, z up (north up)"}}},
+      {"camera", {{"eye", {camera.eye().x, camera.eye().y, camera.eye().z}},
+                  {"target", {camera.target.x, camera.target.y, camera.target.z}},
+                  {"from_scene", scene.camera.set}}},
+  };
+  const fs::path reportPath = outDir / "report.json";
+  json["outputs"] = written;
+  if (Status s = writeFileAtomically(reportPath, json.dump(2) + "\n"); !s) return fail(kExitOutput, s.error().message);
+  written.push_back(reportPath.string());
+
+  if (!options.quiet) {
+    std::printf("snowfall: %d passes x %d directions in %.2f s (accumulate %.2f s, relax %.2f s)\n", settings.passes,
+                settings.fall.count, seconds(tSolver, tSnowfall), timed.accumulateSeconds, timed.relaxSeconds);
+    int iterations = 0;
+    for (const SnowRelaxation& r : report->relaxations) iterations += r.iterations;
+    std::printf("volume: fallen %.4g m^3, final %.4g m^3, max mass drift %.2g; %d relaxation sweeps, last max repose "
+                "ratio %.3f\n",
+                report->fallenVolume, report->finalVolume, report->maxRelativeMassDrift, iterations,
+                report->relaxations.empty() ? 0.0 : report->relaxations.back().maxRatio);
+    std::printf("snow depth: ground max %.1f cm, mean %.1f cm; objects max %.1f cm, mean %.1f cm\n", 100.0 * ground.max,
+                100.0 * ground.mean, 100.0 * objects.max, 100.0 * objects.mean);
+    std::printf("preview colour bar: 0 to %.1f cm; total %.2f s; wrote:\n", 100.0 * double(previewMax),
+                seconds(tStart, Clock::now()));
+    for (const std::string& path : written) std::printf("  %s\n", path.c_str());
+  }
+  return kExitOk;
+}
+
+}  // namespace hg::app
