@@ -165,6 +165,9 @@ CLI::App* addSnowCommand(CLI::App& app, SnowOptions& options) {
   command->add_option("--map-resolution", options.mapResolution,
                       "Depth map texels across the scene (0 keeps the scene's texel)")
       ->check(CLI::Range(0, 1 << 15));
+  command->add_option("--rays", options.rays,
+                      "Rays traced through each depth map (1: the plain shadow-map test; default 8)")
+      ->check(CLI::Range(1, 64));
   command->add_option("--width", options.width, "Image width, pixels (default 1024)")->check(CLI::Range(16, 8192));
   command->add_option("--height", options.height, "Image height, pixels (default 768)")->check(CLI::Range(16, 8192));
   command->add_flag("--quiet,-q", options.quiet, "Print errors only");
@@ -182,6 +185,7 @@ int runSnow(const SnowOptions& options) {
   if (options.passes >= 1) settings.passes = options.passes;
   if (options.hours > 0.0) settings.hours = float(options.hours);
   if (options.mapResolution >= 0) settings.mapResolution = options.mapResolution;
+  if (options.rays >= 1) settings.exposure.raysPerDirection = options.rays;
   if (Status s = settings.validate(); !s) return fail(kExitInput, options.scenePath + ": " + s.error().message);
   const fs::path outDir = options.outDir.empty() ? fs::path("out") / "snow" / scene.name : fs::path(options.outDir);
 
@@ -313,6 +317,8 @@ int runSnow(const SnowOptions& options) {
       {"cell_m", cover.grid.cell},
       {"map_texel_m", exposure.texel},
       {"map_resolution", settings.mapResolution},
+      {"rays_per_direction", exposure.raysPerDirection},
+      {"ray_spread", exposure.raySpread},
       {"grid", {{"nx", cover.grid.nx}, {"nz", cover.grid.nz}, {"cells_with_ground", groundCells},
                 {"origin_m", {cover.grid.originX, cover.grid.originZ}}}},
       {"objects", {{"vertices", cover.objects.positions.size()}, {"triangles", objectTriangles},

@@ -31,6 +31,7 @@ struct SnowOptions {
   int passes = -1;        ///< overrides the passes when >= 1
   double hours = -1.0;    ///< overrides the snowfall duration (h) when > 0
   int mapResolution = -1; ///< overrides the depth maps' resolution (texels across) when >= 0
+  int rays = 0;           ///< overrides the rays per direction when >= 1
   int width = 1024, height = 768;  ///< before.png / after.png, pixels
   bool quiet = false;
 };

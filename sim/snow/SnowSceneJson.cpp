@@ -213,7 +213,8 @@ void parseSnowfall(const json& f, SnowfallSettings& fall) {
 void parseSnow(const json& s, SnowSettings& settings) {
   const std::string at = "snow";
   checkKeys(s, at, {"rate_m_per_hour", "hours", "passes", "ground_cell", "object_edge", "map_resolution", "texel_m",
-                    "bias_m", "repose_degrees", "repose_tolerance", "repose_max_iterations", "repose_check_every"});
+                    "bias_m", "rays_per_direction", "ray_spread", "repose_degrees", "repose_tolerance",
+                    "repose_max_iterations", "repose_check_every"});
   settings.rateMetresPerHour = number(s, at, "rate_m_per_hour", settings.rateMetresPerHour);
   settings.hours = number(s, at, "hours", settings.hours);
   settings.passes = integer(s, at, "passes", settings.passes);
@@ -222,6 +223,8 @@ void parseSnow(const json& s, SnowSettings& settings) {
   settings.mapResolution = integer(s, at, "map_resolution", settings.mapResolution);
   settings.exposure.texel = number(s, at, "texel_m", settings.exposure.texel);
   settings.exposure.bias = number(s, at, "bias_m", settings.exposure.bias);
+  settings.exposure.raysPerDirection = integer(s, at, "rays_per_direction", settings.exposure.raysPerDirection);
+  settings.exposure.raySpread = number(s, at, "ray_spread", settings.exposure.raySpread);
   settings.repose.degrees = number(s, at, "repose_degrees", settings.repose.degrees);
   settings.repose.tolerance = number(s, at, "repose_tolerance", settings.repose.tolerance);
   settings.repose.maxIterations = integer(s, at, "repose_max_iterations", settings.repose.maxIterations);
