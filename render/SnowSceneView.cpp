@@ -293,27 +293,26 @@ void SnowSceneView::draw(const SnowCamera& camera, int width, int height, bool w
   glBindTextureUnit(2, m_useExternalObjectSnow ? m_externalObjectSnowTexture.id() : m_objectSnowTexture.id());
   for (GLuint unit : units) glBindSampler(unit, unit < 2 ? m_sampler : 0);
 
-  if (m_groundIndexCount > 0) {
-    glUseProgram(m_groundProgram.id());
+  // The uniforms both surface programs share (shaders/snow_surface.frag and the two vertex shaders).
+  const auto useSurfaceProgram = [&](const gl::Program& program, const glm::vec3& colour, const float* ramp,
+                                     int isObject) {
+    glUseProgram(program.id());
     glUniformMatrix4fv(0, 1, GL_FALSE, glm::value_ptr(viewProjection));
-    glUniform3fv(1, 1, glm::value_ptr(kGroundColor));
+    glUniform3fv(1, 1, glm::value_ptr(colour));
     glUniform3fv(3, 1, glm::value_ptr(eye));
-    glUniform2f(4, kGroundRamp[0], kGroundRamp[1]);
+    glUniform2f(4, ramp[0], ramp[1]);
     glUniform1i(5, withSnow ? 1 : 0);
+    glUniform1i(8, isObject);
+  };
+  if (m_groundIndexCount > 0) {
+    useSurfaceProgram(m_groundProgram, kGroundColor, kGroundRamp, 0);
     glUniform2i(6, m_grid.nx, m_grid.nz);
     glUniform1f(7, m_grid.cell);
-    glUniform1i(8, 0);
     glBindVertexArray(m_groundVao.id());
     glDrawElements(GL_TRIANGLES, m_groundIndexCount, GL_UNSIGNED_INT, nullptr);
   }
   if (m_objectIndexCount > 0) {
-    glUseProgram(m_objectProgram.id());
-    glUniformMatrix4fv(0, 1, GL_FALSE, glm::value_ptr(viewProjection));
-    glUniform3fv(1, 1, glm::value_ptr(kObjectColor));
-    glUniform3fv(3, 1, glm::value_ptr(eye));
-    glUniform2f(4, kObjectRamp[0], kObjectRamp[1]);
-    glUniform1i(5, withSnow ? 1 : 0);
-    glUniform1i(8, 1);
+    useSurfaceProgram(m_objectProgram, kObjectColor, kObjectRamp, 1);
     glBindVertexArray(m_objectVao.id());
     glDrawElements(GL_TRIANGLES, m_objectIndexCount, GL_UNSIGNED_INT, nullptr);
   }

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <utility>
 #include <vector>
 
 #include <glm/geometric.hpp>
@@ -238,6 +239,23 @@ TEST(SnowCover, ReposeRelaxationReachesTheAngleEvenlyAndConservesMass) {
   }
 }
 
+/// The cover of `scene` with every object vertex that holds snow loaded with `depth` m of
+/// it, relaxed at 45 degrees to convergence on the CPU: (before, after).
+std::pair<SnowCover, SnowCover> relaxedObjectLoad(const SnowScene& scene, float depth) {
+  auto cover = makeSnowCover(scene, smallSettings(0.05f));
+  EXPECT_TRUE(cover.ok()) << (cover.ok() ? "" : cover.error().message);
+  if (!cover.ok()) return {};
+  SnowCover loaded = *cover;
+  for (std::size_t v = 0; v < loaded.objects.positions.size(); ++v)
+    if (loaded.objectArea[v] > 0.0f) loaded.objectSnow[v] = depth;
+  auto solver = makeCpuSnowSolver(loaded, SnowExposureSettings{});
+  SnowReposeSettings repose;
+  repose.maxIterations = 100000;
+  auto relaxation = solver->relax(repose);
+  EXPECT_TRUE(relaxation.ok() && relaxation->converged);
+  return {loaded, *solver->cover()};
+}
+
 TEST(SnowCover, SnowSlidesOffASteepRoofOntoTheGroundWithoutLoss) {
   // A 60-degree lean-to roof (steeper than 45): its snow slides off onto the ground below.
   SnowScene scene;
@@ -247,21 +265,9 @@ TEST(SnowCover, SnowSlidesOffASteepRoofOntoTheGroundWithoutLoss) {
   roof.positions = {{-0.3f, 1.0f, -0.5f}, {0.3f, 1.0f + rise, -0.5f}, {0.3f, 1.0f + rise, 0.5f}, {-0.3f, 1.0f, 0.5f}};
   roof.indices = {0, 2, 1, 0, 3, 2};  // upward facing
   scene.objects = roof;
-  SnowSettings settings = smallSettings(0.05f);
-  auto cover = makeSnowCover(scene, settings);
-  ASSERT_TRUE(cover.ok()) << cover.error().message;
-  SnowCover loaded = *cover;
-  for (std::size_t v = 0; v < loaded.objects.positions.size(); ++v)
-    if (loaded.objectArea[v] > 0.0f) loaded.objectSnow[v] = 0.1f;
+  const auto [loaded, after] = relaxedObjectLoad(scene, 0.1f);
   const double before = loaded.totalVolume();
   ASSERT_GT(before, 0.0);
-  auto solver = makeCpuSnowSolver(loaded, SnowExposureSettings{});
-  SnowReposeSettings repose;
-  repose.maxIterations = 100000;
-  auto relaxation = solver->relax(repose);
-  ASSERT_TRUE(relaxation.ok());
-  EXPECT_TRUE(relaxation->converged);
-  const SnowCover after = *solver->cover();
   double onRoof = 0.0;
   for (std::size_t v = 0; v < after.objects.positions.size(); ++v) onRoof += double(after.objectSnow[v]) * after.objectArea[v];
   EXPECT_LT(onRoof, 0.02 * before) << "a roof steeper than the repose keeps almost nothing";
@@ -276,20 +282,10 @@ TEST(SnowCover, FallingOffTheGroundRegionIsCounted) {
   SnowScene scene;
   scene.ground = groundPlane(0.5f);
   scene.objects = makeBox({0.3f, 0.5f, -0.2f}, {0.9f, 0.52f, 0.2f}, 0);
-  SnowSettings settings = smallSettings(0.05f);
-  auto cover = makeSnowCover(scene, settings);
-  ASSERT_TRUE(cover.ok()) << cover.error().message;
-  SnowCover loaded = *cover;
-  for (std::size_t v = 0; v < loaded.objects.positions.size(); ++v)
-    if (loaded.objectArea[v] > 0.0f) loaded.objectSnow[v] = 0.3f;  // far over the repose on a 0.4 m plate
+  // 0.3 m is far over the repose on a 0.4 m plate.
+  const auto [loaded, after] = relaxedObjectLoad(scene, 0.3f);
   const double before = loaded.totalVolume();
-  auto solver = makeCpuSnowSolver(loaded, SnowExposureSettings{});
-  SnowReposeSettings repose;
-  repose.maxIterations = 100000;
-  auto relaxation = solver->relax(repose);
-  ASSERT_TRUE(relaxation.ok());
-  EXPECT_TRUE(relaxation->converged);
-  const SnowCover after = *solver->cover();
+  ASSERT_GT(before, 0.0);
   EXPECT_GT(after.spilledOutsideVolume(), 0.0);
   EXPECT_LT(std::abs(after.totalVolume() - before) / before, 1e-5);
   EXPECT_LE(maxReposeRatio(after, 45.0f), 1.01);

@@ -20,28 +20,13 @@
 #include "sim/geometry/MeshTopology.h"
 #include "sim/snow/SnowExport.h"
 
+#include "tests/support/SnowFixtures.h"
+
 namespace hg {
 namespace {
 
 namespace fs = std::filesystem;
 
-/// A fresh empty folder for this test (tests run as separate processes, maybe at once),
-/// removed with everything in it at the end of the test.
-struct ScratchFolder {
-  fs::path path;
-  ScratchFolder() {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    path = fs::temp_directory_path() / (std::string("hg_snow_export_") + info->test_suite_name() + "_" + info->name());
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~ScratchFolder() {
-    std::error_code ignored;
-    fs::remove_all(path, ignored);
-  }
-  ScratchFolder(const ScratchFolder&) = delete;
-  ScratchFolder& operator=(const ScratchFolder&) = delete;
-};
 
 /// Files in `folder` (names), to check that nothing half-written was left.
 std::vector<std::string> filesIn(const fs::path& folder) {
@@ -201,7 +186,7 @@ TEST(SnowCoveredObjects, VerticesRaisedByTheirSnow) {
 }
 
 TEST(SnowExportObj, TwoNamedGroupsReadBackWithAssimp) {
-  const ScratchFolder scratch;
+  const test::ScratchFolder scratch("hg_snow_export_");
   const fs::path& folder = scratch.path;
   const SnowCover cover = coverWithObject();
   const fs::path path = folder / "snow.obj";
@@ -241,7 +226,7 @@ TEST(SnowExportObj, TwoNamedGroupsReadBackWithAssimp) {
 // ---- the 16-bit depth PNG ---------------------------------------------------------------------
 
 TEST(SnowDepthPng, RoundTripWithinHalfAUnitNorthUp) {
-  const ScratchFolder scratch;
+  const test::ScratchFolder scratch("hg_snow_export_");
   const fs::path& folder = scratch.path;
   const SnowCover cover = handCover(
       9, 5, 0.2f, [](int i, int j, float, float) { return i == 2 && j == 3 ? kNaN : 0.0f; },
@@ -294,7 +279,7 @@ TEST(SnowDepthPng, ScaleHasAFloor) {
 // ---- failures name the path and leave no file ----------------------------------------------------
 
 TEST(SnowExportErrors, BadPathsNameThePathAndLeaveNoFile) {
-  const ScratchFolder scratch;
+  const test::ScratchFolder scratch("hg_snow_export_");
   const fs::path& folder = scratch.path;
   const SnowCover cover = coverWithObject();
   // A regular file where a folder should be, and an existing folder where the file should be.
@@ -335,7 +320,7 @@ TEST(SnowExportErrors, BadPathsNameThePathAndLeaveNoFile) {
 }
 
 TEST(SnowExportErrors, EmptyCoverIsAnError) {
-  const ScratchFolder scratch;
+  const test::ScratchFolder scratch("hg_snow_export_");
   const fs::path& folder = scratch.path;
   SnowCover empty;
   const Status obj = exportSnowObj(empty, folder / "e.obj");

@@ -15,21 +15,13 @@
 #include "sim/snow/SnowExposure.h"
 #include "sim/snow/SnowfallDirections.h"
 
+#include "tests/support/SnowFixtures.h"
+
 namespace hg {
 namespace {
 
-/// A horizontal quad [x0, x1] x [z0, z1] at height y, n x n cells, facing up.
 TriangleMesh quad(float x0, float x1, float z0, float z1, float y, int n = 1) {
-  TriangleMesh mesh;
-  for (int j = 0; j <= n; ++j)
-    for (int i = 0; i <= n; ++i)
-      mesh.positions.emplace_back(x0 + (x1 - x0) * float(i) / float(n), y, z0 + (z1 - z0) * float(j) / float(n));
-  for (int j = 0; j < n; ++j)
-    for (int i = 0; i < n; ++i) {
-      const std::uint32_t a = std::uint32_t(j * (n + 1) + i), b = a + 1, c = a + std::uint32_t(n + 1), d = c + 1;
-      mesh.indices.insert(mesh.indices.end(), {a, c, b, b, c, d});
-    }
-  return mesh;
+  return test::horizontalQuad(x0, x1, z0, z1, y, n);
 }
 
 TriangleMesh merged(const TriangleMesh& a, const TriangleMesh& b) {

@@ -19,28 +19,13 @@
 #include "sim/snow/SnowProps.h"
 #include "sim/snow/SnowSceneJson.h"
 
+#include "tests/support/SnowFixtures.h"
+
 namespace hg {
 namespace {
 
 namespace fs = std::filesystem;
 
-/// A fresh empty folder for this test (tests run as separate processes, maybe at once),
-/// removed with everything in it at the end of the test.
-struct ScratchFolder {
-  fs::path path;
-  ScratchFolder() {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    path = fs::temp_directory_path() / (std::string("hg_snow_scene_") + info->test_suite_name() + "_" + info->name());
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~ScratchFolder() {
-    std::error_code ignored;
-    fs::remove_all(path, ignored);
-  }
-  ScratchFolder(const ScratchFolder&) = delete;
-  ScratchFolder& operator=(const ScratchFolder&) = delete;
-};
 
 fs::path writeText(const fs::path& path, const std::string& text) {
   std::ofstream(path) << text;
@@ -194,7 +179,7 @@ TEST(SnowSceneJson, EveryShippedSceneLoads) {
 // ---- parsing --------------------------------------------------------------------------------------
 
 TEST(SnowSceneJson, EveryKeyIsRead) {
-  const ScratchFolder scratch;
+  const test::ScratchFolder scratch("hg_snow_scene_");
   const fs::path& folder = scratch.path;
   ASSERT_TRUE(exportMesh(makeBox({0, 0, 0}, {1, 2, 3}, 0), folder / "meshes" / "box.obj").ok());
   const fs::path path = writeText(folder / "all.json", R"({
@@ -260,7 +245,7 @@ TEST(SnowSceneJson, EveryKeyIsRead) {
 }
 
 TEST(SnowSceneJson, DefaultsAndAPlaneGround) {
-  const ScratchFolder scratch;
+  const test::ScratchFolder scratch("hg_snow_scene_");
   const fs::path& folder = scratch.path;
   auto file = loadSnowScene(writeText(folder / "minimal.json", R"({"ground": {"plane": {"min": [-1, -2], "max": [3, 4], "y": 0.5}}})"));
   ASSERT_TRUE(file.ok()) << file.error().message;
@@ -276,7 +261,7 @@ TEST(SnowSceneJson, DefaultsAndAPlaneGround) {
 }
 
 TEST(SnowSceneJson, BadFilesNameTheFileAndTheKey) {
-  const ScratchFolder scratch;
+  const test::ScratchFolder scratch("hg_snow_scene_");
   const fs::path& folder = scratch.path;
   const std::string plane = R"("ground": {"plane": {"min": [0, 0], "max": [1, 1]}})";
   struct Case {
