@@ -38,21 +38,9 @@ TriangleMesh quad(float x0, float x1, float z0, float z1, float y, int n = 1) {
   return test::horizontalQuad(x0, x1, z0, z1, y, n);
 }
 
-TriangleMesh merged(const std::vector<TriangleMesh>& parts) {
-  TriangleMesh out;
-  for (const TriangleMesh& part : parts) appendMesh(out, part);
-  return out;
-}
+using test::merged;
 
-std::vector<glm::vec3> directionsFor(float cone, int count, float tilt = 0.0f) {
-  SnowfallSettings s;
-  s.coneDegrees = cone;
-  s.windTiltDegrees = tilt;
-  s.count = count;
-  auto d = snowfallDirections(s);
-  EXPECT_TRUE(d.ok()) << (d.ok() ? "" : d.error().message);
-  return d.ok() ? *d : std::vector<glm::vec3>{};
-}
+using test::directionsFor;
 
 /// Points on a line across z = 0 at height y, from x0 to x1.
 std::vector<glm::vec3> pointsAlongX(float x0, float x1, int n, float y) {

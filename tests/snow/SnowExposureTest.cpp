@@ -24,21 +24,9 @@ TriangleMesh quad(float x0, float x1, float z0, float z1, float y, int n = 1) {
   return test::horizontalQuad(x0, x1, z0, z1, y, n);
 }
 
-TriangleMesh merged(const TriangleMesh& a, const TriangleMesh& b) {
-  TriangleMesh m = a;
-  appendMesh(m, b);
-  return m;
-}
+TriangleMesh merged(const TriangleMesh& a, const TriangleMesh& b) { return test::merged({a, b}); }
 
-std::vector<glm::vec3> directionsFor(float cone, int count, float tilt = 0.0f) {
-  SnowfallSettings s;
-  s.coneDegrees = cone;
-  s.windTiltDegrees = tilt;
-  s.count = count;
-  auto d = snowfallDirections(s);
-  EXPECT_TRUE(d.ok()) << (d.ok() ? "" : d.error().message);
-  return d.ok() ? *d : std::vector<glm::vec3>{};
-}
+using test::directionsFor;
 
 double angleDegrees(const glm::vec3& a, const glm::vec3& b) {
   return glm::degrees(std::acos(std::clamp(double(glm::dot(glm::normalize(a), glm::normalize(b))), -1.0, 1.0)));

@@ -5,10 +5,12 @@
 #include <filesystem>
 #include <string>
 #include <system_error>
+#include <vector>
 
 #include <gtest/gtest.h>
 
 #include "sim/core/TriangleMesh.h"
+#include "sim/snow/SnowfallDirections.h"
 
 namespace hg::test {
 
@@ -25,6 +27,25 @@ inline TriangleMesh horizontalQuad(float x0, float x1, float z0, float z1, float
       mesh.indices.insert(mesh.indices.end(), {a, c, b, b, c, d});
     }
   return mesh;
+}
+
+/// The meshes appended into one.
+inline TriangleMesh merged(const std::vector<TriangleMesh>& parts) {
+  TriangleMesh out;
+  for (const TriangleMesh& part : parts) appendMesh(out, part);
+  return out;
+}
+
+/// `count` snowfall directions over a cone of `cone` degrees around straight down, tilted
+/// `tilt` degrees toward +x (seed 1); empty (and a test failure) on an error.
+inline std::vector<glm::vec3> directionsFor(float cone, int count, float tilt = 0.0f) {
+  SnowfallSettings s;
+  s.coneDegrees = cone;
+  s.windTiltDegrees = tilt;
+  s.count = count;
+  auto d = snowfallDirections(s);
+  EXPECT_TRUE(d.ok()) << (d.ok() ? "" : d.error().message);
+  return d.ok() ? *d : std::vector<glm::vec3>{};
 }
 
 /// A fresh empty folder for the running test (tests run as separate processes, maybe at
