@@ -56,6 +56,12 @@ class TimedSolver final : public SnowSolver {
     readSeconds += seconds(t, Clock::now());
     return c;
   }
+  Result<double> totalVolume() override {
+    const auto t = Clock::now();
+    auto v = m_inner.totalVolume();
+    readSeconds += seconds(t, Clock::now());
+    return v;
+  }
   Result<std::vector<float>> lastExposure() override { return m_inner.lastExposure(); }
 
   double accumulateSeconds = 0.0, relaxSeconds = 0.0, readSeconds = 0.0;

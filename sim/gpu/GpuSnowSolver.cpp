@@ -139,20 +139,13 @@ class GpuSnowSolver final : public SnowSolver {
   }
 
   Result<SnowCover> cover() override {
-    glMemoryBarrier(GL_TEXTURE_UPDATE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
-    SnowCover out = m_cover;
-    const std::size_t cells = out.grid.cellCount();
-    std::vector<float> snow(cells);
-    glGetTextureImage(m_groundSnow.id(), 0, GL_RED, GL_FLOAT, GLsizei(cells * sizeof(float)), snow.data());
-    for (std::size_t c = 0; c < cells; ++c)
-      if (out.hasGround(c)) out.groundSnow[c] = snow[c];
-    const std::size_t n = out.objects.positions.size();
-    if (n > 0) {
-      glGetNamedBufferSubData(m_objectSnow.id(), 0, GLsizeiptr(n * sizeof(float)), out.objectSnow.data());
-      glGetNamedBufferSubData(m_spilledOutside.id(), 0, GLsizeiptr(n * sizeof(float)), out.objectSpilledOutside.data());
-    }
-    if (Status s = checkGl("reading the cover back"); !s) return s.error();
-    return out;
+    if (Status s = readSnow(); !s) return s.error();
+    return m_cover;
+  }
+
+  Result<double> totalVolume() override {
+    if (Status s = readSnow(); !s) return s.error();
+    return m_cover.totalVolume();
   }
 
   Result<std::vector<float>> lastExposure() override {
@@ -179,6 +172,20 @@ class GpuSnowSolver final : public SnowSolver {
   enum Program { kCoverPoints, kAccumulate, kReposeOut, kReposeGather, kReposeRatio };
 
   GpuSnowSolver() = default;
+
+  /// Reads the snow (ground texture, objects' and spilled buffers) back into m_cover.
+  Status readSnow() {
+    glMemoryBarrier(GL_TEXTURE_UPDATE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
+    const std::size_t cells = m_cover.grid.cellCount();
+    glGetTextureImage(m_groundSnow.id(), 0, GL_RED, GL_FLOAT, GLsizei(cells * sizeof(float)), m_cover.groundSnow.data());
+    const std::size_t n = m_cover.objects.positions.size();
+    if (n > 0) {
+      glGetNamedBufferSubData(m_objectSnow.id(), 0, GLsizeiptr(n * sizeof(float)), m_cover.objectSnow.data());
+      glGetNamedBufferSubData(m_spilledOutside.id(), 0, GLsizeiptr(n * sizeof(float)),
+                              m_cover.objectSpilledOutside.data());
+    }
+    return checkGl("reading the cover back");
+  }
   int rays() const { return std::max(m_exposure->settings().raysPerDirection, 1); }
 
   Status upload(SnowCover initial) {
@@ -229,21 +236,9 @@ class GpuSnowSolver final : public SnowSolver {
       edges[e] = {m_cover.objectNeighbours[e], m_cover.objectReverseEntry[e], m_cover.objectNeighbourDistance[e], 0u};
     m_edges = gl::createBuffer(std::span<const kernels::SnowEdge>(edges));
     m_spillCell = gl::createBuffer(std::span<const std::uint32_t>(atLeastOne(m_cover.objectSpillCell)));
-    // Per cell, the adjacency entries whose snow falls onto it (as the CPU reference).
-    std::vector<std::vector<std::uint32_t>> spills(cells);
-    for (std::size_t v = 0; v < n; ++v)
-      for (std::uint32_t e = m_cover.objectNeighbourStart[v]; e < m_cover.objectNeighbourStart[v + 1]; ++e) {
-        const std::uint32_t w = m_cover.objectNeighbours[e];
-        if (m_cover.objectArea[w] > 0.0f || m_cover.objectSpillCell[w] == SnowCover::kNoCell) continue;
-        spills[m_cover.objectSpillCell[w]].push_back(e);
-      }
-    std::vector<std::uint32_t> spillStart(cells + 1, 0u), spillEntries;
-    for (std::size_t c = 0; c < cells; ++c) {
-      spillStart[c + 1] = spillStart[c] + std::uint32_t(spills[c].size());
-      spillEntries.insert(spillEntries.end(), spills[c].begin(), spills[c].end());
-    }
-    m_spillStart = gl::createBuffer(std::span<const std::uint32_t>(spillStart));
-    m_spillEntries = gl::createBuffer(std::span<const std::uint32_t>(atLeastOne(spillEntries)));
+    const SnowSpillLists spill = snowSpillLists(m_cover);
+    m_spillStart = gl::createBuffer(std::span<const std::uint32_t>(spill.start));
+    m_spillEntries = gl::createBuffer(std::span<const std::uint32_t>(atLeastOne(spill.entries)));
     m_groundOut = gl::createBuffer(std::max<std::size_t>(cells * 8, 1) * sizeof(float), nullptr, 0);
     m_objectOut = gl::createBuffer(std::max<std::size_t>(m_cover.objectNeighbours.size(), 1) * sizeof(float), nullptr, 0);
     m_groundVertexCells = gl::createBuffer(std::span<const std::uint32_t>(atLeastOne(groundVertexCells)));
@@ -256,8 +251,6 @@ class GpuSnowSolver final : public SnowSolver {
     m_indices = gl::createBuffer(std::span<const std::uint32_t>(atLeastOne(covered.indices)));
     m_bounds = gl::createBuffer(6 * sizeof(std::uint32_t), nullptr, GL_DYNAMIC_STORAGE_BIT);
     m_ratio = gl::createBuffer(sizeof(std::uint32_t), nullptr, GL_DYNAMIC_STORAGE_BIT);
-    // The CPU copy keeps the static data only; the snow lives on the GPU from now on.
-    std::fill(m_cover.groundSnow.begin(), m_cover.groundSnow.end(), 0.0f);
     return checkGl("uploading the cover");
   }
 
@@ -306,7 +299,7 @@ class GpuSnowSolver final : public SnowSolver {
     return ratio >= 3.0e38f ? std::numeric_limits<double>::infinity() : double(ratio);
   }
 
-  SnowCover m_cover;  // the static data (grid, ground, objects, adjacency); snow lives on the GPU
+  SnowCover m_cover;  // the static data; its snow fields are a copy of the GPU's, refreshed by readSnow()
   std::size_t m_groundVertexCount = 0, m_indexCount = 0, m_directionCount = 0;
   float m_tanRepose = 1.0f;
   std::unique_ptr<GpuSnowExposure> m_exposure;

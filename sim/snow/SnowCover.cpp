@@ -360,6 +360,24 @@ SnowReceivers snowReceivers(const SnowCover& cover) {
   return r;
 }
 
+SnowSpillLists snowSpillLists(const SnowCover& cover) {
+  const std::size_t cells = cover.grid.cellCount();
+  std::vector<std::vector<std::uint32_t>> perCell(cells);
+  for (std::size_t v = 0; v < cover.objects.positions.size(); ++v)
+    for (std::uint32_t e = cover.objectNeighbourStart[v]; e < cover.objectNeighbourStart[v + 1]; ++e) {
+      const std::uint32_t w = cover.objectNeighbours[e];
+      if (cover.objectArea[w] > 0.0f || cover.objectSpillCell[w] == SnowCover::kNoCell) continue;
+      perCell[cover.objectSpillCell[w]].push_back(e);
+    }
+  SnowSpillLists lists;
+  lists.start.assign(cells + 1, 0u);
+  for (std::size_t c = 0; c < cells; ++c) {
+    lists.start[c + 1] = lists.start[c] + std::uint32_t(perCell[c].size());
+    lists.entries.insert(lists.entries.end(), perCell[c].begin(), perCell[c].end());
+  }
+  return lists;
+}
+
 double maxReposeRatio(const SnowCover& cover, float reposeDegrees) {
   const double tanRepose = std::tan(glm::radians(double(reposeDegrees)));
   const SnowGrid& grid = cover.grid;
@@ -411,19 +429,9 @@ class CpuSnowSolver final : public SnowSolver {
     const std::size_t cells = m_cover.grid.cellCount();
     m_groundOut.assign(cells * 8, 0.0f);
     m_objectOut.assign(m_cover.objectNeighbours.size(), 0.0f);
-    // Per cell, the object adjacency entries whose snow falls off onto it.
-    m_spillStart.assign(cells + 1, 0u);
-    std::vector<std::vector<std::uint32_t>> spills(cells);
-    for (std::size_t v = 0; v < m_cover.objects.positions.size(); ++v)
-      for (std::uint32_t e = m_cover.objectNeighbourStart[v]; e < m_cover.objectNeighbourStart[v + 1]; ++e) {
-        const std::uint32_t w = m_cover.objectNeighbours[e];
-        if (m_cover.objectArea[w] > 0.0f || m_cover.objectSpillCell[w] == SnowCover::kNoCell) continue;
-        spills[m_cover.objectSpillCell[w]].push_back(e);
-      }
-    for (std::size_t c = 0; c < cells; ++c) {
-      m_spillStart[c + 1] = m_spillStart[c] + std::uint32_t(spills[c].size());
-      m_spillEntries.insert(m_spillEntries.end(), spills[c].begin(), spills[c].end());
-    }
+    SnowSpillLists spill = snowSpillLists(m_cover);
+    m_spillStart = std::move(spill.start);
+    m_spillEntries = std::move(spill.entries);
   }
 
   const char* name() const override { return "cpu"; }
@@ -460,6 +468,7 @@ class CpuSnowSolver final : public SnowSolver {
   }
 
   Result<SnowCover> cover() override { return m_cover; }
+  Result<double> totalVolume() override { return m_cover.totalVolume(); }
   Result<std::vector<float>> lastExposure() override { return m_exposure; }
 
  private:
@@ -572,15 +581,15 @@ Result<SnowfallReport> runSnowfall(SnowSolver& solver, const SnowSettings& setti
     auto directions = snowfallDirections(fall);
     if (!directions) return directions.error();
     if (Status s = solver.accumulate(*directions, depthPerPass); !s) return s.error();
-    auto fallen = solver.cover();
+    auto fallen = solver.totalVolume();
     if (!fallen) return fallen.error();
-    const double volumeBefore = fallen->totalVolume();
+    const double volumeBefore = *fallen;
     report.fallenVolume += volumeBefore - previousVolume;
     auto relaxation = solver.relax(settings.repose);
     if (!relaxation) return relaxation.error();
-    auto relaxed = solver.cover();
+    auto relaxed = solver.totalVolume();
     if (!relaxed) return relaxed.error();
-    previousVolume = relaxed->totalVolume();
+    previousVolume = *relaxed;
     if (volumeBefore > 0.0)
       report.maxRelativeMassDrift =
           std::max(report.maxRelativeMassDrift, std::abs(previousVolume - volumeBefore) / volumeBefore);

@@ -155,6 +155,15 @@ struct SnowReceivers {
 };
 SnowReceivers snowReceivers(const SnowCover& cover);
 
+/// Per ground cell, the object adjacency entries (SnowCover::objectNeighbours) whose
+/// outflow falls off onto it: a holder's edge to a vertex that holds nothing and has the
+/// cell below (compressed rows: cell c's entries are entries[start[c] .. start[c + 1])).
+/// Shared by the CPU and GPU relaxations.
+struct SnowSpillLists {
+  std::vector<std::uint32_t> start, entries;
+};
+SnowSpillLists snowSpillLists(const SnowCover& cover);
+
 /// The steepest snow slope as a ratio to tan(repose): over every holder with snow
 /// (> 1e-6 m) and each neighbour, (drop of the snow surface) / (horizontal distance x
 /// tan(repose)); a neighbour with no horizontal distance or a spill vertex counts as
@@ -181,6 +190,9 @@ class SnowSolver {
   virtual Result<SnowRelaxation> relax(const SnowReposeSettings& settings) = 0;
   /// The current cover (the GPU backend reads it back).
   virtual Result<SnowCover> cover() = 0;
+  /// m^3: the current cover's totalVolume(), without copying the cover (the GPU backend
+  /// reads back the snow only).
+  virtual Result<double> totalVolume() = 0;
   /// The last pass's exposure per receiver (snowReceivers order).
   virtual Result<std::vector<float>> lastExposure() = 0;
 };
