@@ -18,20 +18,16 @@ layout(location = 0) uniform ivec4 gridSize;      // nx, nz, ground vertices of 
 layout(location = 1) uniform vec4 gridGeometry;   // originX, originZ, cell (m), tan(repose)
 layout(location = 2) uniform vec4 passValues;     // snow depth of the pass (m), direction count, cell area (m^2), 0
 
-// The 8 neighbours, opposite pairs adjacent (k ^ 1 is k's opposite), as sim/snow/SnowCover.cpp.
-const ivec2 kNeighbourOffsets[8] = ivec2[8](ivec2(1, 0), ivec2(-1, 0), ivec2(0, 1), ivec2(0, -1), ivec2(1, 1),
-                                            ivec2(-1, -1), ivec2(1, -1), ivec2(-1, 1));
-
 bool hasGround(float height) { return height > -1.0e37; }
 
 /// Whether neighbour k of cell c exists and has ground.
 bool neighbourCell(ivec2 c, int k, out ivec2 n) {
-  n = c + kNeighbourOffsets[k];
+  n = c + snowNeighbourOffset(k);
   if (n.x < 0 || n.y < 0 || n.x >= gridSize.x || n.y >= gridSize.y) return false;
   return hasGround(imageLoad(groundHeight, n).r);
 }
 
-float neighbourDistance(int k) { return k < 4 ? gridGeometry.z : gridGeometry.z * 1.41421356; }  // the literal of sim/snow/SnowCover.cpp
+float neighbourDistance(int k) { return snowNeighbourDistance(gridGeometry.z, k); }
 
 /// This invocation's item: dispatches are 2D when one row of workgroups is not enough
 /// (GL guarantees 65535 groups per dimension), rows of gl_NumWorkGroups.x groups.

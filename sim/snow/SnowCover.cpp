@@ -1,7 +1,6 @@
 #include "sim/snow/SnowCover.h"
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -21,17 +20,13 @@ namespace {
 
 constexpr float kHeldSnow = 1e-6f;  // m: less than this counts as no snow (float rounding)
 
-/// The 8 neighbours of a cell, opposite pairs adjacent (k ^ 1 is k's opposite).
-constexpr std::array<std::array<int, 2>, 8> kNeighbourOffsets = {
-    {{1, 0}, {-1, 0}, {0, 1}, {0, -1}, {1, 1}, {-1, -1}, {1, -1}, {-1, 1}}};
-
-// The diagonal's factor is the literal of shaders/snow_common.glsl (same float on both).
-float neighbourDistance(const SnowGrid& grid, int k) { return k < 4 ? grid.cell : grid.cell * 1.41421356f; }
+float neighbourDistance(const SnowGrid& grid, int k) { return kernels::snowNeighbourDistance(grid.cell, k); }
 
 /// The neighbour cell index of (i, j) in direction k, or kNoCell outside the grid or
 /// without ground.
 std::uint32_t neighbourCell(const SnowCover& cover, int i, int j, int k) {
-  const int ni = i + kNeighbourOffsets[std::size_t(k)][0], nj = j + kNeighbourOffsets[std::size_t(k)][1];
+  const glm::ivec2 offset = kernels::snowNeighbourOffset(k);
+  const int ni = i + offset.x, nj = j + offset.y;
   if (ni < 0 || nj < 0 || ni >= cover.grid.nx || nj >= cover.grid.nz) return SnowCover::kNoCell;
   const std::size_t n = cover.grid.index(ni, nj);
   return cover.hasGround(n) ? std::uint32_t(n) : SnowCover::kNoCell;
