@@ -238,4 +238,47 @@ TriangleMesh makeCylinder(float length, float radius, int rings, int segments) {
   return mesh;
 }
 
+TriangleMesh makeLathe(glm::vec3 base, const std::vector<glm::vec2>& profile, int segments) {
+  TriangleMesh mesh;
+  const int rings = int(profile.size());
+  for (const glm::vec2& p : profile)
+    for (int j = 0; j < segments; ++j) {
+      const float theta = 2.0f * std::numbers::pi_v<float> * float(j) / float(segments);
+      mesh.positions.push_back(base + glm::vec3(p.x * std::cos(theta), p.y, -p.x * std::sin(theta)));
+    }
+  const auto at = [segments](int i, int j) { return std::uint32_t(i * segments + (j % segments)); };
+  for (int i = 0; i + 1 < rings; ++i)
+    for (int j = 0; j < segments; ++j)
+      mesh.indices.insert(mesh.indices.end(), {at(i, j), at(i, j + 1), at(i + 1, j + 1),  //
+                                               at(i, j), at(i + 1, j + 1), at(i + 1, j)});
+  const auto start = std::uint32_t(mesh.positions.size());
+  mesh.positions.push_back(base + glm::vec3(0.0f, profile.front().y, 0.0f));
+  mesh.positions.push_back(base + glm::vec3(0.0f, profile.back().y, 0.0f));
+  for (int j = 0; j < segments; ++j) {
+    mesh.indices.insert(mesh.indices.end(), {start, at(0, j + 1), at(0, j)});                      // bottom, -y
+    mesh.indices.insert(mesh.indices.end(), {start + 1, at(rings - 1, j), at(rings - 1, j + 1)});  // top, +y
+  }
+  computeVertexNormals(mesh);
+  return mesh;
+}
+
+TriangleMesh makeBottle(glm::vec3 base, float height) {
+  // Profile in units of the height: a cylindrical body to 0.62, a shoulder (half a cosine)
+  // to 0.80, the neck to 0.97, a lip ring to the top; small bevels at the base and lip.
+  constexpr int kPoints = 93;
+  constexpr float body = 0.123f, neck = 0.043f, lip = 0.05f;
+  std::vector<glm::vec2> profile;
+  for (int i = 0; i < kPoints; ++i) {
+    const float t = float(i) / float(kPoints - 1);
+    float r;
+    if (t < 0.02f) r = body - 0.5f * (0.02f - t);  // base bevel
+    else if (t < 0.62f) r = body;
+    else if (t < 0.80f) r = neck + (body - neck) * 0.5f * (1.0f + std::cos(std::numbers::pi_v<float> * (t - 0.62f) / 0.18f));
+    else if (t < 0.95f) r = neck;
+    else r = lip - 0.3f * std::max(0.0f, t - 0.985f);  // lip with a bevel at the top
+    profile.emplace_back(r * height, t * height);
+  }
+  return makeLathe(base, profile, 65);
+}
+
 }  // namespace hg

@@ -58,4 +58,15 @@ TriangleMesh makeCylinder(float length, float radius, int rings, int segments);
 /// seam and at the poles: duplicated vertices, for texturing).
 TriangleMesh makeUvSphere(glm::vec3 center, float radius, int rings, int segments);
 
+/// Closed solid of revolution about the +Y axis through `base`: profile points
+/// (radius, height) (m) from the bottom up, every radius > 0, `segments` (>= 3) around
+/// the axis, and a centre vertex closing each end (watertight, outward
+/// counter-clockwise): 2 segments (profile points - 1) + 2 segments triangles.
+TriangleMesh makeLathe(glm::vec3 base, const std::vector<glm::vec2>& profile, int segments);
+
+/// A closed wine bottle standing on `base` (+Y up), `height` m tall (body radius 0.123
+/// height, neck 0.043 height): a lathe of 93 profile points and 65 segments, 12,090
+/// triangles like the source's bottle (methods.md section 6).
+TriangleMesh makeBottle(glm::vec3 base, float height);
+
 }  // namespace hg

@@ -53,6 +53,7 @@ inline bool any(glm::bvec3 b) { return glm::any(b); }
 #include "sim/kernels/obb.glslh"
 #include "sim/kernels/snow.glslh"
 #include "sim/kernels/snow_repose.glslh"
+#include "sim/kernels/sphere_tree.glslh"
 
 // std430 agreement (see layout.glslh). The GL side is checked in LayoutGLTest.
 static_assert(sizeof(vec4) == 16 && alignof(vec4) <= 16 && sizeof(uvec4) == 16);
@@ -65,10 +66,15 @@ static_assert(sizeof(ClothHinge) == 32);
 static_assert(offsetof(ClothHinge, restAngle) == 16);
 static_assert(offsetof(ClothHinge, cosRestAngle) == 24);
 static_assert(sizeof(VertexContact) == 32);
-static_assert(sizeof(ClothStepParams) == 160);
+static_assert(sizeof(ClothStepParams) == 192);
+static_assert(offsetof(ClothStepParams, colliders) == 160 && offsetof(ClothStepParams, colliderSearch) == 176);
+static_assert(sizeof(ClothBox) == 64 && offsetof(ClothBox, axis2) == 48);
 static_assert(offsetof(ClothStepParams, depthViews) == 144);
 static_assert(sizeof(DepthView) == 80);
 static_assert(sizeof(SnowEdge) == 16);
+static_assert(sizeof(SphereTreeNode) == 32 && offsetof(SphereTreeNode, links) == 16);
+static_assert(sizeof(SphereTreeInstance) == 80 && offsetof(SphereTreeInstance, base) == 64);
+static_assert(sizeof(SpherePointResult) == 32 && sizeof(SpherePairResult) == 32);
 static_assert(offsetof(DepthView, texels) == 64);
 static_assert(offsetof(ClothStepParams, bodyGrid) == 112);
 static_assert(offsetof(ClothStepParams, bodyGridDims) == 128);

@@ -14,6 +14,7 @@
 #include <glm/mat3x3.hpp>
 
 #include "sim/core/Finite.h"
+#include "sim/geometry/Obb.h"
 
 namespace hg {
 
@@ -103,7 +104,7 @@ struct PointGrid {
 struct BoneProxy {
   bool used = false;  ///< the joint influences some vertex
   glm::vec3 a{0.0f}, b{0.0f};
-  glm::vec3 centre{0.0f}, axes[3]{}, halfLengths{0.0f};
+  Obb box;  ///< section 7's proxy
 };
 
 float segmentDistance(glm::vec3 p, glm::vec3 a, glm::vec3 b) {
@@ -153,23 +154,15 @@ std::vector<BoneProxy> boneProxies(const SkinnedMesh& body, std::vector<std::vec
       for (const glm::vec3& x : dominated[j]) reach = std::max(reach, glm::dot(x - proxy.a, direction));
       proxy.b = proxy.a + reach * direction;
     }
-    // OBB in the joint's rest frame (its normalised axes).
+    // OBB in the joint's rest frame (its normalised axes), fitted to the vertices the
+    // joint dominates (sim/geometry/Obb.h); it moves with the bone.
+    std::array<glm::vec3, 3> axes{};
     for (int k = 0; k < 3; ++k) {
       const glm::vec3 axis(rest[j][k]);
       const float len = glm::length(axis);
-      proxy.axes[k] = len > 0.0f ? axis / len : glm::vec3(k == 0, k == 1, k == 2);
+      axes[std::size_t(k)] = len > 0.0f ? axis / len : glm::vec3(k == 0, k == 1, k == 2);
     }
-    glm::vec3 lo(std::numeric_limits<float>::max()), hi(-std::numeric_limits<float>::max());
-    for (const glm::vec3& x : dominated[j]) {
-      const glm::vec3 local(glm::dot(x - proxy.a, proxy.axes[0]), glm::dot(x - proxy.a, proxy.axes[1]),
-                            glm::dot(x - proxy.a, proxy.axes[2]));
-      lo = glm::min(lo, local);
-      hi = glm::max(hi, local);
-    }
-    if (dominated[j].empty()) lo = hi = glm::vec3(0.0f);
-    const glm::vec3 mid = 0.5f * (lo + hi);
-    proxy.centre = proxy.a + mid.x * proxy.axes[0] + mid.y * proxy.axes[1] + mid.z * proxy.axes[2];
-    proxy.halfLengths = 0.5f * (hi - lo);
+    proxy.box = fitObbInFrame(dominated[j], axes, proxy.a);
   }
   return proxies;
 }
@@ -188,7 +181,7 @@ std::uint32_t nearestBone(glm::vec3 x, const std::vector<BoneProxy>& proxies,
     for (std::size_t c = 1; c < childEnds[j].size(); ++c) segment = std::min(segment, segmentDistance(x, proxy.a, childEnds[j][c]));
     const float primary =
         assignment == BoneAssignment::Obb
-            ? kernels::obbPointDistance(proxy.centre, proxy.axes[0], proxy.axes[1], proxy.axes[2], proxy.halfLengths, x)
+            ? proxy.box.distance(x)
             : segment;
     if (primary < bestPrimary || (primary == bestPrimary && segment < bestSegment)) {
       best = std::uint32_t(j);

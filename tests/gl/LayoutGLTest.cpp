@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <utility>
 
 #include <gtest/gtest.h>
 
@@ -77,6 +78,8 @@ TEST_F(LayoutGLTest, ClothStepParamsOffsetsMatch) {
   EXPECT_EQ(offset("params.bodyGrid"), GLint(offsetof(ClothStepParams, bodyGrid)));
   EXPECT_EQ(offset("params.bodyGridDims"), GLint(offsetof(ClothStepParams, bodyGridDims)));
   EXPECT_EQ(offset("params.depthViews"), GLint(offsetof(ClothStepParams, depthViews)));
+  EXPECT_EQ(offset("params.colliders"), GLint(offsetof(ClothStepParams, colliders)));
+  EXPECT_EQ(offset("params.colliderSearch"), GLint(offsetof(ClothStepParams, colliderSearch)));
   const GLuint block = glGetProgramResourceIndex(m_program.id(), GL_SHADER_STORAGE_BLOCK, "ParamsBlock");
   const GLenum prop = GL_BUFFER_DATA_SIZE;
   GLint size = 0;
@@ -133,13 +136,45 @@ TEST_F(LayoutGLTest, BindingPointsAndWorkgroupSizeMatch) {
   EXPECT_EQ(binding("HingeEntries"), HG_BINDING_HINGE_ENTRIES);
   EXPECT_EQ(binding("ElementForces"), HG_BINDING_ELEMENT_FORCES);
   EXPECT_EQ(binding("StepStatusBlock"), HG_BINDING_STEP_STATUS);
-  EXPECT_EQ(binding("BodySdf"), HG_BINDING_BODY_SDF);
+  EXPECT_EQ(binding("SphereTreeNodes"), HG_BINDING_SPHERE_TREE_NODES);
+  EXPECT_EQ(binding("SphereTreeInstances"), HG_BINDING_SPHERE_TREE_INSTANCES);
   EXPECT_EQ(binding("DepthViews"), HG_BINDING_DEPTH_VIEWS);
   EXPECT_EQ(binding("DepthNormalDepth"), HG_BINDING_DEPTH_NORMAL_DEPTH);
   EXPECT_EQ(binding("DepthVelocity"), HG_BINDING_DEPTH_VELOCITY);
   GLint size[3] = {};
   glGetProgramiv(m_program.id(), GL_COMPUTE_WORK_GROUP_SIZE, size);
   EXPECT_EQ(size[0], HG_WORKGROUP_SIZE);
+}
+
+// The box colliders are a std140 uniform block (the cloth passes use all 16 storage
+// blocks a compute shader may have): its records must have the C++ layout, and the
+// driver must offer uniform buffer binding HG_BINDING_CLOTH_BOXES.
+TEST_F(LayoutGLTest, ClothBoxUniformBlockMatches) {
+  GLint maxBindings = 0, maxStorageBlocks = 0;
+  glGetIntegerv(GL_MAX_UNIFORM_BUFFER_BINDINGS, &maxBindings);
+  glGetIntegerv(GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS, &maxStorageBlocks);
+  EXPECT_GT(maxBindings, HG_BINDING_CLOTH_BOXES);
+  GLint storageBlocks = 0;
+  glGetProgramInterfaceiv(m_program.id(), GL_SHADER_STORAGE_BLOCK, GL_ACTIVE_RESOURCES, &storageBlocks);
+  EXPECT_LE(storageBlocks, maxStorageBlocks);
+  const GLuint block = glGetProgramResourceIndex(m_program.id(), GL_UNIFORM_BLOCK, "ClothBoxes");
+  ASSERT_NE(block, GL_INVALID_INDEX);
+  const GLenum props[] = {GL_BUFFER_BINDING, GL_BUFFER_DATA_SIZE};
+  GLint values[2] = {};
+  glGetProgramResourceiv(m_program.id(), GL_UNIFORM_BLOCK, block, 2, props, 2, nullptr, values);
+  EXPECT_EQ(values[0], HG_BINDING_CLOTH_BOXES);
+  EXPECT_EQ(values[1], GLint(HG_MAX_CLOTH_BOXES * sizeof(kernels::ClothBox)));
+  auto uniformOffset = [&](const char* name) {
+    const GLuint index = glGetProgramResourceIndex(m_program.id(), GL_UNIFORM, name);
+    EXPECT_NE(index, GL_INVALID_INDEX) << name;
+    const GLenum offsetProps[] = {GL_OFFSET, GL_ARRAY_STRIDE};
+    GLint v[2] = {-1, -1};
+    glGetProgramResourceiv(m_program.id(), GL_UNIFORM, index, 2, offsetProps, 2, nullptr, v);
+    return std::pair<GLint, GLint>(v[0], v[1]);
+  };
+  EXPECT_EQ(uniformOffset("clothBoxes[0].centre").first, GLint(offsetof(kernels::ClothBox, centre)));
+  EXPECT_EQ(uniformOffset("clothBoxes[0].axis2").first, GLint(offsetof(kernels::ClothBox, axis2)));
+  EXPECT_EQ(uniformOffset("clothBoxes[1].centre").first, GLint(sizeof(kernels::ClothBox)));
 }
 
 }  // namespace

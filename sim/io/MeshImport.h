@@ -1,0 +1,17 @@
+#pragma once
+/// Reading closed meshes (props, grasp objects, sphere-tree sources) with assimp: every
+/// format assimp reads, triangulated, node transforms applied, and vertices welded by
+/// exact position, so a file whose faces carry their own normals or UVs (OBJ exporters
+/// split vertices along UV seams and hard edges) still has closed edges.
+#include <filesystem>
+
+#include "sim/core/Result.h"
+#include "sim/core/TriangleMesh.h"
+
+namespace hg {
+
+/// The triangles of the file at `path`, welded; area-weighted vertex normals. Errors name
+/// the file: unreadable (assimp's reason), a non-finite vertex, no triangles.
+Result<TriangleMesh> importWeldedMesh(const std::filesystem::path& path);
+
+}  // namespace hg
