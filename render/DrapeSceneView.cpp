@@ -45,6 +45,21 @@ void DrapeSceneView::setBody(const TriangleMesh& body) {
   if (m_body.normals.size() != m_body.positions.size()) computeVertexNormals(m_body);
 }
 
+void DrapeSceneView::setProps(std::vector<TriangleMesh> props, std::vector<glm::vec3> colors) {
+  m_props = std::move(props);
+  m_propColors = std::move(colors);
+  for (TriangleMesh& prop : m_props)
+    if (prop.normals.size() != prop.positions.size()) computeVertexNormals(prop);
+}
+
+void DrapeSceneView::setSceneProps(std::vector<TriangleMesh> meshes, std::size_t boxCount) {
+  std::vector<glm::vec3> colors;
+  const glm::vec3 palette[] = {{0.08f, 0.32f, 0.16f}, {0.62f, 0.62f, 0.60f}, {0.70f, 0.52f, 0.20f}};
+  for (std::size_t i = 0; i < meshes.size(); ++i)
+    colors.push_back(i < boxCount ? glm::vec3(0.50f, 0.32f, 0.17f) : palette[(i - boxCount) % std::size(palette)]);
+  setProps(std::move(meshes), std::move(colors));
+}
+
 void DrapeSceneView::setPieces(std::vector<std::uint32_t> pieceOfVertex) {
   m_pieceOfVertex = std::move(pieceOfVertex);
   m_pieces.clear();
@@ -85,6 +100,11 @@ OrbitCamera DrapeSceneView::defaultCamera() const {
       lo = glm::min(lo, p);
       hi = glm::max(hi, p);
     }
+  for (const TriangleMesh& prop : m_props)
+    for (const glm::vec3& p : prop.positions) {
+      lo = glm::min(lo, p);
+      hi = glm::max(hi, p);
+    }
   glm::vec3 center = 0.5f * (lo + hi);
   const float radius = std::max(0.5f * glm::length(hi - lo), 0.25f * m_radius);
   OrbitCamera camera;
@@ -120,6 +140,12 @@ void DrapeSceneView::draw(MeshRenderer& renderer, const OrbitCamera& camera, int
     items.push_back({&m_sphere, glm::vec3(0.80f, 0.62f, 0.50f), glm::vec3(0.4f), false});
   if (showColliders && !m_body.indices.empty())
     items.push_back({&m_body, glm::vec3(0.82f, 0.70f, 0.60f), glm::vec3(0.4f), false});
+  // Props: wood, bottle green, stone, alternating.
+  static const glm::vec3 kProps[] = {{0.55f, 0.36f, 0.20f}, {0.10f, 0.38f, 0.22f}, {0.60f, 0.60f, 0.58f}};
+  if (showColliders)
+    for (std::size_t p = 0; p < m_props.size(); ++p)
+      items.push_back({&m_props[p], p < m_propColors.size() ? m_propColors[p] : kProps[p % std::size(kProps)],
+                       glm::vec3(0.3f), false});
   // Garment colours (linear RGB): blue, rust, green, plum, sand; back faces darker.
   static const glm::vec3 kPalette[] = {{0.10f, 0.25f, 0.62f}, {0.62f, 0.20f, 0.08f}, {0.12f, 0.42f, 0.20f},
                                        {0.40f, 0.14f, 0.40f}, {0.70f, 0.55f, 0.30f}};

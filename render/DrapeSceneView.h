@@ -23,6 +23,12 @@ public:
 
   /// Replaces the body's surface (a moving avatar's current pose).
   void setBody(const TriangleMesh& body);
+  /// Still props and boxes under the cloth (world space), drawn with the colliders in
+  /// `colors` (linear RGB per prop; missing: a palette).
+  void setProps(std::vector<TriangleMesh> props, std::vector<glm::vec3> colors = {});
+  /// setProps with a scene's colliders as sim/scene/DrapeSetup prepares them: `boxCount`
+  /// boxes first (wood), then the props (bottle green, stone and brass in turn).
+  void setSceneProps(std::vector<TriangleMesh> meshes, std::size_t boxCount);
 
   /// Takes the cloth's current shape (recomputes normals).
   void update(const ClothState& state);
@@ -41,6 +47,8 @@ private:
   TriangleMesh m_cloth;
   TriangleMesh m_sphere;
   TriangleMesh m_body;
+  std::vector<TriangleMesh> m_props;
+  std::vector<glm::vec3> m_propColors;
   std::vector<std::uint32_t> m_pieceOfVertex;
   std::vector<TriangleMesh> m_pieces;  ///< per piece: all cloth vertices, that piece's triangles
   TriangleMesh m_ground;

@@ -1,11 +1,17 @@
 // The body colliders of the cloth passes and the contact they give, as
-// CpuClothSolverBase::contactAt: the signed distance grid (HG_BINDING_BODY_SDF) and the
-// depth views (HG_BINDING_DEPTH_*, kernels/depth_contact.glslh). Include after the
-// ParamsBlock declaration (`params`).
-layout(std430, binding = HG_BINDING_BODY_SDF) readonly buffer BodySdf { float bodySdf[]; };
+// CpuClothSolverBase::contactAt: the signed distance grid (a 3D texture at
+// HG_TEXTURE_UNIT_BODY_SDF), the depth views (HG_BINDING_DEPTH_*,
+// kernels/depth_contact.glslh), the analytic boxes (uniform block HG_BINDING_CLOTH_BOXES,
+// kernels/obb.glslh) and the sphere trees
+// (HG_BINDING_SPHERE_TREE_*, sphere_tree_common.glsl). Include after the ParamsBlock
+// declaration (`params`).
+#include "kernels/sphere_tree.glslh"
+#include "sphere_tree_common.glsl"
+layout(binding = HG_TEXTURE_UNIT_BODY_SDF) uniform sampler3D bodySdf;
 layout(std430, binding = HG_BINDING_DEPTH_VIEWS) readonly buffer DepthViews { DepthView depthViews[]; };
 layout(std430, binding = HG_BINDING_DEPTH_NORMAL_DEPTH) readonly buffer DepthNormalDepth { vec4 depthNormalDepth[]; };
 layout(std430, binding = HG_BINDING_DEPTH_VELOCITY) readonly buffer DepthVelocity { vec4 depthVelocity[]; };
+layout(std140, binding = HG_BINDING_CLOTH_BOXES) uniform ClothBoxes { ClothBox clothBoxes[HG_MAX_CLOTH_BOXES]; };
 
 /// As hg::depthViewContact (sim/cpu/CpuClothSolverBase.cpp).
 VertexContact depthViewContact(vec3 x) {
@@ -31,16 +37,24 @@ VertexContact depthViewContact(vec3 x) {
   return contact;
 }
 
-/// The deepest contact at x: the analytic colliders, the body grid and the depth views.
+/// The deepest contact at x: the analytic colliders, the body grid, the depth views, the
+/// boxes and the sphere trees (each instance's nearest leaf within the search radius).
 VertexContact contactAt(vec3 x) {
   VertexContact contact = analyticContact(x, params);
   ivec3 corner;
   vec3 fraction;
   if (bodyGridCell(x, params, corner, fraction)) {
     float c[8];
-    for (uint k = 0u; k < 8u; ++k) c[k] = bodySdf[bodyGridIndex(corner, k, params)];
+    for (uint k = 0u; k < 8u; ++k)  // the corners in bodyGridIndex's order
+      c[k] = texelFetch(bodySdf, corner + ivec3(int(k & 1u), int((k >> 1u) & 1u), int((k >> 2u) & 1u)), 0).r;
     contact = deeperContact(contact, bodyContactFromCorners(c, fraction, params));
   }
   if (params.depthViews.x > 0u) contact = deeperContact(contact, depthViewContact(x));
+  for (uint b = 0u; b < params.colliders.x; ++b) contact = deeperContact(contact, boxContact(clothBoxes[b], x));
+  for (uint t = 0u; t < params.colliders.y; ++t) {
+    SpherePointResult hit = sphereTreeNearest(t, x, params.colliderSearch.x);
+    if (hit.normalDistance.w < HG_NO_CONTACT_GAP)
+      contact = deeperContact(contact, sphereTreeContact(hit.normalDistance, sphereTreeInstances[t].translation.w));
+  }
   return contact;
 }

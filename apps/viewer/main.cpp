@@ -158,6 +158,7 @@ int main(int argc, char** argv) {
       next->view = std::make_unique<DrapeSceneView>(*next->prepared.model, scene.settings,
                                                     next->prepared.body ? &next->prepared.body->avatar.mesh : nullptr);
       next->view->setPieces(next->prepared.pieceOfVertex);
+      next->view->setSceneProps(next->prepared.props.meshes, scene.boxes.size());
       next->view->update(next->prepared.start);
       drape = std::move(next);
       return true;

@@ -56,6 +56,26 @@ Status ClothSettings::validate() const {
   if (maxSubstepHalvings < 0 || maxSubstepHalvings > 10) return Error{"max_substep_halvings must be in 0..10"};
   if (solverIterations < 1 || solverIterations > 10000) return Error{"iterations must be in 1..10000"};
   if (!(chebyshevRho >= 0.0f && chebyshevRho < 1.0f)) return Error{"chebyshev_rho must be in [0, 1)"};
+  if (boxes.size() > HG_MAX_CLOTH_BOXES)
+    return Error{"boxes: at most " + std::to_string(HG_MAX_CLOTH_BOXES) + " box colliders (HG_MAX_CLOTH_BOXES), got " +
+                 std::to_string(boxes.size())};
+  for (std::size_t i = 0; i < boxes.size(); ++i) {
+    const Obb& b = boxes[i];
+    bool ok = finite(b.centre) && finite(b.halfLengths) && b.halfLengths.x >= 0.0f && b.halfLengths.y >= 0.0f &&
+              b.halfLengths.z >= 0.0f;
+    for (const glm::vec3& axis : b.axes) ok = ok && finite(axis) && std::abs(glm::length(axis) - 1.0f) < 1e-3f;
+    if (!ok) return Error{"boxes[" + std::to_string(i) + "] needs a finite centre, unit axes and half extents >= 0 m"};
+  }
+  for (std::size_t i = 0; i < boxFriction.size(); ++i)
+    if (!std::isfinite(boxFriction[i])) return Error{"boxes[" + std::to_string(i) + "].friction must be finite"};
+  if (sphereTrees) {
+    for (std::size_t i = 0; i < sphereTrees->instances.size(); ++i) {
+      const kernels::SphereTreeInstance& t = sphereTrees->instances[i];
+      if (std::size_t(t.base.x) + t.base.y > sphereTrees->nodes.size() || t.base.y == 0)
+        return Error{"sphere tree collider " + std::to_string(i) + " points outside the node array"};
+      if (!(t.translation.w >= 0.0f)) return Error{"sphere tree collider " + std::to_string(i) + ": friction must be >= 0"};
+    }
+  }
   return Status::success();
 }
 
@@ -85,7 +105,36 @@ kernels::ClothStepParams ClothSettings::stepParams(const ClothModel& model, int 
     p.bodyGridDims = glm::uvec4(glm::uvec3(body->dims), 0u);
   }
   if (bodyViews) p.depthViews = glm::uvec4(std::uint32_t(bodyViews->setup.views.size()), 0u, 0u, 0u);
+  p.colliders = glm::uvec4(std::uint32_t(boxes.size()), sphereTrees ? std::uint32_t(sphereTrees->instances.size()) : 0u,
+                           0u, 0u);
+  p.colliderSearch = glm::vec4(sphereTreeSearchRadius(), 0.0f, 0.0f, 0.0f);
   return p;
+}
+
+std::vector<kernels::ClothBox> ClothSettings::boxRecords() const {
+  std::vector<kernels::ClothBox> records;
+  records.reserve(boxes.size());
+  for (std::size_t i = 0; i < boxes.size(); ++i) {
+    const float mu = i < boxFriction.size() && boxFriction[i] >= 0.0f ? boxFriction[i] : friction;
+    records.push_back(clothBox(boxes[i], mu));
+  }
+  return records;
+}
+
+kernels::ClothBox clothBox(const Obb& box, float friction) {
+  kernels::ClothBox b{};
+  b.centre = glm::vec4(box.centre, friction);
+  b.axis0 = glm::vec4(box.axes[0], box.halfLengths.x);
+  b.axis1 = glm::vec4(box.axes[1], box.halfLengths.y);
+  b.axis2 = glm::vec4(box.axes[2], box.halfLengths.z);
+  return b;
+}
+
+void SphereTreeColliders::add(const SphereTree& tree, const RigidPose& pose, float friction) {
+  const auto root = std::uint32_t(nodes.size());
+  nodes.insert(nodes.end(), tree.nodes().begin(), tree.nodes().end());
+  instances.push_back(sphereTreeInstance(tree, pose, root, friction));
+  for (const glm::vec4& s : tree.spheres()) largestLeafRadius = std::max(largestLeafRadius, s.w);
 }
 
 StepStatus ClothSolver::advanceFrame(int substeps, float velocityDamping) {
@@ -102,6 +151,8 @@ StepStatus ClothSolver::advanceFrame(int substeps, float velocityDamping) {
     m_continuousStatus = continuous->resolve(before, after, m_settings.frameDt, changed);
     if (m_continuousStatus && changed) writeState(after);
   }
+  // Only with depth views: tried with boxes and sphere trees too (a table's edges poke
+  // between cloth vertices), the per-frame push made tablecloth_on_props.json unstable.
   if (!any(status) && m_settings.featureContacts && hasBodyViews()) resolveBodyFeatures();
   return status;
 }

@@ -16,6 +16,8 @@
 #include "sim/contact/SignedDistanceGrid.h"
 #include "sim/core/Result.h"
 #include "sim/core/StepStatus.h"
+#include "sim/geometry/Obb.h"
+#include "sim/spheretree/SphereTree.h"
 
 namespace hg {
 
@@ -58,6 +60,25 @@ std::string_view backendName(Backend backend);
 /// "cpu" or "gpu" (case-sensitive); error otherwise.
 Result<Backend> parseBackend(std::string_view name);
 
+/// Sphere-tree colliders of a cloth (methods.md section 6): every tree's nodes in one
+/// array (the layout of shaders/sphere_tree_common.glsl) and the placed trees as
+/// SphereTreeInstance records (pose, root, friction in translation.w). Immutable once
+/// handed to a solver (shared, not copied). A vertex's contact with an instance is its
+/// nearest leaf sphere surface (hg::nearestLeaf on the CPU, sphereTreeNearest on the GPU:
+/// the same traversal) within ClothSettings::sphereTreeSearchRadius(); the deepest of
+/// all colliders wins, as everywhere.
+struct SphereTreeColliders {
+  std::vector<kernels::SphereTreeNode> nodes;
+  std::vector<kernels::SphereTreeInstance> instances;
+  float largestLeafRadius = 0.0f;  ///< m, over every tree added
+  /// Appends `tree` placed at `pose` with Coulomb friction `friction` at its surface.
+  void add(const SphereTree& tree, const RigidPose& pose, float friction);
+  bool empty() const { return instances.empty(); }
+};
+
+/// The std430 record of an analytic box collider with friction mu.
+kernels::ClothBox clothBox(const Obb& box, float friction);
+
 /// Run-time settings of a cloth simulation (SI units).
 struct ClothSettings {
   glm::vec3 gravity{0.0f, -9.81f, 0.0f};  ///< m/s^2
@@ -79,9 +100,18 @@ struct ClothSettings {
   /// or none. Its surface velocity drives friction; contactOffset is the skin offset.
   /// Both body colliders may be set; the deeper contact wins.
   std::shared_ptr<const DepthViewImages> bodyViews;
-  /// With body depth views: after every step() also sample the body at the midpoints of
+  /// Analytic box colliders (methods.md section 7; the contact of kernels/obb.glslh
+  /// obbSignedContact: outward normal and signed gap of the solid box). They hold still.
+  std::vector<Obb> boxes;
+  /// Friction mu of boxes[i] (missing or negative entries: `friction`).
+  std::vector<float> boxFriction;
+  /// Sphere-tree colliders (props, or the body as a sphere tree), or none. Each instance
+  /// carries its own friction.
+  std::shared_ptr<const SphereTreeColliders> sphereTrees;
+  /// With body depth views: after every step() also sample the colliders (contactAt,
+  /// boxes and sphere trees included) at the midpoints of
   /// the cloth's edges and the centroids of its triangles, and move the vertices of an
-  /// element the body pokes through out of it (kernels/cloth_vertex.glslh).
+  /// element a collider pokes through out of it (kernels/cloth_vertex.glslh).
   bool featureContacts = true;
   /// Continuous collision after every step() (before the feature pass), or none (the
   /// default): see ContinuousCollision. Shared, not copied, by the solvers given these
@@ -111,6 +141,13 @@ struct ClothSettings {
 
   /// Checks ranges; the error names the offending setting.
   Status validate() const;
+  /// The search radius of the sphere-tree contacts, m: 2 contactOffset + 1 mm. A contact
+  /// acts only where the gap is below contactOffset (kernels resolveContact), so every
+  /// leaf that matters lies within it; the margin keeps the gap of near misses for the
+  /// deepest-contact choice. Smaller radii prune more nodes.
+  float sphereTreeSearchRadius() const { return 2.0f * contactOffset + 1e-3f; }
+  /// boxes with boxFriction as std430 records.
+  std::vector<kernels::ClothBox> boxRecords() const;
   /// The kernel parameters of one substep for a model.
   kernels::ClothStepParams stepParams(const ClothModel& model, int substepCount, float damping) const;
 };
@@ -164,6 +201,17 @@ public:
   /// Replaces the body's depth views (e.g. rendered for the body's next pose), or
   /// removes them (null). The GPU backend uploads them.
   virtual void setBodyViews(std::shared_ptr<const DepthViewImages> views) { m_settings.bodyViews = std::move(views); }
+  /// Replaces the analytic box colliders (and their friction, see ClothSettings::boxFriction).
+  /// The GPU backend uploads them.
+  virtual void setBoxes(std::vector<Obb> boxes, std::vector<float> friction = {}) {
+    m_settings.boxes = std::move(boxes);
+    m_settings.boxFriction = std::move(friction);
+    m_boxRecords = m_settings.boxRecords();
+  }
+  /// Replaces the sphere-tree colliders (null: none). The GPU backend uploads them.
+  virtual void setSphereTrees(std::shared_ptr<const SphereTreeColliders> trees) {
+    m_settings.sphereTrees = std::move(trees);
+  }
   /// Replaces the continuous collision pass (null: none); the next step() uses it.
   void setContinuousCollision(std::shared_ptr<ContinuousCollision> pass) {
     m_settings.continuousCollision = std::move(pass);
@@ -184,7 +232,7 @@ public:
 
 protected:
   ClothSolver(std::shared_ptr<const ClothModel> model, const ClothSettings& settings)
-      : m_model(std::move(model)), m_settings(settings) {}
+      : m_model(std::move(model)), m_settings(settings), m_boxRecords(settings.boxRecords()) {}
   /// Runs `substeps` substeps of frameDt / substeps with the given velocity damping.
   virtual StepStatus advance(int substeps, float velocityDamping) = 0;
   /// The per-frame feature pass (settings().featureContacts) when the body is seen
@@ -196,6 +244,7 @@ protected:
 
   std::shared_ptr<const ClothModel> m_model;
   ClothSettings m_settings;
+  std::vector<kernels::ClothBox> m_boxRecords;  ///< m_settings.boxRecords()
   int m_lastSubsteps = 0;
 
  private:

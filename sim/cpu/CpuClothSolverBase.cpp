@@ -64,6 +64,16 @@ kernels::VertexContact CpuClothSolverBase::contactAt(glm::vec3 x, const kernels:
   }
   if (const DepthViewImages* views = m_settings.bodyViews.get(); views && params.depthViews.x > 0)
     contact = kernels::deeperContact(contact, depthViewContact(*views, x, params.friction));
+  for (const kernels::ClothBox& box : m_boxRecords) contact = kernels::deeperContact(contact, kernels::boxContact(box, x));
+  if (const SphereTreeColliders* trees = m_settings.sphereTrees.get()) {
+    // hg::nearestLeaf over the concatenated nodes: the traversal of shaders/sphere_tree_common.glsl.
+    for (const kernels::SphereTreeInstance& instance : trees->instances) {
+      const SpherePointHit hit = nearestLeaf(trees->nodes, instance, x, params.colliderSearch.x);
+      if (hit.found)
+        contact = kernels::deeperContact(
+            contact, kernels::sphereTreeContact(glm::vec4(hit.normal, hit.distance), instance.translation.w));
+    }
+  }
   return contact;
 }
 

@@ -38,6 +38,8 @@ GpuClothSolverBase::GpuClothSolverBase(std::shared_ptr<const ClothModel> model, 
   m_status = gl::createBuffer(sizeof(zero), &zero);
   uploadBody();
   uploadBodyViews();
+  uploadBoxes();
+  uploadSphereTrees();
   m_featureDisplacements = gl::createBuffer(std::max<std::size_t>(m.vertexCount(), 1) * sizeof(glm::vec4));
 }
 
@@ -60,9 +62,15 @@ void GpuClothSolverBase::resolveBodyFeatures() {
 }
 
 void GpuClothSolverBase::uploadBody() {
+  const SignedDistanceGrid* body = m_settings.body.get();
   const float noBody = 0.0f;
-  m_bodySdf = m_settings.body ? gl::createBuffer(std::span<const float>(m_settings.body->values))
-                              : gl::createBuffer(sizeof(noBody), &noBody);
+  const glm::ivec3 dims = body ? body->dims : glm::ivec3(1);
+  GLuint id = 0;
+  glCreateTextures(GL_TEXTURE_3D, 1, &id);
+  m_bodySdf = gl::Texture(id);
+  glTextureStorage3D(id, 1, GL_R32F, dims.x, dims.y, dims.z);
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+  glTextureSubImage3D(id, 0, 0, 0, 0, dims.x, dims.y, dims.z, GL_RED, GL_FLOAT, body ? body->values.data() : &noBody);
 }
 
 void GpuClothSolverBase::uploadBodyViews() {
@@ -78,6 +86,36 @@ void GpuClothSolverBase::uploadBodyViews() {
     m_depthNormalDepth = gl::createBuffer(sizeof(none), &none);
     m_depthVelocity = gl::createBuffer(sizeof(none), &none);
   }
+}
+
+void GpuClothSolverBase::uploadBoxes() {
+  // The uniform block's full size (HG_MAX_CLOTH_BOXES records); validate() keeps the count below it.
+  std::vector<kernels::ClothBox> records(HG_MAX_CLOTH_BOXES, kernels::ClothBox{});
+  std::copy_n(m_boxRecords.begin(), std::min<std::size_t>(m_boxRecords.size(), HG_MAX_CLOTH_BOXES), records.begin());
+  m_boxes = gl::createBuffer(std::span<const kernels::ClothBox>(records));
+}
+
+void GpuClothSolverBase::uploadSphereTrees() {
+  const SphereTreeColliders* trees = m_settings.sphereTrees.get();
+  if (trees && !trees->empty()) {
+    m_sphereTreeNodes = gl::createBuffer(std::span<const kernels::SphereTreeNode>(trees->nodes));
+    m_sphereTreeInstances = gl::createBuffer(std::span<const kernels::SphereTreeInstance>(trees->instances));
+  } else {
+    const kernels::SphereTreeNode node{};
+    const kernels::SphereTreeInstance instance{};
+    m_sphereTreeNodes = gl::createBuffer(sizeof(node), &node);
+    m_sphereTreeInstances = gl::createBuffer(sizeof(instance), &instance);
+  }
+}
+
+void GpuClothSolverBase::setBoxes(std::vector<Obb> boxes, std::vector<float> friction) {
+  ClothSolver::setBoxes(std::move(boxes), std::move(friction));
+  uploadBoxes();
+}
+
+void GpuClothSolverBase::setSphereTrees(std::shared_ptr<const SphereTreeColliders> trees) {
+  ClothSolver::setSphereTrees(std::move(trees));
+  uploadSphereTrees();
 }
 
 void GpuClothSolverBase::setBodyViews(std::shared_ptr<const DepthViewImages> views) {
@@ -168,7 +206,10 @@ void GpuClothSolverBase::bindModel() const {
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HG_BINDING_HINGES, m_hinges.id());
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HG_BINDING_STEP_STATUS, m_status.id());
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HG_BINDING_ELEMENT_FORCES, m_elementForces.id());
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HG_BINDING_BODY_SDF, m_bodySdf.id());
+  glBindTextureUnit(HG_TEXTURE_UNIT_BODY_SDF, m_bodySdf.id());
+  glBindBufferBase(GL_UNIFORM_BUFFER, HG_BINDING_CLOTH_BOXES, m_boxes.id());
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HG_BINDING_SPHERE_TREE_NODES, m_sphereTreeNodes.id());
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HG_BINDING_SPHERE_TREE_INSTANCES, m_sphereTreeInstances.id());
   const bool external = m_externalViews.count > 0;
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HG_BINDING_DEPTH_VIEWS, external ? m_externalViews.views : m_depthViews.id());
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HG_BINDING_DEPTH_NORMAL_DEPTH,

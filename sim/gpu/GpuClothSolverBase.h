@@ -46,6 +46,8 @@ class GpuClothSolverBase : public ClothSolver {
   std::vector<kernels::ClothSpring> readSprings() const override;
   void setBody(std::shared_ptr<const SignedDistanceGrid> body) override;
   void setBodyViews(std::shared_ptr<const DepthViewImages> views) override;
+  void setBoxes(std::vector<Obb> boxes, std::vector<float> friction = {}) override;
+  void setSphereTrees(std::shared_ptr<const SphereTreeColliders> trees) override;
   /// Collide with depth views that already live on the GPU (GpuDepthViewRenderer's
   /// buffers, laid out as DepthViewImages, no readback): `viewCount` DepthView records
   /// and their texel buffers. The buffers must outlive their use; viewCount 0 stops.
@@ -98,9 +100,10 @@ class GpuClothSolverBase : public ClothSolver {
   GpuClothSharedPrograms m_sharedPrograms;
   gl::Buffer m_params, m_springOffsets, m_springEntries, m_springs, m_hingeOffsets, m_hingeEntries, m_hinges, m_status,
       m_elementForces;
-  /// The body's signed distance values (settings().body), or one float when there is no
-  /// body, so the binding is always valid (the shaders then never read it).
-  gl::Buffer m_bodySdf;
+  /// The body's signed distance values (settings().body) as an R32F 3D texture (one
+  /// texel per grid point), or a 1x1x1 one when there is no body, so the unit is always
+  /// valid (the shaders then never read it).
+  gl::Texture m_bodySdf;
   /// (Re)creates m_bodySdf from settings().body.
   void uploadBody();
   /// The body's depth views (settings().bodyViews) in three buffers (a placeholder
@@ -113,6 +116,13 @@ class GpuClothSolverBase : public ClothSolver {
   } m_externalViews;
   /// (Re)creates the depth view buffers from settings().bodyViews.
   void uploadBodyViews();
+  /// The box colliders (HG_MAX_CLOTH_BOXES ClothBox records, a uniform buffer) and the
+  /// sphere-tree colliders (nodes, instances); a placeholder record each when there are none.
+  gl::Buffer m_boxes, m_sphereTreeNodes, m_sphereTreeInstances;
+  /// (Re)creates m_boxes from the box records.
+  void uploadBoxes();
+  /// (Re)creates the sphere-tree buffers from settings().sphereTrees.
+  void uploadSphereTrees();
 };
 
 }  // namespace hg

@@ -1,10 +1,18 @@
 #include "sim/scene/DrapeScene.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <map>
 #include <set>
+#include <tuple>
+
+#include <glm/trigonometric.hpp>
+
+#include "sim/geometry/Obb.h"
 
 #include "sim/cloth/FabricPresets.h"
+#include "sim/io/MeshImport.h"
 #include "sim/io/SceneJson.h"
 #include "sim/motion/Bvh.h"
 #include "sim/motion/CharacterIO.h"
@@ -22,7 +30,8 @@ Result<DrapeScene> parseDrapeScene(const std::string& text, const std::string& o
   DrapeScene scene;
   try {
     const json root = json::parse(text);
-    checkKeys(root, "scene", {"name", "cloth", "sphere", "ground", "solver", "output", "avatar", "garments", "dressing"});
+    checkKeys(root, "scene", {"name", "cloth", "sphere", "ground", "solver", "output", "avatar", "garments", "dressing",
+                              "boxes", "props"});
     if (root.contains("name")) {
       if (!root["name"].is_string()) throw SceneError{"scene.name must be a string"};
       scene.name = root["name"].get<std::string>();
@@ -145,12 +154,21 @@ Result<DrapeScene> parseDrapeScene(const std::string& text, const std::string& o
       avatar.contactCellSize = number(a, "avatar", "contact_cell_size", avatar.contactCellSize);
       if (a.contains("contact")) {
         const json& c = a["contact"];
-        checkKeys(c, "avatar.contact", {"method", "texel", "layers", "views", "margin"});
+        checkKeys(c, "avatar.contact", {"method", "texel", "layers", "views", "margin", "sphere_tree_resolution"});
         if (c.contains("method")) {
           const json& m = c["method"];
-          if (!m.is_string() || (m != "distance_grid" && m != "depth_views"))
-            throw SceneError{"avatar.contact.method must be \"distance_grid\" or \"depth_views\""};
-          avatar.contactMethod = m == "depth_views" ? BodyContactMethod::DepthViews : BodyContactMethod::DistanceGrid;
+          if (!m.is_string() || (m != "distance_grid" && m != "depth_views" && m != "sphere_tree"))
+            throw SceneError{"avatar.contact.method must be \"distance_grid\", \"depth_views\" or \"sphere_tree\""};
+          avatar.contactMethod = m == "depth_views"   ? BodyContactMethod::DepthViews
+                                 : m == "sphere_tree" ? BodyContactMethod::SphereTree
+                                                      : BodyContactMethod::DistanceGrid;
+        }
+        if (c.contains("sphere_tree_resolution")) {
+          if (!c["sphere_tree_resolution"].is_number_integer())
+            throw SceneError{"avatar.contact.sphere_tree_resolution must be a whole number of voxels"};
+          avatar.sphereTreeResolution = c["sphere_tree_resolution"].get<int>();
+          if (avatar.sphereTreeResolution < 8 || avatar.sphereTreeResolution > 512)
+            throw SceneError{"avatar.contact.sphere_tree_resolution must be in 8..512 voxels"};
         }
         DepthViewOptions& v = avatar.depthViews;
         v.texelSize = number(c, "avatar.contact", "texel", v.texelSize);
@@ -390,6 +408,76 @@ Result<DrapeScene> parseDrapeScene(const std::string& text, const std::string& o
       scene.imageWidth = integer(o, "output", "image_width", scene.imageWidth);
       scene.imageHeight = integer(o, "output", "image_height", scene.imageHeight);
     }
+    if (root.contains("boxes")) {
+      const json& list = root["boxes"];
+      if (!list.is_array()) throw SceneError{"boxes must be an array of {center, half_extents, rotation_deg, friction}"};
+      for (std::size_t i = 0; i < list.size(); ++i) {
+        const json& b = list[i];
+        const std::string where = "boxes[" + std::to_string(i) + "]";
+        if (!b.is_object()) throw SceneError{where + " must be an object {center, half_extents, rotation_deg, friction}"};
+        checkKeys(b, where, {"center", "half_extents", "rotation_deg", "friction"});
+        if (!b.contains("half_extents")) throw SceneError{where + ".half_extents is required ([x, y, z] m)"};
+        SceneBoxSpec spec;
+        spec.box.centre = vec3(b, where, "center", glm::vec3(0.0f));
+        spec.box.halfLengths = vec3(b, where, "half_extents", glm::vec3(0.0f));
+        if (!(spec.box.halfLengths.x > 0.0f && spec.box.halfLengths.y > 0.0f && spec.box.halfLengths.z > 0.0f))
+          throw SceneError{where + ".half_extents must be > 0 m"};
+        const glm::mat3 r = sceneRotation(vec3(b, where, "rotation_deg", glm::vec3(0.0f)));
+        spec.box.axes = {r[0], r[1], r[2]};
+        if (b.contains("friction")) {
+          spec.friction = number(b, where, "friction", 0.0f);
+          if (!(*spec.friction >= 0.0f)) throw SceneError{where + ".friction must be >= 0"};
+        }
+        scene.boxes.push_back(spec);
+      }
+    }
+    if (root.contains("props")) {
+      const json& list = root["props"];
+      if (!list.is_array()) throw SceneError{"props must be an array of props ({\"shape\" or \"mesh\", ...})"};
+      for (std::size_t i = 0; i < list.size(); ++i) {
+        const json& p = list[i];
+        const std::string where = "props[" + std::to_string(i) + "]";
+        if (!p.is_object()) throw SceneError{where + " must be an object"};
+        checkKeys(p, where, {"shape", "mesh", "position", "rotation_deg", "scale", "collider", "resolution", "friction"});
+        ScenePropSpec spec;
+        if (p.contains("shape") == p.contains("mesh"))
+          throw SceneError{where + ": give either \"shape\" (bottle, box, sphere, torus, capsule) or \"mesh\" (a file)"};
+        if (p.contains("shape")) {
+          const json& k = p["shape"];
+          if (!k.is_string() || (k != "bottle" && k != "box" && k != "sphere" && k != "torus" && k != "capsule"))
+            throw SceneError{where + ".shape must be \"bottle\", \"box\", \"sphere\", \"torus\" or \"capsule\""};
+          spec.shape = k.get<std::string>();
+        } else {
+          if (!p["mesh"].is_string() || p["mesh"].get<std::string>().empty())
+            throw SceneError{where + ".mesh must be a file name"};
+          spec.mesh = p["mesh"].get<std::string>();
+        }
+        spec.position = vec3(p, where, "position", spec.position);
+        spec.rotationDegrees = vec3(p, where, "rotation_deg", spec.rotationDegrees);
+        if (p.contains("scale")) {
+          spec.scale = p["scale"].is_array() ? vec3(p, where, "scale", spec.scale)
+                                             : glm::vec3(number(p, where, "scale", 1.0f));
+          if (!(spec.scale.x > 0.0f && spec.scale.y > 0.0f && spec.scale.z > 0.0f))
+            throw SceneError{where + ".scale must be > 0 (a number or [sx, sy, sz])"};
+        }
+        if (p.contains("collider")) {
+          const json& c = p["collider"];
+          if (!c.is_string() || (c != "sphere_tree" && c != "obb"))
+            throw SceneError{where + ".collider must be \"sphere_tree\" or \"obb\""};
+          spec.collider = c == "obb" ? PropCollider::Obb : PropCollider::SphereTree;
+        }
+        if (p.contains("resolution")) {
+          if (!p["resolution"].is_number_integer()) throw SceneError{where + ".resolution must be a whole number of voxels"};
+          spec.resolution = p["resolution"].get<int>();
+          if (spec.resolution < 8 || spec.resolution > 512) throw SceneError{where + ".resolution must be in 8..512 voxels"};
+        }
+        if (p.contains("friction")) {
+          spec.friction = number(p, where, "friction", 0.0f);
+          if (!(*spec.friction >= 0.0f)) throw SceneError{where + ".friction must be >= 0"};
+        }
+        scene.props.push_back(spec);
+      }
+    }
     if (scene.frames < 0) throw SceneError{"solver.frames must be >= 0"};
     if (scene.imageWidth < 16 || scene.imageWidth > 8192 || scene.imageHeight < 16 || scene.imageHeight > 8192)
       throw SceneError{"output.image_width and image_height must be in 16..8192 pixels"};
@@ -486,6 +574,7 @@ BodyContactSettings contactSettings(const SceneAvatar& avatar) {
   contact.grid.band = std::max(0.04f, 3.0f * contact.grid.cellSize);
   contact.grid.margin = contact.grid.band + 2.0f * contact.grid.cellSize;
   contact.views = avatar.depthViews;
+  contact.sphereTreeResolution = avatar.sphereTreeResolution;
   return contact;
 }
 
@@ -549,6 +638,91 @@ Result<std::shared_ptr<const DepthViewImages>> BodyAnimator::viewsOf(const Trian
   auto images = rasterizeDepthViews(mesh, velocities, m_viewSetup);
   if (!images) return images.error();
   return std::make_shared<const DepthViewImages>(std::move(images).value());
+}
+
+const char* bodyContactMethodName(BodyContactMethod method) {
+  switch (method) {
+    case BodyContactMethod::DistanceGrid: return "distance_grid";
+    case BodyContactMethod::DepthViews: return "depth_views";
+    case BodyContactMethod::SphereTree: return "sphere_tree";
+  }
+  return "?";
+}
+
+glm::mat3 sceneRotation(glm::vec3 degrees) {
+  const glm::vec3 r = glm::radians(degrees);
+  const float cx = std::cos(r.x), sx = std::sin(r.x), cy = std::cos(r.y), sy = std::sin(r.y), cz = std::cos(r.z),
+              sz = std::sin(r.z);
+  // Columns (GLM is column-major): Rz * Ry * Rx, i.e. about x first, then y, then z.
+  const glm::mat3 rx(1.0f, 0.0f, 0.0f, 0.0f, cx, sx, 0.0f, -sx, cx);
+  const glm::mat3 ry(cy, 0.0f, -sy, 0.0f, 1.0f, 0.0f, sy, 0.0f, cy);
+  const glm::mat3 rz(cz, sz, 0.0f, -sz, cz, 0.0f, 0.0f, 0.0f, 1.0f);
+  return rz * ry * rx;
+}
+
+namespace {
+
+TriangleMesh transformed(TriangleMesh mesh, const glm::mat3& rotation, glm::vec3 translation) {
+  for (glm::vec3& p : mesh.positions) p = rotation * p + translation;
+  mesh.normals.clear();
+  computeVertexNormals(mesh);
+  return mesh;
+}
+
+}  // namespace
+
+Result<TriangleMesh> scenePropMesh(const DrapeScene& scene, std::size_t prop) {
+  const ScenePropSpec& p = scene.props.at(prop);
+  const std::string where = "props[" + std::to_string(prop) + "]";
+  TriangleMesh mesh;
+  if (p.shape == "bottle") mesh = makeBottle(glm::vec3(0.0f), 0.3f);
+  else if (p.shape == "box") mesh = makeBox(glm::vec3(-0.1f), glm::vec3(0.1f), 0);
+  else if (p.shape == "sphere") mesh = makeIcosphere(glm::vec3(0.0f), 0.1f, 4);
+  else if (p.shape == "torus") mesh = makeTorus(glm::vec3(0.0f), 0.1f, 0.03f, 64, 24);
+  else if (p.shape == "capsule") mesh = makeCapsule(glm::vec3(0.0f, -0.1f, 0.0f), glm::vec3(0.0f, 0.1f, 0.0f), 0.05f, 8, 32);
+  else if (!p.shape.empty()) return Error{where + ".shape: unknown shape '" + p.shape + "'"};
+  else {
+    auto read = importWeldedMesh(scene.directory / p.mesh);  // welded: closed despite UV seams
+    if (!read) return Error{where + ".mesh: " + read.error().message};
+    mesh = std::move(read).value();
+  }
+  for (glm::vec3& v : mesh.positions) v *= p.scale;
+  mesh.normals.clear();
+  computeVertexNormals(mesh);
+  return mesh;
+}
+
+Result<SceneProps> buildSceneProps(const DrapeScene& scene) {
+  SceneProps out;
+  const float mu = scene.settings.friction;
+  for (const SceneBoxSpec& b : scene.boxes) {
+    out.boxes.push_back(b.box);
+    out.boxFriction.push_back(b.friction.value_or(mu));
+    const glm::mat3 r(b.box.axes[0], b.box.axes[1], b.box.axes[2]);
+    out.meshes.push_back(transformed(makeBox(-b.box.halfLengths, b.box.halfLengths, 0), r, b.box.centre));
+  }
+  const auto start = std::chrono::steady_clock::now();
+  for (std::size_t i = 0; i < scene.props.size(); ++i) {
+    const ScenePropSpec& p = scene.props[i];
+    const std::string where = "props[" + std::to_string(i) + "]";
+    auto local = scenePropMesh(scene, i);
+    if (!local) return local.error();
+    const RigidPose pose{sceneRotation(p.rotationDegrees), p.position};
+    TriangleMesh world = transformed(*local, pose.rotation, pose.translation);
+    if (p.collider == PropCollider::Obb) {
+      out.boxes.push_back(fitObb(world.positions));
+      out.boxFriction.push_back(p.friction.value_or(mu));
+    } else {
+      const std::string what = p.mesh.empty() ? where + ".shape (" + p.shape + ")"
+                                              : where + ".mesh (" + (scene.directory / p.mesh).string() + ")";
+      auto tree = SphereTree::fromMesh(*local, p.resolution, what);
+      if (!tree) return tree.error();
+      out.trees.add(*tree, pose, p.friction.value_or(mu));
+    }
+    out.meshes.push_back(std::move(world));
+  }
+  out.buildSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return out;
 }
 
 Status BodyAnimator::updateCollider(ClothSolver& solver, const TriangleMesh& mesh, const TriangleMesh* previous,
@@ -625,7 +799,17 @@ Result<SceneBody> buildSceneBody(const DrapeScene& scene) {
       scene.avatar->file.empty() ? std::string("mannequin") : (scene.directory / scene.avatar->file).string();
   const BodyContactSettings contact = contactSettings(*scene.avatar);
   SceneBody body;
-  if (contact.method == BodyContactMethod::DistanceGrid) {
+  if (contact.method == BodyContactMethod::SphereTree) {
+    // Measured on the 2-core VM (bench/RESULTS.md, issue 9): voxelizing and filling the
+    // mannequin takes longer than a frame's simulation, so a moving body is refused rather
+    // than rebuilt per frame (use distance_grid or depth_views for avatar.motion.animate).
+    if (animator)
+      return Error{"avatar.contact.method \"sphere_tree\" needs a still body: it is filled once (about a second "
+                   "at 256 voxels), not per frame; with avatar.motion.animate use \"distance_grid\" or \"depth_views\""};
+    auto tree = SphereTree::fromMesh(avatar->mesh, contact.sphereTreeResolution, "avatar collider (" + what + ")");
+    if (!tree) return Error{"avatar.contact.sphere_tree_resolution: " + tree.error().message};
+    body.sphereTree = std::make_shared<const SphereTree>(std::move(tree).value());
+  } else if (contact.method == BodyContactMethod::DistanceGrid) {
     auto grid = buildSignedDistanceGrid(avatar->mesh, contact.grid);
     if (!grid) return Error{"avatar collider (" + what + "): " + grid.error().message};
     body.collider = std::make_shared<const SignedDistanceGrid>(std::move(grid).value());

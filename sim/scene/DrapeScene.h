@@ -37,9 +37,11 @@
 ///                                "leg_length": 0.80, "pose": "a_pose" | "t_pose",
 ///                                "a_pose_arm_angle": 45, "cell_size": 0.01},          // girths etc. in m
 ///                  "contact_cell_size": 0.01,   // m, cell of the distance grid (contact.method "distance_grid")
-///                  "contact": {"method": "depth_views" | "distance_grid",  // the body collider
+///                  "contact": {"method": "depth_views" | "distance_grid" | "sphere_tree",  // the body collider
 ///                              "texel": 0.0025, "layers": 4,                // depth views: texel (m), peeled layers
-///                              "views": ["top", "front", "back", "left", "right"], "margin": 0.05},
+///                              "views": ["top", "front", "back", "left", "right"], "margin": 0.05,
+///                              "sphere_tree_resolution": 256},  // sphere tree: voxels along the body's height, 8..512
+///                              // (the body as a sphere tree, methods.md section 6: a still body only)
 ///                              // (the source's method: "views": ["top", "front", "back"], "layers": 1)
 ///                  "motion": {"bvh": "motion/walk.bvh", "map": "motion/cmu_to_mannequin.json",
 ///                             "time": 0.5, "skinning": "dual_quaternion" | "linear", "unit_scale": 0.01,
@@ -58,8 +60,22 @@
 ///                   // every garment may also take "fabric", "areal_density", "tensile_stiffness",
 ///                   // "bending_rigidity" (its own material; else the cloth block's)
 ///       "dressing": {"edge_length": 0.02, "clearance": 0.012, "seam_stiffness": 1500, "seam_damping": 0.01,
-///                    "sewing_damping": 8, "weld_gap": 0.002, "max_sewing_frames": 400}
+///                    "sewing_damping": 8, "weld_gap": 0.002, "max_sewing_frames": 400},
+///       "boxes": [{"center": [0, 0.35, 0], "half_extents": [0.5, 0.35, 0.3], "rotation_deg": [0, 0, 0],
+///                  "friction": 0.4}],   // analytic box colliders (methods.md section 7), still
+///       "props": [{"shape": "bottle" | "box" | "sphere" | "torus" | "capsule",  // built-in solids, or
+///                  "mesh": "props/vase.obj",   // a closed mesh (relative to the scene; welded by position)
+///                  "position": [0, 0.7, 0], "rotation_deg": [0, 0, 0],  // about x, then y, then z (world axes)
+///                  "scale": 1,                 // or [sx, sy, sz], applied to the shape before the rotation
+///                  "collider": "sphere_tree" | "obb",  // sphere tree (default) or its PCA box (fitObb), analytic
+///                  "resolution": 128,          // voxels along the prop's longest side (sphere tree), 8..512
+///                  "friction": 0.4}]           // default: solver.friction
 ///     }
+/// Props are rigid, still colliders drawn in the pictures and exported (<name>_props.obj).
+/// Built-in shapes (m, before `scale`, in the prop's frame): "bottle" a 0.3 m wine bottle
+/// (makeBottle, 12,090 triangles) standing on the origin; "box" a 0.2 m cube, "sphere" of
+/// radius 0.1, "torus" (radii 0.1 and 0.03, axis +y) and "capsule" (radius 0.05, axis +y,
+/// 0.3 long) centred on it.
 /// Garments (sim/garment/Dressing.h) need an avatar; they are drafted from its
 /// measurements, sewn around it and then draped; the "cloth" block then only gives
 /// their material (fabric, density, stiffness, bending, damping, anisotropy).
@@ -69,6 +85,8 @@
 #include <filesystem>
 #include <functional>
 #include <optional>
+
+#include <glm/mat3x3.hpp>
 #include <span>
 #include <string>
 #include <vector>
@@ -80,7 +98,9 @@
 #include "sim/cloth/PinAnimation.h"
 #include "sim/core/Result.h"
 #include "sim/garment/Dressing.h"
+#include "sim/geometry/Obb.h"
 #include "sim/radar/ClothSweep.h"
+#include "sim/spheretree/SphereTree.h"
 
 namespace hg {
 
@@ -100,13 +120,20 @@ struct SceneMotion {
 enum class BodyContactMethod {
   DistanceGrid,  ///< exact signed distance grid (CGAL), rebuilt per frame when the body moves
   DepthViews,    ///< orthographic depth views (methods.md section 2), rasterized per frame
+  /// A sphere tree filled into the body's solid voxels (methods.md section 6): contact with
+  /// the nearest leaf sphere. A still body only (see buildSceneBody).
+  SphereTree,
 };
+
+/// Name of a body contact method as in avatar.contact.method.
+const char* bodyContactMethodName(BodyContactMethod method);
 
 /// The body colliders' settings of a scene (avatar.contact_cell_size, avatar.contact).
 struct BodyContactSettings {
   BodyContactMethod method = BodyContactMethod::DistanceGrid;
   SignedDistanceOptions grid;
   DepthViewOptions views;
+  int sphereTreeResolution = 256;  ///< voxels along the body's longest side
 };
 
 struct SceneAvatar {
@@ -117,7 +144,32 @@ struct SceneAvatar {
   float contactCellSize = 0.01f;  ///< m, cell of the body's signed distance grid
   BodyContactMethod contactMethod = BodyContactMethod::DepthViews;
   DepthViewOptions depthViews;    ///< with BodyContactMethod::DepthViews
+  int sphereTreeResolution = 256; ///< with BodyContactMethod::SphereTree: voxels along the body's longest side
   std::optional<SceneMotion> motion;
+};
+
+/// How a prop collides with the cloth.
+enum class PropCollider {
+  SphereTree,  ///< a sphere tree of its solid voxels (methods.md section 6)
+  Obb,         ///< its PCA-fitted oriented box (fitObb), an analytic collider (section 7)
+};
+
+/// A rigid, still object under the cloth (scene key "props").
+struct ScenePropSpec {
+  std::string shape;               ///< built-in shape ("bottle", "box", "sphere", "torus", "capsule"), or empty
+  std::filesystem::path mesh;      ///< a closed mesh file relative to the scene (when shape is empty)
+  glm::vec3 position{0.0f};        ///< m: the prop frame's origin in the world
+  glm::vec3 rotationDegrees{0.0f}; ///< about the world x, then y, then z axes
+  glm::vec3 scale{1.0f};           ///< applied to the shape in its frame, before the rotation
+  PropCollider collider = PropCollider::SphereTree;
+  int resolution = 128;            ///< sphere tree: voxels along the prop's longest side
+  std::optional<float> friction;   ///< Coulomb mu (default: solver.friction)
+};
+
+/// A plain analytic box (scene key "boxes").
+struct SceneBoxSpec {
+  Obb box;
+  std::optional<float> friction;   ///< Coulomb mu (default: solver.friction)
 };
 
 struct DrapeScene {
@@ -149,7 +201,27 @@ struct DrapeScene {
   bool clothShapeGiven = false;       ///< the cloth block named a sheet or mesh shape or pins
   /// solver.continuous_collision: radar sweeps against the avatar after every frame, or none.
   std::optional<ClothSweepSettings> continuousCollision;
+  std::vector<SceneBoxSpec> boxes;    ///< analytic box colliders ("boxes")
+  std::vector<ScenePropSpec> props;   ///< rigid props ("props")
 };
+
+/// The scene's props and boxes made ready for the cloth: their surfaces in the world (to
+/// draw and export), the analytic boxes (plain ones and props with collider "obb") and the
+/// sphere trees of the other props.
+struct SceneProps {
+  std::vector<TriangleMesh> meshes;  ///< world space: every "boxes" entry, then every prop
+  std::vector<Obb> boxes;
+  std::vector<float> boxFriction;
+  SphereTreeColliders trees;
+  double buildSeconds = 0.0;         ///< time spent voxelizing, filling and building the trees
+};
+
+/// The world rotation of rotation_deg (x, then y, then z about the world axes).
+glm::mat3 sceneRotation(glm::vec3 degrees);
+/// A prop's surface in its own frame (scaled); errors name the scene key and the file.
+Result<TriangleMesh> scenePropMesh(const DrapeScene& scene, std::size_t prop);
+/// Builds every box and prop of the scene; errors name the scene key ("props[1].mesh: ...").
+Result<SceneProps> buildSceneProps(const DrapeScene& scene);
 
 /// Parses a scene; errors name the file, the key and what is wrong.
 Result<DrapeScene> loadDrapeScene(const std::filesystem::path& path);
@@ -164,6 +236,7 @@ struct SceneBody {
   BodyMeasurements measurements;
   std::shared_ptr<const SignedDistanceGrid> collider;  ///< with the distance grid method
   std::shared_ptr<const DepthViewImages> views;        ///< with the depth view method
+  std::shared_ptr<const SphereTree> sphereTree;        ///< with the sphere tree method (world frame)
   /// With avatar.motion.animate: poses the body and rebuilds its collider per frame.
   std::shared_ptr<BodyAnimator> animator;
 };

@@ -56,13 +56,21 @@ Result<StepStatus> advanceDrape(DrapeScene& scene, PreparedDrape& drape, ClothSo
 Result<PreparedDrape> prepareDrape(DrapeScene& scene, const ClothSolverFactory& makeSolver,
                                    const SewingProgress& progress) {
   PreparedDrape prepared;
+  auto props = buildSceneProps(scene);
+  if (!props) return props.error();
+  prepared.props = std::move(props).value();
+  SphereTreeColliders trees = prepared.props.trees;
+  scene.settings.boxes = prepared.props.boxes;
+  scene.settings.boxFriction = prepared.props.boxFriction;
   if (scene.avatar) {
     auto body = buildSceneBody(scene);
     if (!body) return body.error();
     prepared.body = std::move(body).value();
     scene.settings.body = prepared.body->collider;
     scene.settings.bodyViews = prepared.body->views;
+    if (prepared.body->sphereTree) trees.add(*prepared.body->sphereTree, RigidPose{}, scene.settings.friction);
   }
+  scene.settings.sphereTrees = trees.empty() ? nullptr : std::make_shared<const SphereTreeColliders>(std::move(trees));
   if (scene.garments.empty()) {
     auto model = buildSceneCloth(scene);
     if (!model) return model.error();

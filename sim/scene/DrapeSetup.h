@@ -27,9 +27,13 @@ struct PreparedDrape {
   /// advanceDrape moves its body along with an animated avatar). Its radar is the CPU
   /// reference; ClothSweep::setRadar swaps in the GPU one.
   std::shared_ptr<ClothSweep> sweep;
+  /// The scene's boxes and props (their world surfaces to draw and export); their
+  /// colliders are in scene.settings (boxes, sphereTrees with the body's tree after the props').
+  SceneProps props;
 };
 
-/// Prepares `scene` (sets scene.settings.body or bodyViews when it has an avatar, and
+/// Prepares `scene` (sets scene.settings.body, bodyViews or sphereTrees when it has an
+/// avatar, scene.settings.boxes and sphereTrees for its boxes and props, and
 /// scene.settings.continuousCollision with solver.continuous_collision). `makeSolver`
 /// creates the sewing solver; `progress` reports sewing frames. Errors name the scene
 /// key or the stage; isSimulationFailure() tells a sewing or welding failure (the
