@@ -50,7 +50,20 @@ nlohmann::json metres(double value, bool negativeIsMissing = false) {
 
 nlohmann::json objectJson(const GraspObject& o) {
   nlohmann::json j = {{"id", o.id}};
-  if (o.shape == GraspObject::Shape::Capsule) {
+  if (o.shape == GraspObject::Shape::Mesh) {
+    const GraspMeshShape& m = *o.meshShape;
+    j["shape"] = "mesh";
+    j["source"] = m.source;
+    j["position"] = {m.position.x, m.position.y, m.position.z};
+    j["rotation_deg"] = {m.rotationDeg.x, m.rotationDeg.y, m.rotationDeg.z};
+    j["scale"] = m.scale;
+    j["triangles"] = m.local.triangleCount();
+    j["sphere_tree"] = {{"resolution", m.resolution},
+                        {"voxel_m", m.tree.voxel()},
+                        {"spheres", m.tree.spheres().size()},
+                        {"nodes", m.tree.nodes().size()},
+                        {"depth", m.tree.depth()}};
+  } else if (o.shape == GraspObject::Shape::Capsule) {
     j["shape"] = "capsule";
     j["a"] = {o.a.x, o.a.y, o.a.z};
     j["b"] = {o.b.x, o.b.y, o.b.z};
@@ -107,7 +120,7 @@ CLI::App* addGraspCommand(CLI::App& app, GraspOptions& options) {
   CLI::App* command = app.add_subcommand(
       "grasp", "Cyber Radar grasp: hands of 17 radars detect a target by ID, approach it and close on it; "
                "writes PNG, OBJ and metrics JSON");
-  command->add_option("scene", options.scenePath, "Grasp scene JSON file (see scenes/grasp_*.json)")->required();
+  command->add_option("scene", options.scenePath, "Grasp scene JSON file (see scenes/grasp/*.json)")->required();
   command->add_option("--out", options.outDir, "Override the output folder");
   command->add_option("--backend", options.backend, "Radar backend (default cpu)")->check(CLI::IsMember({"cpu", "gpu"}));
   command->add_flag("--quiet,-q", options.quiet, "Print errors only");
@@ -190,6 +203,8 @@ int runGrasp(const GraspOptions& options) {
   static const char* kFingerNames[kHandFingers] = {"thumb", "index", "middle", "ring", "little"};
   static const char* kJointNames[kHandJointsPerFinger] = {"proximal", "middle", "distal"};
   double minExact = std::numeric_limits<double>::infinity(), minVertex = minExact;
+  double maxTreePenetration = -std::numeric_limits<double>::infinity();
+  int treeOverlaps = 0;
   int failedHands = 0, fingersInContact = 0, fingersAtLimit = 0;
   nlohmann::json hands = nlohmann::json::array();
   for (std::size_t h = 0; h < report.hands.size(); ++h) {
@@ -224,13 +239,19 @@ int runGrasp(const GraspOptions& options) {
       const double exact = r.segmentExactDistance[std::size_t(seg)], vertex = r.segmentVertexDistance[std::size_t(seg)];
       minExact = std::min(minExact, exact);
       minVertex = std::min(minVertex, vertex);
+      const bool treeOverlap = r.segmentTreeOverlap[std::size_t(seg)];
+      const double treePenetration = r.segmentTreePenetration[std::size_t(seg)];
+      treeOverlaps += treeOverlap;
+      maxTreePenetration = std::max(maxTreePenetration, treePenetration);
       const std::string name = seg == 0 ? std::string("palm")
                                         : std::string(kFingerNames[(seg - 1) / kHandJointsPerFinger]) + "_" +
                                               kJointNames[(seg - 1) % kHandJointsPerFinger];
       segments.push_back({{"segment", name},
                           {"radar_id", GraspSimulation::segmentObjectId(h, seg)},
                           {"exact_distance_m", metres(exact)},
-                          {"exact_vertex_distance_m", metres(vertex)}});
+                          {"exact_vertex_distance_m", metres(vertex)},
+                          {"tree_overlap", treeOverlap},
+                          {"tree_penetration_m", metres(treePenetration)}});
     }
     hands.push_back({{"phase", std::string(graspPhaseName(r.phase))},
                      {"failure", r.failure.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.failure)},
@@ -250,6 +271,7 @@ int runGrasp(const GraspOptions& options) {
                      {"segments", segments}});
   }
   auto seconds = [](auto a, auto b) { return std::chrono::duration<double>(b - a).count(); };
+  const double tolerance = report.distanceMethod == "sphere_tree" ? double(report.distanceVoxel) : 0.0;
   const std::vector<std::string> outputs = {objPath.string(), pngPath.string()};
   const nlohmann::json metrics = {
       {"scene", options.scenePath},
@@ -267,10 +289,25 @@ int runGrasp(const GraspOptions& options) {
       {"failed_hands", failedHands},
       {"fingers_in_contact", fingersInContact},
       {"fingers_at_limit", fingersAtLimit},
-      // Exact, against the analytic target: solid segment boxes and segment vertices (m; >= 0: no penetration).
+      // Solid segment boxes and segment vertices against the target (m; >= 0: no penetration):
+      // exact for an analytic target, from its sphere tree (about a voxel) for a mesh.
+      {"distance_method", report.distanceMethod},
+      {"distance_voxel_m", report.distanceMethod == "sphere_tree" ? nlohmann::json(report.distanceVoxel)
+                                                                  : nlohmann::json(nullptr)},
       {"min_exact_distance_m", metres(minExact)},
       {"min_exact_vertex_distance_m", metres(minVertex)},
-      {"penetration", minExact < 0.0 || minVertex < 0.0},
+      // A sphere tree is accurate to about its voxel: only a deeper overlap counts.
+      {"penetration_tolerance_m", tolerance},
+      {"penetration", minExact < -tolerance || minVertex < -tolerance},
+      // Every segment box against the target's sphere tree (section 7's OBB-sphere test per
+      // leaf); penetration estimate max over leaves of (radius - box-to-centre distance), > 0:
+      // interpenetration (about a voxel accurate).
+      {"sphere_tree_check", {{"resolution", report.checkResolution},
+                             {"voxel_m", report.checkVoxel},
+                             {"spheres", report.checkSpheres},
+                             {"segments_overlapping", treeOverlaps},
+                             {"overlap", treeOverlaps > 0},
+                             {"max_penetration_m", metres(maxTreePenetration)}}},
       {"seconds", {{"setup", seconds(tStart, tSetup)},
                    {"simulate", seconds(tSetup, tSimulated)},
                    {"radar", report.radarSeconds},
@@ -285,9 +322,12 @@ int runGrasp(const GraspOptions& options) {
                 report.frames, report.radarsPerFrame, report.radarsRun, seconds(tSetup, tSimulated),
                 report.radarSeconds);
     std::printf("%d of %zu fingers in contact, %d at their limits, %d hand(s) failed; "
-                "smallest exact distance to the target %.3f mm\n",
+                "smallest %s distance to the target %.3f mm\n",
                 fingersInContact, report.hands.size() * std::size_t(kHandFingers), fingersAtLimit, failedHands,
-                1e3 * minExact);
+                report.distanceMethod == "sphere_tree" ? "sphere-tree" : "exact", 1e3 * minExact);
+    std::printf("sphere-tree check (%zu spheres, voxel %.2f mm): %d segment(s) overlap the target, "
+                "largest penetration estimate %.3f mm\n",
+                report.checkSpheres, 1e3 * double(report.checkVoxel), treeOverlaps, 1e3 * maxTreePenetration);
     std::printf("wrote %s\n      %s\n      %s\n", objPath.c_str(), pngPath.c_str(), jsonPath.c_str());
   }
   for (const GraspHandReport& r : report.hands)

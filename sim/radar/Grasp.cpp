@@ -4,15 +4,20 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <optional>
 #include <set>
+#include <tuple>
 
 #include <glm/common.hpp>
 #include <glm/geometric.hpp>
 #include <glm/gtc/quaternion.hpp>
 #include <glm/mat3x3.hpp>
 
+#include "sim/geometry/Obb.h"
+#include "sim/io/MeshImport.h"
 #include "sim/io/SceneJson.h"
+#include "sim/spheretree/SphereTreeObb.h"
 
 namespace hg {
 namespace {
@@ -46,9 +51,28 @@ double pointBoxDistance(glm::dvec3 p, glm::dvec3 origin, const std::array<glm::d
   return std::sqrt(sum);
 }
 
-/// Support function of the analytic shape along unit n (max of n . x over the shape).
+/// The frame box lo..hi as an OBB (section 7's record).
+Obb frameBox(glm::dvec3 origin, const std::array<glm::dvec3, 3>& axes, glm::dvec3 lo, glm::dvec3 hi) {
+  Obb box;
+  glm::dvec3 centre = origin;
+  for (std::size_t i = 0; i < 3; ++i) {
+    centre += 0.5 * (lo[int(i)] + hi[int(i)]) * axes[i];
+    box.axes[i] = glm::vec3(axes[i]);
+  }
+  box.centre = glm::vec3(centre);
+  box.halfLengths = glm::vec3(0.5 * (hi - lo));
+  return box;
+}
+
+/// Support function of the shape along unit n (max of n . x over the shape; a mesh: over
+/// its vertices, which span its convex hull).
 double support(const GraspObject& o, glm::dvec3 n) {
   switch (o.shape) {
+    case GraspObject::Shape::Mesh: {
+      double best = -std::numeric_limits<double>::infinity();
+      for (const glm::vec3& p : o.meshShape->world.positions) best = std::max(best, glm::dot(glm::dvec3(p), n));
+      return best;
+    }
     case GraspObject::Shape::Sphere: return glm::dot(glm::dvec3(o.center), n) + double(o.radius);
     case GraspObject::Shape::Capsule:
       return std::max(glm::dot(glm::dvec3(o.a), n), glm::dot(glm::dvec3(o.b), n)) + double(o.radius);
@@ -94,20 +118,79 @@ float signedAngleAbout(glm::vec3 axis, glm::vec3 from, glm::vec3 to) {
 
 using namespace scenejson;
 
-GraspObject parseObject(const json& j, const std::string& where, bool target) {
-  checkKeys(j, where, {"shape", "center", "radius", "a", "b", "size", "id", "detail"});
+/// A mesh file, welded by position (sim/io/MeshImport.h), or a SceneError naming the key.
+TriangleMesh readMeshFile(const std::filesystem::path& path, const std::string& where) {
+  Result<TriangleMesh> mesh = importWeldedMesh(path);
+  if (!mesh) throw SceneError{where + ".mesh: " + mesh.error().message};
+  return std::move(mesh).value();
+}
+
+GraspObject parseMeshObject(const json& j, const std::string& where, std::uint32_t id,
+                            const std::filesystem::path& directory) {
+  for (const char* key : {"center", "radius", "a", "b", "size", "detail"})
+    if (j.contains(key))
+      throw SceneError{where + "." + key + " does not apply to a mesh (use position, rotation_deg and scale)"};
+  const bool file = j.contains("mesh"), builtin = j.contains("builtin");
+  if (file == builtin) throw SceneError{where + ": a mesh object needs one of \"mesh\" (a file) or \"builtin\""};
+  const float scale = positive(j, where, "scale", 1.0f);
+  const int resolution = integer(j, where, "resolution", kGraspCheckResolution);
+  if (resolution < 8 || resolution > 512) throw SceneError{where + ".resolution must be in 8..512"};
+  const glm::vec3 position = vec3(j, where, "position", glm::vec3(0.0f));
+  const glm::vec3 degrees = vec3(j, where, "rotation_deg", glm::vec3(0.0f));
+  TriangleMesh mesh;
+  std::string source, what;
+  if (builtin) {
+    if (!j["builtin"].is_string() || j["builtin"].get<std::string>() != "bottle")
+      throw SceneError{where + ".builtin must be \"bottle\""};
+    mesh = makeBottle(glm::vec3(0.0f), 0.3f);
+    source = "builtin:bottle";
+    what = where + " (builtin bottle)";
+  } else {
+    if (!j["mesh"].is_string() || j["mesh"].get<std::string>().empty())
+      throw SceneError{where + ".mesh must be a file name"};
+    std::filesystem::path path = j["mesh"].get<std::string>();
+    if (path.is_relative()) path = directory / path;
+    mesh = readMeshFile(path, where);
+    source = j["mesh"].get<std::string>();
+    what = where + " (" + path.string() + ")";
+  }
+  for (glm::vec3& p : mesh.positions) p *= scale;
+  RigidPose pose;
+  pose.rotation = rotationFromDegrees(degrees);
+  pose.translation = position;
+  auto object = makeMeshGraspObject(std::move(mesh), pose, resolution, id, source, what);
+  if (!object) throw SceneError{object.error().message};
+  auto shape = std::make_shared<GraspMeshShape>(*object->meshShape);
+  shape->rotationDeg = degrees;
+  shape->scale = scale;
+  object->meshShape = std::move(shape);
+  return std::move(object).value();
+}
+
+GraspObject parseObject(const json& j, const std::string& where, bool target, const std::filesystem::path& directory) {
+  checkKeys(j, where, {"shape", "center", "radius", "a", "b", "size", "id", "detail", "mesh", "builtin", "position",
+                       "rotation_deg", "scale", "resolution"});
   GraspObject o;
   const std::string shape = j.contains("shape") ? (j["shape"].is_string() ? j["shape"].get<std::string>() : "?")
                                                 : std::string("sphere");
+  if (j.contains("id") && !j["id"].is_number_unsigned()) throw SceneError{where + ".id must be a non-negative integer"};
+  const std::uint64_t id = j.contains("id") ? j["id"].get<std::uint64_t>() : (target ? 1u : 2u);
+  if (target && id >= 128) throw SceneError{where + ".id must be < 128 (detection by ID reads IDs 0..127)"};
+  if (id >= 1000) throw SceneError{where + ".id must be < 1000 (hands use 1000 and up)"};
   if (shape == "sphere") {
     o.shape = GraspObject::Shape::Sphere;
   } else if (shape == "capsule") {
     o.shape = GraspObject::Shape::Capsule;
   } else if (shape == "box" && !target) {
     o.shape = GraspObject::Shape::Box;
+  } else if (shape == "mesh") {
+    return parseMeshObject(j, where, std::uint32_t(id), directory);
   } else {
-    throw SceneError{where + ".shape must be " + std::string(target ? "\"sphere\" or \"capsule\"" : "\"sphere\", \"capsule\" or \"box\"")};
+    throw SceneError{where + ".shape must be " + std::string(target ? "\"sphere\", \"capsule\" or \"mesh\""
+                                                                    : "\"sphere\", \"capsule\", \"box\" or \"mesh\"")};
   }
+  for (const char* key : {"mesh", "builtin", "position", "rotation_deg", "scale", "resolution"})
+    if (j.contains(key)) throw SceneError{where + "." + key + " applies to a mesh only (shape \"mesh\")"};
   o.center = vec3(j, where, "center", o.center);
   o.radius = positive(j, where, "radius", o.radius);
   o.a = vec3(j, where, "a", o.center - glm::vec3(0.0f, 0.1f, 0.0f));
@@ -117,10 +200,6 @@ GraspObject parseObject(const json& j, const std::string& where, bool target) {
     throw SceneError{where + ": a capsule needs a != b"};
   if (o.shape == GraspObject::Shape::Box && !(o.size.x > 0.0f && o.size.y > 0.0f && o.size.z > 0.0f))
     throw SceneError{where + ".size must be > 0 along every axis"};
-  if (j.contains("id") && !j["id"].is_number_unsigned()) throw SceneError{where + ".id must be a non-negative integer"};
-  const std::uint64_t id = j.contains("id") ? j["id"].get<std::uint64_t>() : (target ? 1u : 2u);
-  if (target && id >= 128) throw SceneError{where + ".id must be < 128 (detection by ID reads IDs 0..127)"};
-  if (id >= 1000) throw SceneError{where + ".id must be < 1000 (hands use 1000 and up)"};
   o.id = std::uint32_t(id);
   o.detail = integer(j, where, "detail", o.detail);
   if (o.detail < 1 || o.detail > 6) throw SceneError{where + ".detail must be in 1..6"};
@@ -131,8 +210,48 @@ GraspObject parseObject(const json& j, const std::string& where, bool target) {
 
 // ---- GraspObject ----
 
+glm::mat3 rotationFromDegrees(glm::vec3 degrees) {
+  const glm::quat q = glm::angleAxis(degrees.z * kDegree, glm::vec3(0.0f, 0.0f, 1.0f)) *
+                      glm::angleAxis(degrees.y * kDegree, glm::vec3(0.0f, 1.0f, 0.0f)) *
+                      glm::angleAxis(degrees.x * kDegree, glm::vec3(1.0f, 0.0f, 0.0f));
+  return glm::mat3_cast(glm::normalize(q));
+}
+
+Result<GraspObject> makeMeshGraspObject(TriangleMesh local, const RigidPose& pose, int resolution, std::uint32_t id,
+                                        const std::string& source, const std::string& what) {
+  auto tree = SphereTree::fromMesh(local, resolution, what);
+  if (!tree) return tree.error();
+  auto shape = std::make_shared<GraspMeshShape>();
+  shape->source = source;
+  shape->pose = pose;
+  shape->position = pose.translation;
+  shape->resolution = resolution;
+  shape->tree = std::move(tree).value();
+  shape->world = local;
+  glm::vec3 lo(std::numeric_limits<float>::max()), hi(-std::numeric_limits<float>::max());
+  for (glm::vec3& p : shape->world.positions) {
+    p = pose.rotation * p + pose.translation;
+    lo = glm::min(lo, p);
+    hi = glm::max(hi, p);
+  }
+  shape->world.normals.clear();
+  computeVertexNormals(shape->world);
+  shape->boundsCentre = 0.5f * (lo + hi);
+  for (const glm::vec3& p : shape->world.positions)
+    shape->boundingRadius = std::max(shape->boundingRadius, glm::length(p - shape->boundsCentre));
+  shape->local = std::move(local);
+  GraspObject o;
+  o.shape = GraspObject::Shape::Mesh;
+  o.id = id;
+  o.center = pose.translation;
+  o.meshShape = std::move(shape);
+  return o;
+}
+
 double GraspObject::distance(glm::dvec3 p) const {
   switch (shape) {
+    case Shape::Mesh:
+      return double(meshShape->tree.nearest(meshShape->pose, glm::vec3(p), std::numeric_limits<float>::infinity()).distance);
     case Shape::Sphere: return glm::length(p - glm::dvec3(center)) - double(radius);
     case Shape::Capsule: return pointSegmentDistance(p, glm::dvec3(a), glm::dvec3(b)) - double(radius);
     case Shape::Box: {
@@ -145,6 +264,8 @@ double GraspObject::distance(glm::dvec3 p) const {
 
 double GraspObject::boxDistance(glm::dvec3 origin, const std::array<glm::dvec3, 3>& axes, glm::dvec3 lo,
                                 glm::dvec3 hi) const {
+  if (shape == Shape::Mesh)
+    return double(obbDistance(meshShape->tree, meshShape->pose, frameBox(origin, axes, lo, hi)).distance);
   if (shape == Shape::Sphere) return pointBoxDistance(glm::dvec3(center), origin, axes, lo, hi) - double(radius);
   if (shape == Shape::Capsule) {
     // The distance from a point moving along the axis to a convex box is convex in the
@@ -167,6 +288,7 @@ double GraspObject::boxDistance(glm::dvec3 origin, const std::array<glm::dvec3, 
 }
 
 TriangleMesh GraspObject::mesh() const {
+  if (shape == Shape::Mesh) return meshShape->world;
   TriangleMesh mesh;
   if (shape == Shape::Box) {
     mesh = makeBox(center - 0.5f * size, center + 0.5f * size, 1);
@@ -184,10 +306,14 @@ TriangleMesh GraspObject::mesh() const {
   return mesh;
 }
 
-glm::vec3 GraspObject::centre() const { return shape == Shape::Capsule ? 0.5f * (a + b) : center; }
+glm::vec3 GraspObject::centre() const {
+  if (shape == Shape::Mesh) return meshShape->boundsCentre;
+  return shape == Shape::Capsule ? 0.5f * (a + b) : center;
+}
 
 float GraspObject::boundingRadius() const {
   switch (shape) {
+    case Shape::Mesh: return meshShape->boundingRadius;
     case Shape::Sphere: return radius;
     case Shape::Capsule: return 0.5f * glm::length(b - a) + radius;
     case Shape::Box: return 0.5f * glm::length(size);
@@ -219,7 +345,8 @@ Status GraspSettings::validate() const {
   return Status::success();
 }
 
-Result<GraspScene> parseGraspScene(const std::string& text, const std::string& origin) {
+Result<GraspScene> parseGraspScene(const std::string& text, const std::string& origin,
+                                   const std::filesystem::path& directory) {
   GraspScene scene;
   try {
     const json root = json::parse(text);
@@ -231,13 +358,13 @@ Result<GraspScene> parseGraspScene(const std::string& text, const std::string& o
       if (scene.name.find_first_of("/\\") != std::string::npos) throw SceneError{"scene.name must not hold a path"};
     }
     if (!root.contains("target")) throw SceneError{"scene.target is missing"};
-    scene.target = parseObject(root["target"], "target", true);
+    scene.target = parseObject(root["target"], "target", true, directory);
     std::set<std::uint32_t> ids{scene.target.id};
     if (root.contains("distractors")) {
       if (!root["distractors"].is_array()) throw SceneError{"distractors must be an array"};
       for (std::size_t i = 0; i < root["distractors"].size(); ++i) {
         const std::string where = "distractors[" + std::to_string(i) + "]";
-        scene.distractors.push_back(parseObject(root["distractors"][i], where, false));
+        scene.distractors.push_back(parseObject(root["distractors"][i], where, false, directory));
         if (!ids.insert(scene.distractors.back().id).second)
           throw SceneError{where + ".id " + std::to_string(scene.distractors.back().id) + " is already used"};
       }
@@ -327,7 +454,7 @@ Result<GraspScene> parseGraspScene(const std::string& text, const std::string& o
 Result<GraspScene> loadGraspScene(const std::filesystem::path& path) {
   auto text = readSceneFile(path);
   if (!text) return text.error();
-  return parseGraspScene(*text, path.string());
+  return parseGraspScene(*text, path.string(), path.parent_path());
 }
 
 std::string_view graspPhaseName(GraspPhase phase) {
@@ -356,11 +483,25 @@ std::string_view jointOutcomeName(JointOutcome outcome) {
 Result<GraspSimulation> GraspSimulation::create(const GraspScene& scene) {
   if (Status s = scene.settings.validate(); !s) return s.error();
   if (scene.hands.empty()) return Error{"grasp: no hands"};
-  if (scene.target.shape == GraspObject::Shape::Box) return Error{"grasp: the target must be a sphere or a capsule"};
+  // A box has no exact box-to-box distance here (GraspObject::boxDistance): no report.
+  if (scene.target.shape == GraspObject::Shape::Box)
+    return Error{"grasp: the target must be a sphere, a capsule or a mesh"};
   if (scene.target.id >= 128) return Error{"grasp: the target's ID must be < 128"};
   GraspSimulation sim;
   sim.m_description = scene;
   sim.m_targetMesh = scene.target.mesh();
+  // The sphere-tree check of the final pose: a mesh target's own tree, else one filled
+  // into the analytic target's (enclosing) mesh.
+  if (scene.target.shape == GraspObject::Shape::Mesh) {
+    sim.m_checkTree = std::shared_ptr<const SphereTree>(scene.target.meshShape, &scene.target.meshShape->tree);
+    sim.m_checkPose = scene.target.meshShape->pose;
+    sim.m_checkResolution = scene.target.meshShape->resolution;
+  } else {
+    auto tree = SphereTree::fromMesh(sim.m_targetMesh, kGraspCheckResolution, "grasp: the target's sphere tree");
+    if (!tree) return tree.error();
+    sim.m_checkTree = std::make_shared<const SphereTree>(std::move(tree).value());
+    sim.m_checkResolution = kGraspCheckResolution;
+  }
   if (Status s = sim.m_scene.add(scene.target.id, sim.m_targetMesh); !s) return Error{"grasp: target: " + s.error().message};
   for (const GraspObject& d : scene.distractors) {
     if (d.id >= handObjectId(0)) return Error{"grasp: distractor IDs must be < " + std::to_string(handObjectId(0))};
@@ -378,7 +519,7 @@ Result<GraspSimulation> GraspSimulation::create(const GraspScene& scene) {
     const glm::vec3 z = glm::normalize(p.facing);
     const glm::vec3 y = glm::normalize(p.fingers - glm::dot(p.fingers, z) * z);
     const glm::vec3 x = glm::cross(y, z);
-    RigidPose pose;
+    HandPose pose;
     pose.rotation = glm::normalize(glm::quat_cast(glm::mat3(x, y, z)));
     pose.position = p.position;
     state.model.setPose(pose);
@@ -514,7 +655,7 @@ void GraspSimulation::consumeDetect(std::size_t h, const std::function<const Rad
   const glm::vec3 axis = glm::normalize(m_description.hands[h].scanAxis);
   const glm::vec3 pivot = st.model.palmCentre();
   auto turn = [&](float angle) {
-    RigidPose pose = st.model.pose();
+    HandPose pose = st.model.pose();
     pose.rotation = glm::normalize(glm::angleAxis(angle, axis) * pose.rotation);
     st.model.setPose(pose);  // about the palm centre: the position stays
   };
@@ -596,7 +737,7 @@ void GraspSimulation::consumeApproach(std::size_t h) {
     }
   }
   const glm::vec3 delta = move * st.model.palmNormal();
-  RigidPose pose = st.model.pose();
+  HandPose pose = st.model.pose();
   pose.position += delta;
   st.model.setPose(pose);
   st.approachQuery.probe.origin += delta;
@@ -760,6 +901,13 @@ GraspReport GraspSimulation::report() const {
   report.finished = m_finishedBeforeLimit || finished();
   report.radarSeconds = m_radarSeconds;
   const GraspObject& target = m_description.target;
+  if (target.shape == GraspObject::Shape::Mesh) {
+    report.distanceMethod = "sphere_tree";
+    report.distanceVoxel = target.meshShape->tree.voxel();
+  }
+  report.checkResolution = m_checkResolution;
+  report.checkVoxel = m_checkTree->voxel();
+  report.checkSpheres = m_checkTree->spheres().size();
   for (std::size_t h = 0; h < m_hands.size(); ++h) {
     const HandState& st = m_hands[h];
     GraspHandReport r = st.report;
@@ -767,10 +915,14 @@ GraspReport GraspSimulation::report() const {
     for (int seg = 0; seg < kHandSegments; ++seg) {
       const HandSegmentFrame frame = st.model.segmentFrame(seg);
       const glm::vec3 lo = st.model.localMin(seg), hi = st.model.localMax(seg);
+      const std::array<glm::dvec3, 3> axes = {glm::dvec3(frame.lateral), glm::dvec3(frame.along),
+                                              glm::dvec3(frame.normal)};
       r.segmentExactDistance[std::size_t(seg)] =
-          target.boxDistance(glm::dvec3(frame.origin),
-                             {glm::dvec3(frame.lateral), glm::dvec3(frame.along), glm::dvec3(frame.normal)},
-                             glm::dvec3(lo), glm::dvec3(hi));
+          target.boxDistance(glm::dvec3(frame.origin), axes, glm::dvec3(lo), glm::dvec3(hi));
+      // The sphere-tree check: the segment's box against the target's tree.
+      const Obb box = frameBox(glm::dvec3(frame.origin), axes, glm::dvec3(lo), glm::dvec3(hi));
+      r.segmentTreeOverlap[std::size_t(seg)] = obbOverlaps(*m_checkTree, m_checkPose, box);
+      r.segmentTreePenetration[std::size_t(seg)] = -double(obbDistance(*m_checkTree, m_checkPose, box).distance);
       double nearest = std::numeric_limits<double>::infinity();
       for (const glm::vec3& p : st.model.segmentPositions(seg)) nearest = std::min(nearest, target.distance(glm::dvec3(p)));
       r.segmentVertexDistance[std::size_t(seg)] = nearest;

@@ -33,6 +33,11 @@
 /// (phases 1 and 2: the whole-hand sensor) or as its 16 segment objects (phase 3), the
 /// other collapsed to a point (zero-area triangles are never rasterized).
 ///
+/// Targets: a sphere or a capsule (exact distance checks), or a watertight mesh held as a
+/// sphere tree (methods.md section 6): its distance checks (GraspObject::distance and
+/// boxDistance) come from the tree and are accurate to about its voxel. The final pose is
+/// also checked against a sphere tree of every target (GraspHandReport::segmentTreeOverlap).
+///
 /// Limitations: rigid hands, no dynamics or friction (a kinematic grasp); the target and
 /// distractors are static; the aim is a turn about one axis; segments of the same hand
 /// closing in the same frame do not see each other's motion within that frame (fingers are
@@ -41,24 +46,30 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include <glm/mat3x3.hpp>
 #include <glm/vec3.hpp>
 
 #include "sim/core/Result.h"
 #include "sim/core/TriangleMesh.h"
 #include "sim/radar/HandModel.h"
 #include "sim/radar/Radar.h"
+#include "sim/spheretree/SphereTree.h"
 
 namespace hg {
 
-/// A static object of a grasp scene: an analytic shape (for the exact distance checks) and
-/// its radar ID.
+struct GraspMeshShape;
+
+/// A static object of a grasp scene: an analytic shape (sphere, capsule, box: exact
+/// distance checks) or a watertight mesh held as a sphere tree (distance checks accurate to
+/// about the tree's voxel), and its radar ID.
 struct GraspObject {
-  enum class Shape { Sphere, Capsule, Box };
+  enum class Shape { Sphere, Capsule, Box, Mesh };
   Shape shape = Shape::Sphere;
   glm::vec3 center{0.0f};       ///< sphere and box centre, m
   glm::vec3 a{0.0f}, b{0.0f};   ///< capsule axis ends, m
@@ -66,19 +77,54 @@ struct GraspObject {
   glm::vec3 size{0.1f};         ///< box edge lengths (axis-aligned), m
   std::uint32_t id = 1;         ///< radar object ID (the target's < 128: RadarHit::sees)
   int detail = 4;               ///< tessellation: icosphere subdivisions; capsule rings = 2 detail, segments = 8 detail
+  /// Shape::Mesh: the mesh, its pose and its sphere tree (makeMeshGraspObject); shared,
+  /// read-only, by copies of the object. Null for the analytic shapes.
+  std::shared_ptr<const GraspMeshShape> meshShape;
 
-  /// Signed distance of `p` to the analytic shape, m (< 0 inside). Exact.
+  /// Signed distance of `p` to the shape, m (< 0 inside). Analytic shapes: exact. Mesh:
+  /// the sphere tree's estimate (SphereTree::nearest without a search limit): the exact
+  /// distance to the union of its leaf spheres outside it, minus the deepest leaf's
+  /// overlap inside; the union matches the mesh to about a voxel of the tree.
   double distance(glm::dvec3 p) const;
-  /// Exact distance between the solid box `lo..hi` of a frame (origin, orthonormal axes)
-  /// and the shape, m: the distance from the box to the sphere's centre or the capsule's
-  /// axis minus the radius (< 0 when they overlap, not a depth). NaN for a box shape.
+  /// Distance between the solid box `lo..hi` of a frame (origin, orthonormal axes) and the
+  /// shape, m. Sphere, capsule: exact, the distance from the box to the sphere's centre or
+  /// the capsule's axis minus the radius (< 0 when they overlap, not a depth). Mesh: the
+  /// same over the sphere tree's leaves, min over leaves of (section 7's box-to-centre
+  /// distance - radius) (obbDistance, sim/spheretree/SphereTreeObb.h), about a voxel
+  /// accurate. NaN for a box shape.
   double boxDistance(glm::dvec3 origin, const std::array<glm::dvec3, 3>& axes, glm::dvec3 lo, glm::dvec3 hi) const;
   /// A closed mesh that encloses the analytic shape (no face cuts into it), so a hand kept
-  /// clear of the mesh by the radar is clear of the shape.
+  /// clear of the mesh by the radar is clear of the shape; a mesh object's mesh at its pose.
   TriangleMesh mesh() const;
+  /// Sphere, box: the centre; capsule: the axis midpoint; mesh: the centre of its world box.
   glm::vec3 centre() const;
   float boundingRadius() const;
 };
+
+/// A mesh object's data (GraspObject::meshShape).
+struct GraspMeshShape {
+  std::string source;           ///< the file as given in the scene, or "builtin:bottle"
+  TriangleMesh local;           ///< the mesh in the object's frame, scale applied, m
+  RigidPose pose;               ///< object frame to world (the sphere trees' RigidPose)
+  glm::vec3 position{0.0f};     ///< = pose.translation, m
+  glm::vec3 rotationDeg{0.0f};  ///< as given: R = Rz Ry Rx, degrees
+  float scale = 1.0f;
+  int resolution = 128;         ///< sphere-tree voxels along the mesh's longest side
+  SphereTree tree;              ///< of `local` (the tree's frame is the object's frame)
+  TriangleMesh world;           ///< `local` placed at `pose`, with vertex normals
+  glm::vec3 boundsCentre{0.0f};  ///< centre of the world mesh's box, m
+  float boundingRadius = 0.0f;  ///< from boundsCentre to the farthest vertex, m
+};
+
+/// A mesh object from `local` (object frame, m) placed at `pose`, its sphere tree built at
+/// `resolution` voxels along the longest side (SphereTree::fromMesh). Error: the mesh is
+/// not watertight, too thin or empty (voxelizeSolid's message), prefixed with `what`.
+Result<GraspObject> makeMeshGraspObject(TriangleMesh local, const RigidPose& pose, int resolution, std::uint32_t id,
+                                        const std::string& source, const std::string& what);
+
+/// R = Rz(z) Ry(y) Rx(x) for angles in degrees (rotation_deg of a scene's mesh object:
+/// about x first, then y, then z, all about the world axes).
+glm::mat3 rotationFromDegrees(glm::vec3 degrees);
 
 /// Where a hand starts.
 struct GraspHandPlacement {
@@ -127,16 +173,23 @@ struct GraspScene {
 };
 
 /// Parses a grasp scene (JSON). Errors start with `origin` and name the key. Keys:
-///   name, target {shape: sphere|capsule, center, radius, a, b, id, detail},
-///   distractors [{shape: sphere|capsule|box, center, radius, a, b, size, id, detail}],
+///   name, target {shape: sphere|capsule|mesh, center, radius, a, b, id, detail},
+///   distractors [{shape: sphere|capsule|box|mesh, center, radius, a, b, size, id, detail}],
 ///   hands [{position, facing, fingers, scan_axis, scale}],
 ///   radar {image, detect_width, detect_height, detect_depth, max_size, segment_range, look_ahead},
 ///   motion {scan_step_deg, max_aim_frames, approach_step, approach_clearance, max_approach,
 ///           joint_step_deg, grasp_clearance, contact_tolerance, joint_iterations, max_frames,
 ///           close_together},
 ///   output {directory, image_width, image_height}.
-Result<GraspScene> parseGraspScene(const std::string& text, const std::string& origin);
-/// Reads and parses a scene file; error "<path>: cannot open scene file" etc.
+/// A mesh object {shape: "mesh", mesh: "file.obj" (any format assimp reads, relative to
+/// `directory`) or builtin: "bottle" (makeBottle: 0.3 m tall standing on its base at the
+/// object's origin, +y up), position [m], rotation_deg [x, y, z] (rotationFromDegrees),
+/// scale (uniform, applied first), resolution (sphere-tree voxels along the longest side,
+/// 8..512, default 128), id}: the mesh must be watertight; its sphere tree is built here.
+Result<GraspScene> parseGraspScene(const std::string& text, const std::string& origin,
+                                   const std::filesystem::path& directory = {});
+/// Reads and parses a scene file (mesh files relative to its folder); error "<path>:
+/// cannot open scene file" etc.
 Result<GraspScene> loadGraspScene(const std::filesystem::path& path);
 
 enum class GraspPhase { Detect, Approach, Close, Done, Failed };
@@ -176,6 +229,12 @@ struct GraspHandReport {
   std::array<GraspFingerReport, kHandFingers> fingers{};
   std::array<double, kHandSegments> segmentExactDistance{};   ///< m, solid box to target
   std::array<double, kHandSegments> segmentVertexDistance{};  ///< m, vertices to target
+  /// The sphere-tree check of the final pose (GraspReport::checkResolution): whether the
+  /// segment's box and a leaf sphere of the target's tree collide (section 7's OBB-sphere
+  /// test), and the penetration estimate max over leaves of (radius - box-to-centre
+  /// distance), m (> 0: they interpenetrate by about that much, within about a voxel).
+  std::array<bool, kHandSegments> segmentTreeOverlap{};
+  std::array<double, kHandSegments> segmentTreePenetration{};
 };
 
 struct GraspReport {
@@ -185,12 +244,27 @@ struct GraspReport {
   std::size_t radarsRun = 0;        ///< over all frames
   bool finished = false;            ///< every hand done or failed before maxFrames
   double radarSeconds = 0.0;        ///< wall time inside RadarBackend::run
+  /// Where the exact-distance columns come from: "analytic" (sphere, capsule) or
+  /// "sphere_tree" (a mesh target: its tree, accurate to about distanceVoxel).
+  std::string distanceMethod = "analytic";
+  float distanceVoxel = 0.0f;       ///< m, the mesh target's tree voxel (0: analytic)
+  /// The sphere-tree check's tree of the target: a mesh target's own, else one built from
+  /// the target's mesh at kGraspCheckResolution.
+  int checkResolution = 0;
+  float checkVoxel = 0.0f;          ///< m
+  std::size_t checkSpheres = 0;
 };
+
+/// Voxels along the longest side of the sphere tree built from an analytic target's mesh
+/// for the final pose's check (a mesh target's default resolution too).
+inline constexpr int kGraspCheckResolution = 128;
 
 /// The grasp of one scene: hands, radar scene, the per-frame batch.
 class GraspSimulation {
  public:
-  /// Error: invalid settings, IDs that clash (hands use 1000 + 17 h + k), a target ID >= 128.
+  /// Builds the radar scene and the target's sphere tree for the final check (an analytic
+  /// target's at kGraspCheckResolution). Error: invalid settings, IDs that clash (hands use
+  /// 1000 + 17 h + k), a target ID >= 128, a box target.
   static Result<GraspSimulation> create(const GraspScene& scene);
 
   /// One frame: every hand's 17 radars in one RadarBackend::run, then every hand acts on
@@ -259,6 +333,10 @@ class GraspSimulation {
   RadarScene m_scene;
   TriangleMesh m_targetMesh;
   std::vector<TriangleMesh> m_distractorMeshes;
+  /// The target's sphere tree for the final pose's check, and its pose.
+  std::shared_ptr<const SphereTree> m_checkTree;
+  RigidPose m_checkPose;
+  int m_checkResolution = 0;
   std::vector<HandState> m_hands;
   std::vector<RadarQuery> m_batch;
   int m_frame = 0;

@@ -75,8 +75,9 @@ struct HandSpec {
   Status validate() const;
 };
 
-/// A rigid placement of the palm frame in the world.
-struct RigidPose {
+/// A rigid placement of the palm frame in the world (a quaternion; not the sphere trees'
+/// matrix RigidPose of sim/spheretree/SphereTree.h, which Grasp.cpp also uses).
+struct HandPose {
   glm::quat rotation{1.0f, 0.0f, 0.0f, 0.0f};
   glm::vec3 position{0.0f};  ///< m, the palm-face centre
   glm::vec3 apply(glm::vec3 p) const { return position + rotation * p; }
@@ -108,8 +109,8 @@ class HandModel {
   explicit HandModel(HandSpec spec = HandSpec::standard());
 
   const HandSpec& spec() const { return m_spec; }
-  const RigidPose& pose() const { return m_pose; }
-  void setPose(const RigidPose& pose) { m_pose = pose; }
+  const HandPose& pose() const { return m_pose; }
+  void setPose(const HandPose& pose) { m_pose = pose; }
 
   /// Sets a joint's closing angle (rad), clamped to [0, limit].
   void setJointAngle(int finger, int joint, float angle);
@@ -143,7 +144,7 @@ class HandModel {
   /// Local (segment frame) to palm frame.
   glm::mat4 segmentToPalm(int segment) const;
   HandSpec m_spec;
-  RigidPose m_pose;
+  HandPose m_pose;
   std::array<std::array<float, kHandJointsPerFinger>, kHandFingers> m_angles{};
   TriangleMesh m_box;  ///< the unit box [0, 1]^3 with the spec's subdivisions, scaled per segment
 };
