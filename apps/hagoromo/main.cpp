@@ -4,6 +4,7 @@
 //   hagoromo drape scenes/cloth_on_sphere.json --backend cpu --frames 60 --out /tmp/run
 //   hagoromo grasp scenes/grasp/five_hands.json --out /tmp/grasp   # Cyber Radar grasp: PNG + OBJ + JSON
 //   hagoromo snow scenes/snow/bench_under_roof.json --out /tmp/snow   # snow cover: PNG + OBJ + depth PNG + JSON
+//   hagoromo spheres --builtin bottle --out /tmp/spheres   # sphere trees at 64/128/256 voxels: PNG + JSON
 //   hagoromo info                                          # which OpenGL driver is used
 #include <algorithm>
 #include <chrono>
@@ -22,6 +23,7 @@
 #include "apps/hagoromo/GraspCommand.h"
 #include "apps/hagoromo/SkinCommand.h"
 #include "apps/hagoromo/SnowCommand.h"
+#include "apps/hagoromo/SpheresCommand.h"
 #include "render/DepthViewPicture.h"
 #include "render/DrapeSceneView.h"
 #include "render/MeshRenderer.h"
@@ -139,7 +141,19 @@ int runDrape(const DrapeOptions& options) {
                 1e-6 * double(setup.texelCount()));
   } else if (!options.quiet && body && body->collider) {
     std::printf("body collider: signed distance grid, %.1f mm cells\n", 1e3 * double(body->collider->cellSize));
+  } else if (!options.quiet && body && body->sphereTree) {
+    std::printf("body collider: sphere tree, %zu leaf spheres, %.1f mm voxels\n", body->sphereTree->spheres().size(),
+                1e3 * double(body->sphereTree->voxel()));
   }
+  if (!options.quiet && (!scene.boxes.empty() || !scene.props.empty()))
+    std::printf("props: %zu boxes, %zu props (%zu sphere trees, %zu leaf spheres built in %.2f s)\n", scene.boxes.size(),
+                scene.props.size(), prepared->props.trees.instances.size(),
+                [&] {
+                  std::size_t leaves = 0;
+                  for (const auto& t : prepared->props.trees.instances) leaves += t.base.z;
+                  return leaves;
+                }(),
+                prepared->props.buildSeconds);
   if (!options.quiet && dressed)
     std::printf("sewn in %d frames (largest seam gap %.2f mm, %zu vertices welded), %zu cloth vertices\n",
                 dressed->sewingFrames, 1e3 * double(dressed->largestGapBeforeWeld), dressed->weldedVertices,
@@ -224,6 +238,7 @@ int runDrape(const DrapeOptions& options) {
 
   DrapeSceneView view(*sharedModel, scene.settings, body ? &bodyMesh : nullptr);
   view.setPieces(prepared->pieceOfVertex);
+  view.setSceneProps(prepared->props.meshes, scene.boxes.size());
   view.update(state);
   auto renderer = MeshRenderer::create(gl::ShaderRegistry());
   if (!renderer) return fail(kExitGraphics, renderer.error().message);
@@ -259,6 +274,19 @@ int runDrape(const DrapeOptions& options) {
     const fs::path bodyPath = scene.outputDirectory / (scene.name + "_body.obj");
     if (Status s = exportMesh(bodyMesh, bodyPath); !s) return fail(kExitOutput, s.error().message);
     outputs.push_back(bodyPath.string());
+  }
+  if (!prepared->props.meshes.empty()) {
+    // The boxes and props in one OBJ, as placed (world space).
+    TriangleMesh props;
+    for (const TriangleMesh& m : prepared->props.meshes) {
+      const auto offset = std::uint32_t(props.positions.size());
+      props.positions.insert(props.positions.end(), m.positions.begin(), m.positions.end());
+      props.normals.insert(props.normals.end(), m.normals.begin(), m.normals.end());
+      for (std::uint32_t i : m.indices) props.indices.push_back(offset + i);
+    }
+    const fs::path propsPath = scene.outputDirectory / (scene.name + "_props.obj");
+    if (Status s = exportMesh(props, propsPath); !s) return fail(kExitOutput, s.error().message);
+    outputs.push_back(propsPath.string());
   }
   for (const auto& [frameNumber, positions] : frameShapes) {
     TriangleMesh shape = view.clothMesh();
@@ -307,6 +335,16 @@ int runDrape(const DrapeOptions& options) {
                    {"render", seconds(tSimulated, tRendered)}}},
       {"outputs", outputs},
   };
+  if (!scene.boxes.empty() || !scene.props.empty()) {
+    std::size_t leaves = 0;
+    for (const auto& t : prepared->props.trees.instances) leaves += t.base.z;
+    metrics["props"] = {{"boxes", scene.boxes.size()},
+                        {"props", scene.props.size()},
+                        {"analytic_boxes", prepared->props.boxes.size()},
+                        {"sphere_trees", prepared->props.trees.instances.size()},
+                        {"leaf_spheres", leaves},
+                        {"build_seconds", prepared->props.buildSeconds}};
+  }
   if (body) {
     // Contact statistics against the body's signed distance grid (m; < 0 is inside).
     const SignedDistanceGrid* grid = (*solver)->settings().body.get();  // the last pose's collider
@@ -360,7 +398,8 @@ int runDrape(const DrapeOptions& options) {
         metrics["penetration"] = penetrationReport(*exact, points, *body, scene.settings.contactOffset,
                                                    views ? views->setup.texelSize() : 0.0f);
         if (!options.quiet)
-          std::printf("penetration (exact reference, %s): %s\n", views ? "depth views" : "distance grid",
+          std::printf("penetration (exact reference, %s): %s\n",
+                      views ? "depth views" : body->sphereTree ? "sphere tree" : "distance grid",
                       describe(penetrationStats(*exact)).c_str());
       }
     } else {
@@ -372,6 +411,12 @@ int runDrape(const DrapeOptions& options) {
                             {"vertices_inside_body", inside},
                             {"smallest_body_distance_m", deepest},
                             {"collider_cell_m", grid->cellSize}};
+    } else if (body->sphereTree) {
+      metrics["contact"] = {{"method", "sphere_tree"},
+                            {"leaf_spheres", body->sphereTree->spheres().size()},
+                            {"nodes", body->sphereTree->nodes().size()},
+                            {"voxel_m", body->sphereTree->voxel()},
+                            {"search_radius_m", scene.settings.sphereTreeSearchRadius()}};
     } else if (views) {
       nlohmann::json names = nlohmann::json::array();
       for (DepthViewDirection d : views->setup.directions) names.push_back(std::string(depthViewName(d)));
@@ -435,6 +480,8 @@ int main(int argc, char** argv) {
 
   SnowOptions snow;
   CLI::App* snowCommand = addSnowCommand(app, snow);
+  SpheresOptions spheres;
+  CLI::App* spheresCommand = addSpheresCommand(app, spheres);
 
   app.add_subcommand("info", "Create a headless OpenGL context and print the driver");
 
@@ -448,6 +495,7 @@ int main(int argc, char** argv) {
     if (graspCommand->parsed()) return runGrasp(grasp);
     if (skinCommand->parsed()) return runSkin(skin);
     if (snowCommand->parsed()) return runSnow(snow);
+    if (spheresCommand->parsed()) return runSpheres(spheres);
     return runInfo();
   } catch (const std::exception& e) {
     return fail(kExitOutput, std::string("unexpected failure: ") + e.what());

@@ -9,30 +9,7 @@ trap 'rm -rf "$work"' EXIT
 failures=0
 passes=0
 
-check() {  # check <description> <expected exit> <expected text in stderr|-> -- command...
-  local what=$1 expected=$2 text=$3
-  shift 4
-  local out rc
-  out=$("$@" 2>&1 >/dev/null)
-  rc=$?
-  # Under ASan, LeakSanitizer's own stop-the-world tracer sometimes crashes at exit after a
-  # correct run ("Tracer caught signal 11", google/sanitizers#1353): run such a case once more.
-  if [[ $rc -ne $expected && $out == *"LeakSanitizer has encountered a fatal error"* ]]; then
-    echo "note: $what: LeakSanitizer's tracer crashed at exit; running it again"
-    out=$("$@" 2>&1 >/dev/null)
-    rc=$?
-  fi
-  if [[ $rc -ne $expected ]]; then
-    echo "FAIL: $what: exit $rc, expected $expected; stderr: $out"
-    failures=$((failures + 1))
-  elif [[ $text != - && $out != *"$text"* ]]; then
-    echo "FAIL: $what: stderr lacks '$text': $out"
-    failures=$((failures + 1))
-  else
-    echo "ok: $what"
-    passes=$((passes + 1))
-  fi
-}
+source "$src/tests/cli/cli_common.sh"
 
 small="$work/small.json"
 cat >"$small" <<JSON
@@ -164,6 +141,29 @@ check "grasp: five hands, 85 radars a frame" 0 - -- "$hagoromo" grasp "$src/scen
 if grep -q '"radars_per_frame": 85' "$work/grasp_out/grasp_five_hands.json" && grep -q '"failed_hands": 0' "$work/grasp_out/grasp_five_hands.json" &&
    grep -q '"penetration": false' "$work/grasp_out/grasp_five_hands.json"; then passes=$((passes + 1)); else
   echo "FAIL: five-hands grasp metrics"; failures=$((failures + 1)); fi
+# A mesh target (the built-in bottle) held as a sphere tree; mesh files that cannot be used.
+check "grasp: bottle (mesh target) succeeds" 0 - -- "$hagoromo" grasp "$src/scenes/grasp/bottle.json" --out "$work/grasp_bottle" -q
+for f in grasp_bottle.obj grasp_bottle.png grasp_bottle.json; do
+  if [[ -s "$work/grasp_bottle/$f" ]]; then passes=$((passes + 1)); else
+    echo "FAIL: bottle grasp did not write $f"; failures=$((failures + 1)); fi
+done
+if grep -q '"distance_method": "sphere_tree"' "$work/grasp_bottle/grasp_bottle.json" &&
+   grep -q '"sphere_tree_check"' "$work/grasp_bottle/grasp_bottle.json" &&
+   grep -q '"tree_penetration_m"' "$work/grasp_bottle/grasp_bottle.json" &&
+   grep -q '"source": "builtin:bottle"' "$work/grasp_bottle/grasp_bottle.json" &&
+   grep -Eq '"fingers_in_contact": [1-5],' "$work/grasp_bottle/grasp_bottle.json" &&
+   grep -q '"failed_hands": 0' "$work/grasp_bottle/grasp_bottle.json" &&
+   grep -q '"penetration": false' "$work/grasp_bottle/grasp_bottle.json"; then passes=$((passes + 1)); else
+  echo "FAIL: bottle grasp metrics"; failures=$((failures + 1)); fi
+if grep -q '"distance_method": "analytic"' "$work/grasp_out/grasp.json" && grep -q '"sphere_tree_check"' "$work/grasp_out/grasp.json"; then
+  passes=$((passes + 1)); else echo "FAIL: grasp metrics lack the sphere-tree check"; failures=$((failures + 1)); fi
+printf 'v 0 0 0\nv 0.1 0 0\nv 0 0.1 0\nv 0 0 0.1\nf 1 3 2\nf 1 2 4\nf 1 4 3\n' >"$work/open_tet.obj"
+echo '{"target": {"shape": "mesh", "mesh": "open_tet.obj"}, "hands": [{"position": [0.3, 0, 0]}]}' >"$work/grasp_open.json"
+check "grasp: open mesh target names the scene and the mesh file" 2 "$work/grasp_open.json: target ($work/open_tet.obj): voxelize: the mesh is not watertight" -- \
+  "$hagoromo" grasp "$work/grasp_open.json" --out "$work/x"
+echo '{"target": {"shape": "mesh", "mesh": "nothere.obj"}, "hands": [{"position": [0.3, 0, 0]}]}' >"$work/grasp_nomesh.json"
+check "grasp: missing mesh file is named" 2 "$work/grasp_nomesh.json: target.mesh: $work/nothere.obj: cannot read mesh" -- \
+  "$hagoromo" grasp "$work/grasp_nomesh.json" --out "$work/x"
 check "grasp: missing scene file" 2 "$work/none.json: cannot open scene file" -- "$hagoromo" grasp "$work/none.json" --out "$work/x"
 echo '{"target": {"radius": 0.05}, "hands": [{"position": [0.3, 0, 0]}], "motion": {"scan_stepdeg": 10}}' >"$work/grasp_typo.json"
 check "grasp: unknown key names the file and key" 2 "$work/grasp_typo.json: unknown key 'motion.scan_stepdeg'" -- \

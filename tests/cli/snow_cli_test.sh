@@ -12,24 +12,7 @@ failures=0
 passes=0
 export OMP_WAIT_POLICY=PASSIVE
 
-pass() { passes=$((passes + 1)); }
-failed() { echo "FAIL: $*"; failures=$((failures + 1)); }
-
-check() {  # check <description> <expected exit> <expected text in stderr|-> -- command...
-  local what=$1 expected=$2 text=$3
-  shift 4
-  local out rc
-  out=$("$@" 2>&1 >/dev/null)
-  rc=$?
-  if [[ $rc -ne $expected ]]; then
-    failed "$what: exit $rc, expected $expected; stderr: $out"
-  elif [[ $text != - && $out != *"$text"* ]]; then
-    failed "$what: stderr lacks '$text': $out"
-  else
-    echo "ok: $what"
-    pass
-  fi
-}
+source "$src/tests/cli/cli_common.sh"
 
 scene="$src/tests/snow/data/small_roof.json"
 out="$work/small"
@@ -38,7 +21,7 @@ for f in before.png after.png snow.obj snow_depth.png snow_depth_preview.png rep
   if [[ -s "$out/$f" ]]; then pass; else failed "snow did not write $f"; fi
 done
 for f in before.png after.png snow_depth.png snow_depth_preview.png; do
-  if [[ $(head -c 8 "$out/$f" | od -An -tx1 | tr -d ' \n') == 89504e470d0a1a0a ]]; then pass; else failed "$f is not a PNG"; fi
+  if is_png "$out/$f"; then pass; else failed "$f is not a PNG"; fi
 done
 if grep -q '^g snow_ground' "$out/snow.obj" && grep -q '^g objects_with_snow' "$out/snow.obj" && grep -q '^f ' "$out/snow.obj"; then
   pass; else failed "snow.obj lacks its groups or faces"; fi

@@ -1,0 +1,30 @@
+# Shared helpers of the CLI test scripts (sourced): counters and check().
+# The sourcing script sets `failures=0 passes=0` and ends with a summary of them.
+
+pass() { passes=$((passes + 1)); }
+failed() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+check() {  # check <description> <expected exit> <expected text in stderr|-> -- command...
+  local what=$1 expected=$2 text=$3
+  shift 4
+  local out rc
+  out=$("$@" 2>&1 >/dev/null)
+  rc=$?
+  # Under ASan, LeakSanitizer's own stop-the-world tracer sometimes crashes at exit after a
+  # correct run ("Tracer caught signal 11", google/sanitizers#1353): run such a case once more.
+  if [[ $rc -ne $expected && $out == *"LeakSanitizer has encountered a fatal error"* ]]; then
+    echo "note: $what: LeakSanitizer's tracer crashed at exit; running it again"
+    out=$("$@" 2>&1 >/dev/null)
+    rc=$?
+  fi
+  if [[ $rc -ne $expected ]]; then
+    failed "$what: exit $rc, expected $expected; stderr: $out"
+  elif [[ $text != - && $out != *"$text"* ]]; then
+    failed "$what: stderr lacks '$text': $out"
+  else
+    echo "ok: $what"
+    pass
+  fi
+}
+
+is_png() { [[ $(head -c 8 "$1" | od -An -tx1 | tr -d ' \n') == 89504e470d0a1a0a ]]; }
