@@ -152,7 +152,7 @@ int runSpheres(const SpheresOptions& options) {
     level.tree = std::move(tree).value();
     level.fillSeconds = seconds(t0, t1);
     level.octreeSeconds = seconds(t1, t2);
-    level.unionVolume = sphereUnionVolume(level.tree.spheres(), 256);
+    level.unionVolume = sphereUnionVolume(level.tree.spheres(), std::clamp(6 * resolution, 512, 1536));
     levels.push_back(std::move(level));
     progress.update(long(levels.size()));
   }

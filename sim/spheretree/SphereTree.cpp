@@ -429,24 +429,61 @@ double sphereUnionVolume(std::span<const glm::vec4> spheres, int cellsPerSide) {
   if (!(h > 0.0)) return 0.0;
   const int nx = std::max(1, int(std::ceil(extent.x / h))), ny = std::max(1, int(std::ceil(extent.y / h))),
             nz = std::max(1, int(std::ceil(extent.z / h)));
-  std::vector<std::uint8_t> in(std::size_t(nx) * std::size_t(ny) * std::size_t(nz), 0);
+  // One z slab of cells at a time (memory nx ny, not nx ny nz): the spheres crossing
+  // each slab, bucketed by slab first.
+  struct Ball {
+    double cx, cy, cz, r;
+    int i0, i1, j0, j1;
+  };
+  std::vector<Ball> balls;
+  balls.reserve(spheres.size());
+  std::vector<std::size_t> slabStart(std::size_t(nz) + 1, 0);
+  std::vector<std::pair<int, int>> slabRange;
+  slabRange.reserve(spheres.size());
   for (const glm::vec4& s : spheres) {
-    const double cx = (double(s.x) - lo.x) / h - 0.5, cy = (double(s.y) - lo.y) / h - 0.5,
-                 cz = (double(s.z) - lo.z) / h - 0.5, r = double(s.w) / h;
-    const int i0 = std::max(0, int(std::ceil(cx - r))), i1 = std::min(nx - 1, int(std::floor(cx + r)));
-    const int j0 = std::max(0, int(std::ceil(cy - r))), j1 = std::min(ny - 1, int(std::floor(cy + r)));
-    const int k0 = std::max(0, int(std::ceil(cz - r))), k1 = std::min(nz - 1, int(std::floor(cz + r)));
-    for (int k = k0; k <= k1; ++k)
-      for (int j = j0; j <= j1; ++j) {
-        const double dy = j - cy, dz = k - cz, rest = r * r - dy * dy - dz * dz;
-        if (rest < 0.0) continue;
-        const double w = std::sqrt(rest);
-        const int a = std::max(i0, int(std::ceil(cx - w))), b = std::min(i1, int(std::floor(cx + w)));
-        std::uint8_t* row = in.data() + (std::size_t(k) * std::size_t(ny) + std::size_t(j)) * std::size_t(nx);
-        for (int i = a; i <= b; ++i) row[i] = 1;
-      }
+    Ball b;
+    b.cx = (double(s.x) - lo.x) / h - 0.5;
+    b.cy = (double(s.y) - lo.y) / h - 0.5;
+    b.cz = (double(s.z) - lo.z) / h - 0.5;
+    b.r = double(s.w) / h;
+    b.i0 = std::max(0, int(std::ceil(b.cx - b.r)));
+    b.i1 = std::min(nx - 1, int(std::floor(b.cx + b.r)));
+    b.j0 = std::max(0, int(std::ceil(b.cy - b.r)));
+    b.j1 = std::min(ny - 1, int(std::floor(b.cy + b.r)));
+    const int k0 = std::max(0, int(std::ceil(b.cz - b.r))), k1 = std::min(nz - 1, int(std::floor(b.cz + b.r)));
+    balls.push_back(b);
+    slabRange.emplace_back(k0, k1);
+    for (int k = k0; k <= k1; ++k) ++slabStart[std::size_t(k) + 1];
   }
-  const std::size_t count = std::size_t(std::count(in.begin(), in.end(), std::uint8_t(1)));
+  for (std::size_t k = 1; k < slabStart.size(); ++k) slabStart[k] += slabStart[k - 1];
+  std::vector<std::uint32_t> inSlab(slabStart.back());
+  {
+    std::vector<std::size_t> fill(slabStart.begin(), slabStart.end() - 1);
+    for (std::size_t i = 0; i < balls.size(); ++i)
+      for (int k = slabRange[i].first; k <= slabRange[i].second; ++k) inSlab[fill[std::size_t(k)]++] = std::uint32_t(i);
+  }
+  std::size_t count = 0;
+#pragma omp parallel reduction(+ : count)
+  {
+    std::vector<std::uint8_t> slab(std::size_t(nx) * std::size_t(ny));
+#pragma omp for schedule(dynamic, 4)
+    for (int k = 0; k < nz; ++k) {
+      std::fill(slab.begin(), slab.end(), std::uint8_t(0));
+      for (std::size_t e = slabStart[std::size_t(k)]; e < slabStart[std::size_t(k) + 1]; ++e) {
+        const Ball& b = balls[inSlab[e]];
+        const double dz = k - b.cz;
+        for (int j = b.j0; j <= b.j1; ++j) {
+          const double dy = j - b.cy, rest = b.r * b.r - dy * dy - dz * dz;
+          if (rest < 0.0) continue;
+          const double w = std::sqrt(rest);
+          const int first = std::max(b.i0, int(std::ceil(b.cx - w))), last = std::min(b.i1, int(std::floor(b.cx + w)));
+          std::uint8_t* row = slab.data() + std::size_t(j) * std::size_t(nx);
+          for (int i = first; i <= last; ++i) row[i] = 1;
+        }
+      }
+      count += std::size_t(std::count(slab.begin(), slab.end(), std::uint8_t(1)));
+    }
+  }
   return double(count) * h * h * h;
 }
 

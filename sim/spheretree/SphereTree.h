@@ -139,7 +139,9 @@ float distance(const SphereTree& a, const RigidPose& poseA, const SphereTree& b,
                std::size_t* nodePairsVisited = nullptr);
 
 /// Volume of the union of spheres, m^3, by counting the centres of a regular grid of
-/// `cellsPerSide` cells along the spheres' longest extent (exact as that grows).
+/// `cellsPerSide` cells along the spheres' longest extent (exact as that grows: on the
+/// bottle, 3 and 6 cells per filling voxel differ by 0.5 / 0.3 / 0.1 % at 64 / 128 / 256
+/// voxels). Works one z slab at a time: memory of one slab of cells plus the spheres.
 double sphereUnionVolume(std::span<const glm::vec4> spheres, int cellsPerSide = 256);
 
 /// The instance record of a tree placed at `pose` whose nodes start at `rootIndex` of a
