@@ -38,7 +38,7 @@ VertexContact depthViewContact(vec3 x) {
 }
 
 /// The deepest contact at x: the analytic colliders, the body grid, the depth views, the
-/// boxes and the sphere trees (each instance's nearest leaf within the search radius).
+/// boxes and the sphere trees (the nearest leaf of all instances within the search radius).
 VertexContact contactAt(vec3 x) {
   VertexContact contact = analyticContact(x, params);
   ivec3 corner;
@@ -51,10 +51,10 @@ VertexContact contactAt(vec3 x) {
   }
   if (params.depthViews.x > 0u) contact = deeperContact(contact, depthViewContact(x));
   for (uint b = 0u; b < params.colliders.x; ++b) contact = deeperContact(contact, boxContact(clothBoxes[b], x));
-  for (uint t = 0u; t < params.colliders.y; ++t) {
-    SpherePointResult hit = sphereTreeNearest(t, x, params.colliderSearch.x);
+  if (params.colliders.y > 0u) {
+    SpherePointResult hit = sphereTreeNearestAll(params.colliders.y, x, params.colliderSearch.x);
     if (hit.normalDistance.w < HG_NO_CONTACT_GAP)
-      contact = deeperContact(contact, sphereTreeContact(hit.normalDistance, sphereTreeInstances[t].translation.w));
+      contact = deeperContact(contact, sphereTreeContact(hit.normalDistance, sphereTreeInstances[hit.leaf.x].translation.w));
   }
   return contact;
 }

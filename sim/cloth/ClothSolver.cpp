@@ -130,13 +130,6 @@ kernels::ClothBox clothBox(const Obb& box, float friction) {
   return b;
 }
 
-void SphereTreeColliders::add(const SphereTree& tree, const RigidPose& pose, float friction) {
-  const auto root = std::uint32_t(nodes.size());
-  nodes.insert(nodes.end(), tree.nodes().begin(), tree.nodes().end());
-  instances.push_back(sphereTreeInstance(tree, pose, root, friction));
-  for (const glm::vec4& s : tree.spheres()) largestLeafRadius = std::max(largestLeafRadius, s.w);
-}
-
 StepStatus ClothSolver::advanceFrame(int substeps, float velocityDamping) {
   // Continuous collision per step() (not per substep): it needs the state on the host,
   // a readback on the GPU, and one batch of radars per step is what it costs.

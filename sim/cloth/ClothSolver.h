@@ -17,7 +17,7 @@
 #include "sim/core/Result.h"
 #include "sim/core/StepStatus.h"
 #include "sim/geometry/Obb.h"
-#include "sim/spheretree/SphereTree.h"
+#include "sim/spheretree/SphereTreeQueries.h"
 
 namespace hg {
 
@@ -60,21 +60,14 @@ std::string_view backendName(Backend backend);
 /// "cpu" or "gpu" (case-sensitive); error otherwise.
 Result<Backend> parseBackend(std::string_view name);
 
-/// Sphere-tree colliders of a cloth (methods.md section 6): every tree's nodes in one
-/// array (the layout of shaders/sphere_tree_common.glsl) and the placed trees as
-/// SphereTreeInstance records (pose, root, friction in translation.w). Immutable once
-/// handed to a solver (shared, not copied). A vertex's contact with an instance is its
-/// nearest leaf sphere surface (hg::nearestLeaf on the CPU, sphereTreeNearest on the GPU:
-/// the same traversal) within ClothSettings::sphereTreeSearchRadius(); the deepest of
-/// all colliders wins, as everywhere.
-struct SphereTreeColliders {
-  std::vector<kernels::SphereTreeNode> nodes;
-  std::vector<kernels::SphereTreeInstance> instances;
-  float largestLeafRadius = 0.0f;  ///< m, over every tree added
-  /// Appends `tree` placed at `pose` with Coulomb friction `friction` at its surface.
-  void add(const SphereTree& tree, const RigidPose& pose, float friction);
-  bool empty() const { return instances.empty(); }
-};
+/// Sphere-tree colliders of a cloth (methods.md section 6): a SphereTreeSet (every tree's
+/// nodes in one array, the layout of shaders/sphere_tree_common.glsl, and the placed trees
+/// with their friction in translation.w), immutable once handed to a solver (shared, not
+/// copied). A vertex's contact is the nearest leaf sphere surface over all instances
+/// within ClothSettings::sphereTreeSearchRadius() (sphereTreeQueryPoint on the CPU,
+/// sphereTreeNearestAll on the GPU: the same traversal); the deepest of all colliders
+/// wins, as everywhere.
+using SphereTreeColliders = SphereTreeSet;
 
 /// The std430 record of an analytic box collider with friction mu.
 kernels::ClothBox clothBox(const Obb& box, float friction);

@@ -66,13 +66,12 @@ kernels::VertexContact CpuClothSolverBase::contactAt(glm::vec3 x, const kernels:
     contact = kernels::deeperContact(contact, depthViewContact(*views, x, params.friction));
   for (const kernels::ClothBox& box : m_boxRecords) contact = kernels::deeperContact(contact, kernels::boxContact(box, x));
   if (const SphereTreeColliders* trees = m_settings.sphereTrees.get()) {
-    // hg::nearestLeaf over the concatenated nodes: the traversal of shaders/sphere_tree_common.glsl.
-    for (const kernels::SphereTreeInstance& instance : trees->instances) {
-      const SpherePointHit hit = nearestLeaf(trees->nodes, instance, x, params.colliderSearch.x);
-      if (hit.found)
-        contact = kernels::deeperContact(
-            contact, kernels::sphereTreeContact(glm::vec4(hit.normal, hit.distance), instance.translation.w));
-    }
+    // The nearest leaf over every instance (shaders/body_contact.glsl: sphereTreeNearestAll).
+    const kernels::SpherePointResult hit =
+        sphereTreeQueryPoint(*trees, glm::vec4(x, params.colliderSearch.x), kSphereQueryAllInstances);
+    if (hit.normalDistance.w < HG_NO_CONTACT_GAP)
+      contact = kernels::deeperContact(
+          contact, kernels::sphereTreeContact(hit.normalDistance, trees->instances[hit.leaf.x].translation.w));
   }
   return contact;
 }

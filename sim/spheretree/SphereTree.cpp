@@ -141,8 +141,6 @@ std::uint32_t buildOctree(const std::vector<glm::vec4>& spheres, std::vector<std
   return std::uint32_t(out.size() - 1);
 }
 
-/// b's sphere s in a's frame, given b-to-a rotation m and translation t.
-glm::vec4 relative(const glm::mat3& m, glm::vec3 t, glm::vec4 s) { return glm::vec4(m * glm::vec3(s) + t, s.w); }
 
 }  // namespace
 
@@ -301,7 +299,7 @@ SpherePointHit nearestLeaf(std::span<const kernels::SphereTreeNode> nodes, const
   const glm::vec3 local = kernels::sphereTreeToLocal(instance, p);
   const std::uint32_t base = instance.base.x;
   float best = searchRadius;
-  std::array<std::uint32_t, HG_SPHERE_TREE_STACK> stack{};
+  std::array<std::uint32_t, HG_SPHERE_TREE_STACK> stack;  // not zero-filled: per vertex and substep in the cloth
   std::size_t top = 0;
   stack[top++] = 0;
   std::vector<std::uint32_t> overflow;  // the CPU never drops work (the GPU pass flags it)
@@ -342,45 +340,25 @@ bool SphereTree::contains(const RigidPose& pose, glm::vec3 p) const { return nea
 SphereTreeContact collide(const SphereTree& a, const RigidPose& poseA, const SphereTree& b, const RigidPose& poseB,
                           bool firstOnly) {
   SphereTreeContact out;
-  const glm::mat3 toA = glm::transpose(poseA.rotation);
-  const glm::mat3 m = toA * poseB.rotation;
-  const glm::vec3 t = toA * (poseB.translation - poseA.translation);
-  const auto& na = a.nodes();
-  const auto& nb = b.nodes();
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> stack;
+  const kernels::SphereTreeRelativePose rel =
+      kernels::sphereTreeRelativePose(sphereTreeInstance(a, poseA, 0u), sphereTreeInstance(b, poseB, 0u));
+  std::vector<glm::uvec2> stack;
   stack.reserve(256);
-  if (kernels::spheresOverlap(na[0].sphere, relative(m, t, nb[0].sphere))) stack.emplace_back(0u, 0u);
-  while (!stack.empty()) {
-    const auto [ia, ib] = stack.back();
-    stack.pop_back();
-    ++out.nodePairsVisited;
-    const kernels::SphereTreeNode& x = na[ia];
-    const kernels::SphereTreeNode& y = nb[ib];
-    const glm::vec4 ys = relative(m, t, y.sphere);
-    if (x.links.y == 0u && y.links.y == 0u) {
-      out.colliding = true;
-      out.leafPairs.emplace_back(x.links.z, y.links.z);
-      out.penetration = std::max(out.penetration, -kernels::sphereGap(x.sphere, ys));
-      if (firstOnly) break;
-      continue;
-    }
-    if (kernels::sphereTreeOpenFirst(x, y)) {
-      for (std::uint32_t c = x.links.y; c-- > 0;)
-        if (kernels::spheresOverlap(na[x.links.x + c].sphere, ys)) stack.emplace_back(x.links.x + c, ib);
-    } else {
-      for (std::uint32_t c = y.links.y; c-- > 0;)
-        if (kernels::spheresOverlap(x.sphere, relative(m, t, nb[y.links.x + c].sphere)))
-          stack.emplace_back(ia, y.links.x + c);
-    }
-  }
+  out.nodePairsVisited = traverseCollidingLeaves(
+      a.nodes().data(), b.nodes().data(), rel, stack,
+      [&](const kernels::SphereTreeNode& x, const kernels::SphereTreeNode& y, glm::vec4 ys) {
+        out.colliding = true;
+        out.leafPairs.emplace_back(x.links.z, y.links.z);
+        out.penetration = std::max(out.penetration, -kernels::sphereGap(x.sphere, ys));
+        return !firstOnly;
+      });
   return out;
 }
 
 float distance(const SphereTree& a, const RigidPose& poseA, const SphereTree& b, const RigidPose& poseB,
                std::size_t* nodePairsVisited) {
-  const glm::mat3 toA = glm::transpose(poseA.rotation);
-  const glm::mat3 m = toA * poseB.rotation;
-  const glm::vec3 t = toA * (poseB.translation - poseA.translation);
+  const kernels::SphereTreeRelativePose rel =
+      kernels::sphereTreeRelativePose(sphereTreeInstance(a, poseA, 0u), sphereTreeInstance(b, poseB, 0u));
   const auto& na = a.nodes();
   const auto& nb = b.nodes();
   float best = std::numeric_limits<float>::infinity();
@@ -393,7 +371,7 @@ float distance(const SphereTree& a, const RigidPose& poseA, const SphereTree& b,
     ++visited;
     const kernels::SphereTreeNode& x = na[ia];
     const kernels::SphereTreeNode& y = nb[ib];
-    const glm::vec4 ys = relative(m, t, y.sphere);
+    const glm::vec4 ys = kernels::sphereTreeRelativeSphere(rel, y.sphere);
     const float bound = kernels::sphereGap(x.sphere, ys);
     if (!(bound < best)) continue;
     if (x.links.y == 0u && y.links.y == 0u) {
@@ -407,7 +385,7 @@ float distance(const SphereTree& a, const RigidPose& poseA, const SphereTree& b,
     for (std::uint32_t c = 0; c < open.links.y; ++c) {
       const std::uint32_t child = open.links.x + c;
       const float g = openA ? kernels::sphereGap(na[child].sphere, ys)
-                            : kernels::sphereGap(x.sphere, relative(m, t, nb[child].sphere));
+                            : kernels::sphereGap(x.sphere, kernels::sphereTreeRelativeSphere(rel, nb[child].sphere));
       if (g < best) children.emplace_back(g, child);
     }
     std::sort(children.begin(), children.end(), [](const auto& p, const auto& q) { return p.first > q.first; });
@@ -487,15 +465,21 @@ double sphereUnionVolume(std::span<const glm::vec4> spheres, int cellsPerSide) {
   return double(count) * h * h * h;
 }
 
-kernels::SphereTreeInstance sphereTreeInstance(const SphereTree& tree, const RigidPose& pose, std::uint32_t rootIndex,
-                                               float friction) {
+kernels::SphereTreeInstance sphereTreeInstance(const RigidPose& pose, glm::uvec4 base, float friction) {
   kernels::SphereTreeInstance inst;
   inst.axis0 = glm::vec4(pose.rotation[0], 0.0f);
   inst.axis1 = glm::vec4(pose.rotation[1], 0.0f);
   inst.axis2 = glm::vec4(pose.rotation[2], 0.0f);
   inst.translation = glm::vec4(pose.translation, friction);
-  inst.base = glm::uvec4(rootIndex, std::uint32_t(tree.nodes().size()), std::uint32_t(tree.spheres().size()), 0u);
+  inst.base = base;
   return inst;
+}
+
+kernels::SphereTreeInstance sphereTreeInstance(const SphereTree& tree, const RigidPose& pose, std::uint32_t rootIndex,
+                                               float friction) {
+  return sphereTreeInstance(
+      pose, glm::uvec4(rootIndex, std::uint32_t(tree.nodes().size()), std::uint32_t(tree.spheres().size()), 0u),
+      friction);
 }
 
 }  // namespace hg

@@ -128,6 +128,44 @@ private:
 SpherePointHit nearestLeaf(std::span<const kernels::SphereTreeNode> nodes, const kernels::SphereTreeInstance& instance,
                            glm::vec3 p, float searchRadius);
 
+/// Section 6's test over two node arrays (each starting at its tree's root), b placed in
+/// a's frame by `rel` (kernels::sphereTreeRelativePose): root against root; where two nodes
+/// overlap, the inner one (of two inner ones the larger) is opened and its children that
+/// overlap the other node are pushed, last child first; for every overlapping leaf pair,
+/// `visit(leafA, leafB, leafB's sphere in a's frame)` is called, and a false return ends the
+/// test. `stack` is scratch space. Returns the node pairs visited. The traversal of
+/// hg::collide, sphereTreeQueryPair and shaders/sphere_tree_common.glsl sphereTreeCollide.
+template <class Visit>
+std::size_t traverseCollidingLeaves(const kernels::SphereTreeNode* na, const kernels::SphereTreeNode* nb,
+                                    const kernels::SphereTreeRelativePose& rel, std::vector<glm::uvec2>& stack,
+                                    Visit&& visit) {
+  std::size_t visited = 0;
+  stack.clear();
+  if (kernels::spheresOverlap(na[0].sphere, kernels::sphereTreeRelativeSphere(rel, nb[0].sphere)))
+    stack.emplace_back(0u, 0u);
+  while (!stack.empty()) {
+    const glm::uvec2 top = stack.back();
+    stack.pop_back();
+    ++visited;
+    const kernels::SphereTreeNode& x = na[top.x];
+    const kernels::SphereTreeNode& y = nb[top.y];
+    const glm::vec4 ys = kernels::sphereTreeRelativeSphere(rel, y.sphere);
+    if (x.links.y == 0u && y.links.y == 0u) {
+      if (!visit(x, y, ys)) break;
+      continue;
+    }
+    if (kernels::sphereTreeOpenFirst(x, y)) {
+      for (std::uint32_t c = x.links.y; c-- > 0;)
+        if (kernels::spheresOverlap(na[x.links.x + c].sphere, ys)) stack.emplace_back(x.links.x + c, top.y);
+    } else {
+      for (std::uint32_t c = y.links.y; c-- > 0;)
+        if (kernels::spheresOverlap(x.sphere, kernels::sphereTreeRelativeSphere(rel, nb[y.links.x + c].sphere)))
+          stack.emplace_back(top.x, y.links.x + c);
+    }
+  }
+  return visited;
+}
+
 /// Section 6's test of `a` at `poseA` against `b` at `poseB`. firstOnly: stop at the
 /// first colliding leaf pair (the yes/no question, fastest).
 SphereTreeContact collide(const SphereTree& a, const RigidPose& poseA, const SphereTree& b, const RigidPose& poseB,
@@ -143,6 +181,10 @@ float distance(const SphereTree& a, const RigidPose& poseA, const SphereTree& b,
 /// bottle, 3 and 6 cells per filling voxel differ by 0.5 / 0.3 / 0.1 % at 64 / 128 / 256
 /// voxels). Works one z slab at a time: memory of one slab of cells plus the spheres.
 double sphereUnionVolume(std::span<const glm::vec4> spheres, int cellsPerSide = 256);
+
+/// The instance record of a placement: pose, `base` (root index in a concatenated node
+/// array, node count, leaf count, 0) and the surface friction.
+kernels::SphereTreeInstance sphereTreeInstance(const RigidPose& pose, glm::uvec4 base, float friction);
 
 /// The instance record of a tree placed at `pose` whose nodes start at `rootIndex` of a
 /// concatenated node array (GPU passes and cloth colliders).

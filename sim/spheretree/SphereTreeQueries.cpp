@@ -33,23 +33,18 @@ std::uint32_t SphereTreeSet::addTree(const SphereTree& tree) {
 std::uint32_t SphereTreeSet::addInstance(std::uint32_t treeIndex, const RigidPose& pose, float friction) {
   assert(treeIndex < trees.size());
   const SphereTreeRange& range = trees[treeIndex];
-  kernels::SphereTreeInstance inst;
-  inst.axis0 = glm::vec4(pose.rotation[0], 0.0f);
-  inst.axis1 = glm::vec4(pose.rotation[1], 0.0f);
-  inst.axis2 = glm::vec4(pose.rotation[2], 0.0f);
-  inst.translation = glm::vec4(pose.translation, friction);
-  inst.base = glm::uvec4(range.root, range.nodeCount, range.leafCount, 0u);  // as sphereTreeInstance()
-  instances.push_back(inst);
+  instances.push_back(sphereTreeInstance(pose, glm::uvec4(range.root, range.nodeCount, range.leafCount, 0u), friction));
   return std::uint32_t(instances.size() - 1);
+}
+
+std::uint32_t SphereTreeSet::add(const SphereTree& tree, const RigidPose& pose, float friction) {
+  return addInstance(addTree(tree), pose, friction);
 }
 
 void SphereTreeSet::setPose(std::uint32_t instance, const RigidPose& pose) {
   assert(instance < instances.size());
   kernels::SphereTreeInstance& inst = instances[instance];
-  inst.axis0 = glm::vec4(pose.rotation[0], 0.0f);
-  inst.axis1 = glm::vec4(pose.rotation[1], 0.0f);
-  inst.axis2 = glm::vec4(pose.rotation[2], 0.0f);
-  inst.translation = glm::vec4(pose.translation, inst.translation.w);
+  inst = sphereTreeInstance(pose, inst.base, inst.translation.w);
 }
 
 Status SphereTreeSet::validate() const {
@@ -118,36 +113,16 @@ kernels::SpherePairResult sphereTreeQueryPair(const SphereTreeSet& set, glm::uve
   const kernels::SphereTreeNode* na = set.nodes.data() + ia.base.x;
   const kernels::SphereTreeNode* nb = set.nodes.data() + ib.base.x;
   float deepest = 0.0f, smallestGap = HG_NO_CONTACT_GAP;
-  std::uint32_t colliding = 0, visited = 0;
-  // The traversal of hg::collide (and shaders/sphere_tree_common.glsl sphereTreeCollide):
-  // a node-pair stack, children pushed last to first when they overlap the other node.
+  std::uint32_t colliding = 0;
   thread_local std::vector<glm::uvec2> stack;
-  stack.clear();
-  if (kernels::spheresOverlap(na[0].sphere, kernels::sphereTreeRelativeSphere(rel, nb[0].sphere)))
-    stack.emplace_back(0u, 0u);
-  while (!stack.empty()) {
-    const glm::uvec2 top = stack.back();
-    stack.pop_back();
-    ++visited;
-    const kernels::SphereTreeNode& x = na[top.x];
-    const kernels::SphereTreeNode& y = nb[top.y];
-    const glm::vec4 ys = kernels::sphereTreeRelativeSphere(rel, y.sphere);
-    if (x.links.y == 0u && y.links.y == 0u) {
-      ++colliding;
-      const float gap = kernels::sphereGap(x.sphere, ys);
-      deepest = std::max(deepest, -gap);
-      smallestGap = std::min(smallestGap, gap);
-      continue;
-    }
-    if (kernels::sphereTreeOpenFirst(x, y)) {
-      for (std::uint32_t c = x.links.y; c-- > 0;)
-        if (kernels::spheresOverlap(na[x.links.x + c].sphere, ys)) stack.emplace_back(x.links.x + c, top.y);
-    } else {
-      for (std::uint32_t c = y.links.y; c-- > 0;)
-        if (kernels::spheresOverlap(x.sphere, kernels::sphereTreeRelativeSphere(rel, nb[y.links.x + c].sphere)))
-          stack.emplace_back(top.x, y.links.x + c);
-    }
-  }
+  const auto visited = std::uint32_t(traverseCollidingLeaves(
+      na, nb, rel, stack, [&](const kernels::SphereTreeNode& x, const kernels::SphereTreeNode&, glm::vec4 ys) {
+        ++colliding;
+        const float gap = kernels::sphereGap(x.sphere, ys);
+        deepest = std::max(deepest, -gap);
+        smallestGap = std::min(smallestGap, gap);
+        return true;
+      }));
   kernels::SpherePairResult result;
   result.depthGap = glm::vec4(deepest, smallestGap, 0.0f, 0.0f);
   result.counts = glm::uvec4(colliding, 0u, visited, 0u);

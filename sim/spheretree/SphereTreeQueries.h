@@ -63,6 +63,9 @@ struct SphereTreeSet {
   /// Places tree `treeIndex` (< trees.size(), asserted) at `pose` with the surface friction
   /// `friction` (kept in the instance for the cloth colliders); returns the instance index.
   std::uint32_t addInstance(std::uint32_t treeIndex, const RigidPose& pose, float friction = 0.0f);
+  /// addTree then addInstance: one placement of its own tree (cloth colliders, props).
+  std::uint32_t add(const SphereTree& tree, const RigidPose& pose, float friction = 0.0f);
+  bool empty() const { return instances.empty(); }
   /// Moves instance `instance` (< instances.size(), asserted) to `pose`.
   void setPose(std::uint32_t instance, const RigidPose& pose);
 
