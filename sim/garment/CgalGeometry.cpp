@@ -8,6 +8,13 @@
 #include <string>
 #include <tuple>
 
+#include "sim/core/AddressOrderedArena.h"
+
+// Before any CGAL header: CGAL's containers (the triangulations' vertices and faces) take
+// their memory from the address-ordered arena, so handles compare in creation order and
+// the panel meshes (Lloyd smoothing walks a std::set of vertex handles) are the same in
+// every run (sim/core/AddressOrderedArena.h).
+#define CGAL_ALLOCATOR(T) ::hg::AddressOrderedAllocator<T>
 #include <CGAL/AABB_face_graph_triangle_primitive.h>
 #include <CGAL/AABB_traits.h>
 #include <CGAL/AABB_tree.h>

@@ -12,9 +12,10 @@
 ///             below DressingSettings::weldGap
 ///   welded  = weldSeams(...), the model rebuilt from the welded mesh, state carried over
 ///
-/// Two runs of the pipeline agree closely but not bitwise (the panel meshing or
-/// placement is not yet reproducible to the last bit; seen as ~1e-6 and, rarely, up to
-/// 6.5e-5 relative differences in spring stiffness after the weld). Garments share one cloth model; each may have its
+/// The pipeline is reproducible to the bit: the same scene gives the same welded model and
+/// sewn state in every run and for any thread count (the panel mesher's CGAL containers
+/// use an address-ordered allocator, sim/core/AddressOrderedArena.h; pinned in
+/// tests/garment/DressingTest.cpp). Garments share one cloth model; each may have its
 /// own material (GarmentSpec::material). They do not collide with each
 /// other (cloth-cloth contact is not part of the solver yet), so layered garments must
 /// not overlap much: the default outfit is a T-shirt ending above the hip over a skirt.
