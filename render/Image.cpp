@@ -10,7 +10,7 @@ namespace hg {
 Status writePng(const Image& image, const std::filesystem::path& path) {
   if (image.width <= 0 || image.height <= 0 ||
       image.rgba.size() != std::size_t(image.width) * std::size_t(image.height) * 4)
-    return Error{"cannot write " + path.string() + ": image has no pixels or a wrong size"};
+    return outputError("cannot write " + path.string() + ": image has no pixels or a wrong size");
   std::vector<std::byte> bytes;
   auto append = [](void* context, void* data, int size) {
     auto* out = static_cast<std::vector<std::byte>*>(context);
@@ -18,7 +18,7 @@ Status writePng(const Image& image, const std::filesystem::path& path) {
     out->insert(out->end(), begin, begin + size);
   };
   if (!stbi_write_png_to_func(append, &bytes, image.width, image.height, 4, image.rgba.data(), image.width * 4))
-    return Error{"cannot encode " + path.string() + " as PNG"};
+    return outputError("cannot encode " + path.string() + " as PNG");
   return writeFileAtomically(path, bytes);
 }
 

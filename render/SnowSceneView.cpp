@@ -251,7 +251,7 @@ Result<std::unique_ptr<SnowSceneView>> SnowSceneView::create(const SnowCover& co
 
   if (Status s = view->setSnow(cover.groundSnow, cover.objectSnow); !s) return s.error();
   if (const GLenum error = glGetError(); error != GL_NO_ERROR)
-    return Error{"snow view: OpenGL error " + std::to_string(error) + " while uploading the scene"};
+    return graphicsError("snow view: OpenGL error " + std::to_string(error) + " while uploading the scene");
   return view;
 }
 
@@ -333,7 +333,7 @@ Result<Image> SnowSceneView::render(const SnowCamera& camera, int width, int hei
   Image image = m_target->read();
   glBindFramebuffer(GL_FRAMEBUFFER, 0);
   if (const GLenum error = glGetError(); error != GL_NO_ERROR)
-    return Error{"snow view: OpenGL error " + std::to_string(error) + " while rendering"};
+    return graphicsError("snow view: OpenGL error " + std::to_string(error) + " while rendering");
   return image;
 }
 

@@ -13,7 +13,9 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include "apps/common/CliChecks.h"
 #include "apps/common/ExitCodes.h"
+#include "apps/common/OutputSet.h"
 #include "apps/common/Progress.h"
 #include "render/MeshRenderer.h"
 #include "render/OffscreenTarget.h"
@@ -121,7 +123,7 @@ CLI::App* addGraspCommand(CLI::App& app, GraspOptions& options) {
       "grasp", "Cyber Radar grasp: hands of 17 radars detect a target by ID, approach it and close on it; "
                "writes PNG, OBJ and metrics JSON");
   command->add_option("scene", options.scenePath, "Grasp scene JSON file (see scenes/grasp/*.json)")->required();
-  command->add_option("--out", options.outDir, "Override the output folder");
+  command->add_option("--out", options.outDir, "Override the output folder")->check(nonEmpty());
   command->add_option("--backend", options.backend, "Radar backend (default cpu)")->check(CLI::IsMember({"cpu", "gpu"}));
   command->add_flag("--quiet,-q", options.quiet, "Print errors only");
   command->footer("Example: hagoromo grasp scenes/grasp/five_hands.json --out /tmp/grasp");
@@ -132,26 +134,26 @@ int runGrasp(const GraspOptions& options) {
   using Clock = std::chrono::steady_clock;
   const auto tStart = Clock::now();
   auto loaded = loadGraspScene(options.scenePath);
-  if (!loaded) return fail(kExitInput, loaded.error().message);
+  if (!loaded) return fail(loaded.error());
   GraspScene scene = std::move(loaded).value();
   if (!options.outDir.empty()) scene.outputDirectory = options.outDir;
 
   // A context for the PNG (and the GPU backend).
   auto context = gl::HeadlessContext::create();
-  if (!context) return fail(kExitGraphics, context.error().message);
+  if (!context) return fail(context.error());
   if (!options.quiet) std::printf("OpenGL: %s\n", (*context)->description().c_str());
 
   std::unique_ptr<RadarBackend> radar;
   if (options.backend == "gpu") {
     auto gpu = makeGpuRadar();
-    if (!gpu) return fail(kExitGraphics, "GPU radar: " + gpu.error().message);
+    if (!gpu) return fail(gpu.error().prefixed("GPU radar: "));
     radar = std::move(gpu).value();
   } else {
     radar = makeCpuRadar();
   }
 
   auto created = GraspSimulation::create(scene);
-  if (!created) return fail(kExitInput, options.scenePath + ": " + created.error().message);
+  if (!created) return fail(created.error().prefixed(options.scenePath + ": "));
   GraspSimulation sim = std::move(created).value();
   if (!options.quiet)
     std::printf("grasp %s: %zu hand(s) x %d radars = %zu radars per frame, %d x %d pixels, %s backend\n",
@@ -184,21 +186,24 @@ int runGrasp(const GraspOptions& options) {
     }
   };
   const auto tSetup = Clock::now();
-  if (Status s = sim.run(*radar, onFrame); !s)
-    return fail(kExitSimulation, options.scenePath + ": " + s.error().message + "; no output written");
+  // A failed run is the simulation's failure, or the GPU radar's (a GL error keeps its kind).
+  if (Status s = sim.run(*radar, onFrame); !s) {
+    const Error e = s.error().prefixed(options.scenePath + ": ", "; no output written");
+    return fail(e.kind == ErrorKind::Graphics ? e : e.as(ErrorKind::Simulation));
+  }
   if (bar) bar->finish();
   const auto tSimulated = Clock::now();
   const GraspReport report = sim.report();
 
   auto image = renderGrasp(sim, scene.imageWidth, scene.imageHeight);
-  if (!image) return fail(kExitGraphics, image.error().message);
+  if (!image) return fail(image.error());
   const auto tRendered = Clock::now();
 
-  const fs::path objPath = scene.outputDirectory / (scene.name + ".obj");
-  const fs::path pngPath = scene.outputDirectory / (scene.name + ".png");
-  const fs::path jsonPath = scene.outputDirectory / (scene.name + ".json");
-  if (Status s = exportMesh(sim.sceneMesh(), objPath); !s) return fail(kExitOutput, s.error().message);
-  if (Status s = writePng(*image, pngPath); !s) return fail(kExitOutput, s.error().message);
+  OutputSet outputs(scene.outputDirectory);  // staged, moved into place together (apps/common/OutputSet.h)
+  if (Status s = outputs.write(scene.name + ".obj", [&](const fs::path& p) { return exportMesh(sim.sceneMesh(), p); }); !s)
+    return fail(s.error());
+  if (Status s = outputs.write(scene.name + ".png", [&](const fs::path& p) { return writePng(*image, p); }); !s)
+    return fail(s.error());
 
   static const char* kFingerNames[kHandFingers] = {"thumb", "index", "middle", "ring", "little"};
   static const char* kJointNames[kHandJointsPerFinger] = {"proximal", "middle", "distal"};
@@ -272,7 +277,6 @@ int runGrasp(const GraspOptions& options) {
   }
   auto seconds = [](auto a, auto b) { return std::chrono::duration<double>(b - a).count(); };
   const double tolerance = report.distanceMethod == "sphere_tree" ? double(report.distanceVoxel) : 0.0;
-  const std::vector<std::string> outputs = {objPath.string(), pngPath.string()};
   const nlohmann::json metrics = {
       {"scene", options.scenePath},
       {"name", scene.name},
@@ -313,9 +317,10 @@ int runGrasp(const GraspOptions& options) {
                    {"radar", report.radarSeconds},
                    {"render", seconds(tSimulated, tRendered)}}},
       {"hands", hands},
-      {"outputs", outputs},
+      {"outputs", outputs.finalPathStrings()},
   };
-  if (Status s = writeFileAtomically(jsonPath, metrics.dump(2) + "\n"); !s) return fail(kExitOutput, s.error().message);
+  if (Status s = outputs.writeText(scene.name + ".json", metrics.dump(2) + "\n"); !s) return fail(s.error());
+  if (Status s = outputs.commit(); !s) return fail(s.error());
 
   if (!options.quiet) {
     std::printf("%d frames, %zu radars per frame, %zu radars run in %.2f s (%.2f s in the radar backend)\n",
@@ -328,7 +333,8 @@ int runGrasp(const GraspOptions& options) {
     std::printf("sphere-tree check (%zu spheres, voxel %.2f mm): %d segment(s) overlap the target, "
                 "largest penetration estimate %.3f mm\n",
                 report.checkSpheres, 1e3 * double(report.checkVoxel), treeOverlaps, 1e3 * maxTreePenetration);
-    std::printf("wrote %s\n      %s\n      %s\n", objPath.c_str(), pngPath.c_str(), jsonPath.c_str());
+    std::printf("wrote %zu files:\n", outputs.size());
+    for (const fs::path& path : outputs.finalPaths()) std::printf("  %s\n", path.c_str());
   }
   for (const GraspHandReport& r : report.hands)
     if (r.phase == GraspPhase::Failed) std::fprintf(stderr, "hagoromo: warning: a hand failed: %s\n", r.failure.c_str());

@@ -12,7 +12,9 @@
 
 #include <CLI/CLI.hpp>
 
+#include "apps/common/CliChecks.h"
 #include "apps/common/ExitCodes.h"
+#include "apps/common/OutputSet.h"
 #include "apps/common/Progress.h"
 #include "render/MeshRenderer.h"
 #include "render/OffscreenTarget.h"
@@ -105,7 +107,7 @@ std::string csv(const SkinningRig& rig, const std::vector<MethodResult>& results
   return out.str();
 }
 
-Status writePlots(const SkinningRig& rig, const std::vector<MethodResult>& results, const fs::path& dir,
+Status writePlots(const SkinningRig& rig, const std::vector<MethodResult>& results, OutputSet& outputs,
                   std::vector<std::string>& written) {
   struct Metric {
     const char* file;
@@ -140,9 +142,8 @@ Status writePlots(const SkinningRig& rig, const std::vector<MethodResult>& resul
       }
       plot.series.push_back(std::move(series));
     }
-    const fs::path path = dir / metric.file;
-    if (Status s = writeSvgLinePlot(plot, path); !s) return s;
-    written.push_back(path.string());
+    if (Status s = outputs.write(metric.file, [&](const fs::path& p) { return writeSvgLinePlot(plot, p); }); !s) return s;
+    written.push_back((outputs.directory() / metric.file).string());
   }
   return Status::success();
 }
@@ -154,9 +155,11 @@ CLI::App* addSkinCommand(CLI::App& app, SkinOptions& options) {
       "skin", "Run a skinning rig: LBS, DQS and particle skinning over a bend, twist or animation; writes OBJ per "
               "frame, a comparison PNG, metrics CSV and SVG plots");
   command->add_option("rig", options.rigPath, "Rig JSON file (see scenes/skin/)")->required();
-  command->add_option("--out", options.outDir, "Override the output folder");
+  command->add_option("--out", options.outDir, "Override the output folder")->check(nonEmpty());
   command->add_option("--backend", options.backend, "Skinning backend (default cpu)")->check(CLI::IsMember({"cpu", "gpu"}));
-  command->add_option("--methods", options.methods, "Comma-separated methods (linear,dual_quaternion,particle)");
+  command->add_option("--methods", options.methods, "Comma-separated methods (linear,dual_quaternion,particle)")
+      ->check(nonEmpty())
+      ->each([&options](const std::string&) { options.methodsGiven = true; });
   command->add_flag("--quiet,-q", options.quiet, "Print errors only");
   command->footer("Example: hagoromo skin scenes/skin/bend_cylinder.json --out /tmp/skin");
   return command;
@@ -166,22 +169,23 @@ int runSkin(const SkinOptions& options) {
   using Clock = std::chrono::steady_clock;
   const auto tStart = Clock::now();
   auto loaded = loadSkinningRig(options.rigPath);
-  if (!loaded) return fail(kExitInput, loaded.error().message);
+  if (!loaded) return fail(loaded.error());
   SkinningRig rig = std::move(*loaded);
   if (!options.outDir.empty()) rig.outputDirectory = options.outDir;
-  if (!options.methods.empty()) {
+  if (options.methodsGiven) {
     rig.methods.clear();
     std::stringstream list(options.methods);
     for (std::string method; std::getline(list, method, ',');) {
       if (method != "particle" && !parseSkinningMethod(method))
-        return fail(kExitUsage, "--methods: unknown method '" + method + "' (linear, dual_quaternion, particle)");
+        return failUsage("--methods: unknown method '" + method + "' (linear, dual_quaternion, particle)");
       rig.methods.push_back(method == "lbs" ? "linear" : method == "dqs" ? "dual_quaternion" : method);
     }
+    if (rig.methods.empty()) return failUsage("--methods: give at least one method (linear, dual_quaternion, particle)");
   }
   const Backend backend = options.backend == "gpu" ? Backend::Gpu : Backend::Cpu;
 
   auto context = gl::HeadlessContext::create();
-  if (!context) return fail(kExitGraphics, context.error().message);
+  if (!context) return fail(context.error());
   if (!options.quiet) {
     std::printf("OpenGL: %s\n", (*context)->description().c_str());
     std::printf("rig %s: %zu vertices, %zu joints, %zu frames of %s, joint '%s', %s backend\n", rig.name.c_str(),
@@ -204,7 +208,7 @@ int runSkin(const SkinOptions& options) {
     if (method == "particle") {
       const auto tBuild = Clock::now();
       auto model = buildParticleSkinModel(rig.body, rig.particles);
-      if (!model) return fail(kExitInput, options.rigPath + ": " + model.error().message);
+      if (!model) return fail(model.error().prefixed(options.rigPath + ": "));
       if (!options.quiet) {
         const ParticleFill& fill = (*model)->fill;
         std::printf("particles: %zu (", (*model)->particleCount());
@@ -214,41 +218,47 @@ int runSkin(const SkinOptions& options) {
                     std::chrono::duration<double>(Clock::now() - tBuild).count());
       }
       auto skinner = createParticleSkinner(backend, *model);
-      if (!skinner) return fail(kExitGraphics, skinner.error().message);
+      if (!skinner) return fail(skinner.error().prefixed(options.rigPath + ": "));
       run = runRig(rig, **skinner, keep);
     } else {
       auto skinner = createBodySkinner(backend, rig.body, *parseSkinningMethod(method));
-      if (!skinner) return fail(kExitGraphics, skinner.error().message);
+      if (!skinner) return fail(skinner.error().prefixed(options.rigPath + ": "));
       run = runRig(rig, **skinner, keep);
     }
     bar->finish();
-    if (!run) return fail(kExitSimulation, options.rigPath + ": " + run.error().message + "; no output written");
+    // Divergence is ErrorKind::Simulation at its source; a rig the metrics cannot measure (an
+    // empty joint zone, say) is an input error.
+    if (!run) return fail(run.error().prefixed(options.rigPath + ": ", "; no output written"));
     result.run = std::move(*run);
     results.push_back(std::move(result));
   }
   const auto tSimulated = Clock::now();
 
-  // Outputs, each written atomically, after the whole run succeeded.
-  const fs::path dir = rig.outputDirectory;
+  // Outputs, staged and moved into place together after the whole run succeeded.
+  OutputSet outputs(rig.outputDirectory);
   std::vector<std::string> written;
+  const fs::path dir = rig.outputDirectory;
   for (const MethodResult& r : results) {
     if (rig.objEvery <= 0) break;
     for (std::size_t f = 0; f < r.frames.size(); ++f) {
       if (f % std::size_t(rig.objEvery) != 0 && f + 1 != r.frames.size()) continue;
       char name[32];
       std::snprintf(name, sizeof name, "frame_%04zu.obj", f);
-      const fs::path path = dir / r.run.method / name;
-      if (Status s = exportMesh(posedMesh(rig.body->mesh, r.frames[f]), path); !s) return fail(kExitOutput, s.error().message);
+      const TriangleMesh posed = posedMesh(rig.body->mesh, r.frames[f]);
+      if (Status s = outputs.write(r.run.method + "/" + name, [&](const fs::path& p) { return exportMesh(posed, p); }); !s)
+        return fail(s.error());
     }
     written.push_back((dir / r.run.method / "frame_*.obj").string());
   }
   auto image = renderComparison(rig, results);
-  if (!image) return fail(kExitGraphics, image.error().message);
-  if (Status s = writePng(*image, dir / "comparison.png"); !s) return fail(kExitOutput, s.error().message);
+  if (!image) return fail(image.error());
+  if (Status s = outputs.write("comparison.png", [&](const fs::path& p) { return writePng(*image, p); }); !s)
+    return fail(s.error());
   written.push_back((dir / "comparison.png").string());
-  if (Status s = writeFileAtomically(dir / "metrics.csv", csv(rig, results)); !s) return fail(kExitOutput, s.error().message);
+  if (Status s = outputs.writeText("metrics.csv", csv(rig, results)); !s) return fail(s.error());
   written.push_back((dir / "metrics.csv").string());
-  if (Status s = writePlots(rig, results, dir, written); !s) return fail(kExitOutput, s.error().message);
+  if (Status s = writePlots(rig, results, outputs, written); !s) return fail(s.error());
+  if (Status s = outputs.commit(); !s) return fail(s.error());
 
   if (!options.quiet) {
     std::printf("\n%s = %g, last frame:\n", rig.parameterName.c_str(), double(rig.parameters.back()));

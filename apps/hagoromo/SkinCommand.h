@@ -22,6 +22,7 @@ struct SkinOptions {
   std::string outDir;           ///< overrides the rig's output.directory
   std::string backend = "cpu";  ///< cpu (reference) or gpu (sim/gpu backends)
   std::string methods;          ///< comma-separated override of the rig's methods
+  bool methodsGiven = false;    ///< --methods was on the command line
   bool quiet = false;
 };
 

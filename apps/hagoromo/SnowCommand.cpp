@@ -13,12 +13,15 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include "apps/common/CliChecks.h"
 #include "apps/common/ExitCodes.h"
+#include "apps/common/OutputSet.h"
 #include "apps/common/Progress.h"
 #include "render/Image.h"
 #include "render/SnowSceneView.h"
 #include "render/gl/HeadlessContext.h"
 #include "sim/core/AtomicFile.h"
+#include "sim/core/Limits.h"
 #include "sim/gpu/GpuSnowSolver.h"
 #include "sim/snow/SnowCover.h"
 #include "sim/snow/SnowExport.h"
@@ -161,21 +164,23 @@ CLI::App* addSnowCommand(CLI::App& app, SnowOptions& options) {
       "snow", "Snow accumulation on a scene: snowfall passes (shadow-map exposure) and repose relaxation; writes "
               "before/after PNGs, the snow as OBJ, a 16-bit depth PNG, a preview and a report JSON");
   command->add_option("scene", options.scenePath, "Snow scene JSON file (see scenes/snow/)")->required();
-  command->add_option("--out", options.outDir, "Output folder (default out/snow/<scene name>)");
+  command->add_option("--out", options.outDir, "Output folder (default out/snow/<scene name>)")->check(nonEmpty());
   command->add_option("--backend", options.backend,
                       "Snow solver (default: gpu on a hardware driver, cpu on a software rasterizer)")
       ->check(CLI::IsMember({"cpu", "gpu"}));
-  command->add_option("--directions", options.directions, "Snowfall directions per pass")->check(CLI::Range(1, 1 << 16));
-  command->add_option("--passes", options.passes, "Accumulation passes")->check(CLI::Range(1, 1 << 16));
+  command->add_option("--directions", options.directions, "Snowfall directions per pass")->check(CLI::Range(1, limits::kMaxSnowDirections));
+  command->add_option("--passes", options.passes, "Accumulation passes")->check(CLI::Range(1, limits::kMaxSnowPasses));
   command->add_option("--hours", options.hours, "Snowfall duration, hours")->check(CLI::PositiveNumber);
   command->add_option("--map-resolution", options.mapResolution,
                       "Depth map texels across the scene (0 keeps the scene's texel)")
-      ->check(CLI::Range(0, 1 << 15));
+      ->check(CLI::Range(0, 16384));
   command->add_option("--rays", options.rays,
                       "Rays traced through each depth map (1: the plain shadow-map test; default 8)")
       ->check(CLI::Range(1, 64));
-  command->add_option("--width", options.width, "Image width, pixels (default 1024)")->check(CLI::Range(16, 8192));
-  command->add_option("--height", options.height, "Image height, pixels (default 768)")->check(CLI::Range(16, 8192));
+  command->add_option("--width", options.width, "Image width, pixels (default 1024)")
+      ->check(CLI::Range(limits::kMinImageSide, limits::kMaxImageSide));
+  command->add_option("--height", options.height, "Image height, pixels (default 768)")
+      ->check(CLI::Range(limits::kMinImageSide, limits::kMaxImageSide));
   command->add_flag("--quiet,-q", options.quiet, "Print errors only");
   command->footer("Example: hagoromo snow scenes/snow/bench_under_roof.json --backend cpu --out /tmp/snow");
   return command;
@@ -184,7 +189,7 @@ CLI::App* addSnowCommand(CLI::App& app, SnowOptions& options) {
 int runSnow(const SnowOptions& options) {
   const auto tStart = Clock::now();
   auto loaded = loadSnowScene(options.scenePath);
-  if (!loaded) return fail(kExitInput, loaded.error().message);
+  if (!loaded) return fail(loaded.error());
   SnowSceneFile scene = std::move(loaded).value();
   SnowSettings& settings = scene.settings;
   if (options.directions >= 1) settings.fall.count = options.directions;
@@ -192,17 +197,21 @@ int runSnow(const SnowOptions& options) {
   if (options.hours > 0.0) settings.hours = float(options.hours);
   if (options.mapResolution >= 0) settings.mapResolution = options.mapResolution;
   if (options.rays >= 1) settings.exposure.raysPerDirection = options.rays;
-  if (Status s = settings.validate(); !s) return fail(kExitInput, options.scenePath + ": " + s.error().message);
+  const bool overridden = options.directions >= 1 || options.passes >= 1 || options.hours > 0.0 ||
+                          options.mapResolution >= 0 || options.rays >= 1;
+  if (Status s = settings.validate(); !s)  // only a combination can fail here: each option is checked by CLI11
+    return overridden ? failUsage("the scene " + options.scenePath + " with the command line's options: " + s.error().message)
+                      : fail(s.error().prefixed(options.scenePath + ": "));
   const fs::path outDir = options.outDir.empty() ? fs::path("out") / "snow" / scene.name : fs::path(options.outDir);
 
   // A context for the renders, made first so that a missing driver fails before the snowfall.
   auto context = gl::HeadlessContext::create();
-  if (!context) return fail(kExitGraphics, context.error().message);
+  if (!context) return fail(context.error());
   if (!options.quiet) std::printf("OpenGL: %s\n", (*context)->description().c_str());
   const auto tLoaded = Clock::now();
 
   auto made = makeSnowCover(scene.scene, settings);
-  if (!made) return fail(kExitInput, options.scenePath + ": " + made.error().message);
+  if (!made) return fail(made.error().prefixed(options.scenePath + ": "));
   const SnowCover bare = std::move(made).value();
   const SnowExposureSettings exposure = resolvedExposureSettings(bare, settings);
   std::size_t groundCells = 0;
@@ -220,7 +229,7 @@ int runSnow(const SnowOptions& options) {
     if (gpu) {
       solver = std::move(gpu).value();
     } else if (!options.backend.empty()) {
-      return fail(kExitGraphics, "the GPU snow solver: " + gpu.error().message);
+      return fail(gpu.error().prefixed("the GPU snow solver: "));
     } else {
       if (!options.quiet) std::printf("GPU snow solver unavailable (%s); using the CPU one\n", gpu.error().message.c_str());
       backend = "cpu";
@@ -239,30 +248,29 @@ int runSnow(const SnowOptions& options) {
                     !options.quiet && isatty(STDERR_FILENO));
   auto report = runSnowfall(timed, settings, [&](int pass) { progress.update(pass); });
   progress.finish();
-  if (!report)
-    return fail(backend == "gpu" ? kExitGraphics : kExitInput, options.scenePath + ": snowfall: " + report.error().message);
+  if (!report) return fail(report.error().prefixed(options.scenePath + ": snowfall: "));
   auto finished = timed.cover();
-  if (!finished) return fail(kExitGraphics, finished.error().message);
+  if (!finished) return fail(finished.error());
   const SnowCover& cover = *finished;
   auto lastExposure = timed.lastExposure();
-  if (!lastExposure) return fail(kExitGraphics, lastExposure.error().message);
+  if (!lastExposure) return fail(lastExposure.error());
   if (!allFinite(cover.groundSnow) || !allFinite(cover.objectSnow) || !std::isfinite(report->finalVolume))
-    return fail(kExitSimulation, options.scenePath + ": the snow depths are not finite (NaN or infinite); no output written");
+    return fail(simulationError(options.scenePath + ": the snow depths are not finite (NaN or infinite); no output written"));
   const auto tSnowfall = Clock::now();
 
   // Renders: the bare scene and the covered one, from the same camera.
   auto view = SnowSceneView::create(cover);
-  if (!view) return fail(kExitGraphics, view.error().message);
+  if (!view) return fail(view.error());
   const SnowCamera camera = scene.camera.set ? snowCameraLookingAt(scene.camera.eye, scene.camera.target)
                                              : defaultSnowCamera(cover);
   auto before = (*view)->render(camera, options.width, options.height, /*withSnow=*/false);
-  if (!before) return fail(kExitGraphics, before.error().message);
+  if (!before) return fail(before.error());
   // The GPU solver's snow is drawn from its own texture and buffer (no upload); the
   // CPU one's was uploaded with the cover.
   if (const GpuSnowTextures textures = gpuSnowTextures(*solver); textures.groundSnowTexture != 0)
     (*view)->setSnowTextures(textures.groundSnowTexture, textures.objectSnowBuffer);
   auto after = (*view)->render(camera, options.width, options.height, /*withSnow=*/true);
-  if (!after) return fail(kExitGraphics, after.error().message);
+  if (!after) return fail(after.error());
   view->reset();
   const DepthStats ground = depthStats(cover.groundSnow, [&](std::size_t c) { return cover.hasGround(c); });
   const DepthStats objects = depthStats(cover.objectSnow, [&](std::size_t v) { return cover.objectArea[v] > 0.0f; });
@@ -280,24 +288,18 @@ int runSnow(const SnowOptions& options) {
   const Image preview = snowDepthPreview(cover, previewMax);
   const auto tRendered = Clock::now();
 
-  // Outputs, each written atomically, after everything succeeded.
-  std::vector<std::string> written;
-  auto output = [&](const Status& s, const fs::path& path) {
-    if (!s) return false;
-    written.push_back(path.string());
-    return true;
-  };
+  // Outputs, staged and moved into place together after everything succeeded.
+  OutputSet outputs(outDir);
   const float pngScale = snowDepthPngScale(cover);
   const std::pair<const Image*, const char*> images[] = {
       {&*before, "before.png"}, {&*after, "after.png"}, {&preview, "snow_depth_preview.png"}};
-  for (const auto& [image, name] : images) {
-    const fs::path path = outDir / name;
-    if (Status s = writePng(*image, path); !output(s, path)) return fail(kExitOutput, s.error().message);
-  }
-  if (Status s = exportSnowObj(cover, outDir / "snow.obj"); !output(s, outDir / "snow.obj"))
-    return fail(kExitOutput, s.error().message);
-  if (Status s = writeSnowDepthPng16(cover, outDir / "snow_depth.png", pngScale); !output(s, outDir / "snow_depth.png"))
-    return fail(kExitOutput, s.error().message);
+  for (const auto& [image, name] : images)
+    if (Status s = outputs.write(name, [&](const fs::path& p) { return writePng(*image, p); }); !s) return fail(s.error());
+  if (Status s = outputs.write("snow.obj", [&](const fs::path& p) { return exportSnowObj(cover, p); }); !s)
+    return fail(s.error());
+  if (Status s = outputs.write("snow_depth.png", [&](const fs::path& p) { return writeSnowDepthPng16(cover, p, pngScale); });
+      !s)
+    return fail(s.error());
   const auto tWritten = Clock::now();
 
   nlohmann::json passes = nlohmann::json::array();
@@ -355,10 +357,9 @@ int runSnow(const SnowOptions& options) {
                   {"target", {camera.target.x, camera.target.y, camera.target.z}},
                   {"from_scene", scene.camera.set}}},
   };
-  const fs::path reportPath = outDir / "report.json";
-  json["outputs"] = written;
-  if (Status s = writeFileAtomically(reportPath, json.dump(2) + "\n"); !s) return fail(kExitOutput, s.error().message);
-  written.push_back(reportPath.string());
+  json["outputs"] = outputs.finalPathStrings();
+  if (Status s = outputs.writeText("report.json", json.dump(2) + "\n"); !s) return fail(s.error());
+  if (Status s = outputs.commit(); !s) return fail(s.error());
 
   if (!options.quiet) {
     std::printf("snowfall: %d passes x %d directions in %.2f s (accumulate %.2f s, relax %.2f s)\n", settings.passes,
@@ -373,7 +374,7 @@ int runSnow(const SnowOptions& options) {
                 100.0 * ground.mean, 100.0 * objects.max, 100.0 * objects.mean);
     std::printf("preview colour bar: 0 to %.1f cm; total %.2f s; wrote:\n", 100.0 * double(previewMax),
                 seconds(tStart, Clock::now()));
-    for (const std::string& path : written) std::printf("  %s\n", path.c_str());
+    for (const fs::path& path : outputs.finalPaths()) std::printf("  %s\n", path.c_str());
   }
   return kExitOk;
 }

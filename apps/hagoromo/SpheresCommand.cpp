@@ -12,7 +12,9 @@
 #include <glm/geometric.hpp>
 #include <nlohmann/json.hpp>
 
+#include "apps/common/CliChecks.h"
 #include "apps/common/ExitCodes.h"
+#include "apps/common/OutputSet.h"
 #include "apps/common/Progress.h"
 #include "render/Image.h"
 #include "render/MeshRenderer.h"
@@ -98,7 +100,7 @@ CLI::App* addSpheresCommand(CLI::App& app, SpheresOptions& options) {
   command->add_option("--levels", options.levels, "Voxels along the longest side, one tree per value (8..512)")
       ->delimiter(',')
       ->check(CLI::Range(8, 512));
-  command->add_option("--out", options.outDir, "Output folder (default out/spheres/<name>)");
+  command->add_option("--out", options.outDir, "Output folder (default out/spheres/<name>)")->check(nonEmpty());
   command->add_option("--width", options.width, "Panel width, pixels")->check(CLI::Range(64, 4096));
   command->add_option("--height", options.height, "Panel height, pixels")->check(CLI::Range(64, 4096));
   command->add_flag("--quiet,-q", options.quiet, "Print errors only");
@@ -108,23 +110,23 @@ CLI::App* addSpheresCommand(CLI::App& app, SpheresOptions& options) {
 
 int runSpheres(const SpheresOptions& options) {
   if (options.meshPath.empty() == options.builtin.empty())
-    return fail(kExitUsage, "spheres: give either a mesh file or --builtin NAME");
-  if (options.levels.empty()) return fail(kExitUsage, "spheres: --levels needs at least one resolution");
+    return failUsage("spheres: give either a mesh file or --builtin NAME");
+  if (options.levels.empty()) return failUsage("spheres: --levels needs at least one resolution");
   const std::string what = options.meshPath.empty() ? "builtin " + options.builtin : options.meshPath;
   auto loaded = options.meshPath.empty() ? builtinMesh(options.builtin) : importWeldedMesh(options.meshPath);
-  if (!loaded) return fail(kExitInput, loaded.error().message);
+  if (!loaded) return fail(loaded.error());
   TriangleMesh mesh = std::move(loaded).value();
   if (Status s = checkWatertight(mesh); !s)
-    return fail(kExitInput, what + ": not a closed surface, so it bounds no solid to fill: " + s.error().message);
+    return fail(s.error().prefixed(what + ": not a closed surface, so it bounds no solid to fill: "));
   if (mesh.normals.size() != mesh.positions.size()) computeVertexNormals(mesh);
   const double meshVolume = enclosedVolume(mesh);
   if (!(meshVolume > 0.0))
-    return fail(kExitInput, what + ": encloses no positive volume (inward-facing triangles?)");
+    return fail(Error{what + ": encloses no positive volume (inward-facing triangles?)"});
   const std::string name = options.meshPath.empty() ? options.builtin : fs::path(options.meshPath).stem().string();
   const fs::path outDir = options.outDir.empty() ? fs::path("out") / "spheres" / name : fs::path(options.outDir);
 
   auto context = gl::HeadlessContext::create();
-  if (!context) return fail(kExitGraphics, context.error().message);
+  if (!context) return fail(context.error());
   if (!options.quiet) std::printf("OpenGL: %s\n", (*context)->description().c_str());
 
   struct Level {
@@ -138,16 +140,16 @@ int runSpheres(const SpheresOptions& options) {
   for (int resolution : options.levels) {
     const auto t0 = Clock::now();
     auto solid = voxelizeSolid(mesh, resolution);
-    if (!solid) return fail(kExitInput, what + ": " + solid.error().message);
+    if (!solid) return fail(solid.error().prefixed(what + ": "));
     Level level;
     level.resolution = resolution;
     std::vector<glm::vec4> spheres = fillSpheres(*solid, &level.stats);
     if (spheres.empty())
-      return fail(kExitInput, what + ": no voxel centre lies inside the mesh at " + std::to_string(resolution) +
-                                  " voxels (too thin; raise --levels)");
+      return fail(Error{what + ": no voxel centre lies inside the mesh at " + std::to_string(resolution) +
+                        " voxels (too thin; raise --levels)"});
     const auto t1 = Clock::now();
     auto tree = SphereTree::build(std::move(spheres), solid->voxel);
-    if (!tree) return fail(kExitInput, what + ": " + tree.error().message);
+    if (!tree) return fail(tree.error().prefixed(what + ": "));
     const auto t2 = Clock::now();
     level.tree = std::move(tree).value();
     level.fillSeconds = seconds(t0, t1);
@@ -160,7 +162,7 @@ int runSpheres(const SpheresOptions& options) {
 
   // Pictures: the mesh, then each level's spheres, from one camera.
   auto renderer = MeshRenderer::create(gl::ShaderRegistry());
-  if (!renderer) return fail(kExitGraphics, renderer.error().message);
+  if (!renderer) return fail(renderer.error());
   glm::vec3 lo(1e30f), hi(-1e30f);
   for (const glm::vec3& p : mesh.positions) {
     lo = glm::min(lo, p);
@@ -219,12 +221,13 @@ int runSpheres(const SpheresOptions& options) {
                                 {"voxelize_and_fill_s", level.fillSeconds},
                                 {"octree_s", level.octreeSeconds}});
   }
-  // Outputs, each atomically, after everything succeeded.
-  if (Status s = writePng(picture, outDir / "spheres.png"); !s) return fail(kExitOutput, s.error().message);
-  if (Status s = writeFileAtomically(outDir / "spheres.json", spheresJson.dump() + "\n"); !s)
-    return fail(kExitOutput, s.error().message);
-  if (Status s = writeFileAtomically(outDir / "report.json", report.dump(2) + "\n"); !s)
-    return fail(kExitOutput, s.error().message);
+  // Outputs, staged and moved into place together after everything succeeded.
+  OutputSet outputs(outDir);
+  if (Status s = outputs.write("spheres.png", [&](const fs::path& p) { return writePng(picture, p); }); !s)
+    return fail(s.error());
+  if (Status s = outputs.writeText("spheres.json", spheresJson.dump() + "\n"); !s) return fail(s.error());
+  if (Status s = outputs.writeText("report.json", report.dump(2) + "\n"); !s) return fail(s.error());
+  if (Status s = outputs.commit(); !s) return fail(s.error());
   if (!options.quiet) {
     std::printf("%s: %zu triangles, volume %.6g m^3\n", what.c_str(), mesh.indices.size() / 3, meshVolume);
     std::printf("%10s %10s %12s %10s %8s %8s %10s %10s\n", "level", "voxel_mm", "inside_vox", "spheres", "union/V",

@@ -18,7 +18,9 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include "apps/common/CliChecks.h"
 #include "apps/common/ExitCodes.h"
+#include "apps/common/OutputSet.h"
 #include "apps/common/Progress.h"
 #include "apps/hagoromo/GraspCommand.h"
 #include "apps/hagoromo/SkinCommand.h"
@@ -31,6 +33,7 @@
 #include "render/gl/HeadlessContext.h"
 #include "sim/contact/Penetration.h"
 #include "sim/core/AtomicFile.h"
+#include "sim/core/Limits.h"
 #include "sim/gpu/GpuClothSolver.h"
 #include "sim/gpu/GpuDepthViewRenderer.h"
 #include "sim/gpu/GpuRadar.h"
@@ -94,20 +97,23 @@ int runDrape(const DrapeOptions& options) {
   using Clock = std::chrono::steady_clock;
   const auto tStart = Clock::now();
   auto loaded = loadDrapeScene(options.scenePath);
-  if (!loaded) return fail(kExitInput, loaded.error().message);
+  if (!loaded) return fail(loaded.error());
   DrapeScene scene = std::move(loaded).value();
   if (!options.backend.empty()) {
     auto backend = parseBackend(options.backend);
-    if (!backend) return fail(kExitUsage, "--backend: " + backend.error().message);
+    if (!backend) return failUsage("--backend: " + backend.error().message);
     scene.backend = *backend;
   }
-  if (options.frames >= 0) scene.frames = options.frames;
+  if (options.frames >= 0) {
+    scene.frames = options.frames;
+    if (Status s = checkRunSize(scene, "--frames"); !s) return failUsage(s.error().message);
+  }
   if (!options.outDir.empty()) scene.outputDirectory = options.outDir;
   if (options.threads >= 0) scene.settings.threads = options.threads;
 
   // A context is needed for the GPU backend and for the PNG render in any case.
   auto context = gl::HeadlessContext::create();
-  if (!context) return fail(kExitGraphics, context.error().message);
+  if (!context) return fail(context.error());
   if (!options.quiet) std::printf("OpenGL: %s\n", (*context)->description().c_str());
 
   // The avatar, its collider and the cloth or the sewn garments (sim/scene/DrapeSetup.h).
@@ -123,12 +129,9 @@ int runDrape(const DrapeOptions& options) {
       },
       [&](int frame, float) { sewing->update(frame); });
   if (sewing) sewing->finish();
-  if (!prepared) {
-    // Seams that do not close or a failed weld are simulation failures; a pattern, mesh
-    // or placement error comes from the scene's measurements and options.
-    return fail(isSimulationFailure(prepared.error()) ? kExitSimulation : kExitInput,
-                options.scenePath + ": " + prepared.error().message);
-  }
+  // Seams that do not close or a failed weld are simulation failures (ErrorKind::Simulation);
+  // a pattern, mesh or placement error comes from the scene's measurements and options.
+  if (!prepared) return fail(prepared.error().prefixed(options.scenePath + ": "));
   const std::optional<SceneBody>& body = prepared->body;
   const std::optional<DressedAvatar>& dressed = prepared->dressing;
   const std::shared_ptr<const ClothModel> sharedModel = prepared->model;
@@ -161,7 +164,7 @@ int runDrape(const DrapeOptions& options) {
   const auto tPrepared = Clock::now();
 
   auto solver = createClothSolver(scene.backend, sharedModel, scene.settings);
-  if (!solver) return fail(kExitGraphics, solver.error().message);
+  if (!solver) return fail(solver.error().prefixed(options.scenePath + ": "));
   // A moving body seen through depth views is rendered every frame: by the GPU (its buffers
   // bound by the GPU solver, read back for the CPU one), or, on a software rasterizer
   // (llvmpipe), by the CPU reference rasterizer, which is 3-9x faster there
@@ -172,7 +175,7 @@ int runDrape(const DrapeOptions& options) {
   // software rasterizer the CPU reference, 6-10x faster there (bench/RESULTS.md, hg_radar_bench).
   if (prepared->sweep && !(*context)->isSoftware()) {
     auto gpuRadar = makeGpuRadar();
-    if (!gpuRadar) return fail(kExitGraphics, "continuous collision: " + gpuRadar.error().message);
+    if (!gpuRadar) return fail(gpuRadar.error().prefixed("continuous collision: "));
     prepared->sweep->setRadar(std::move(gpuRadar).value());
   }
   (*solver)->writeState(prepared->start);
@@ -201,11 +204,12 @@ int runDrape(const DrapeOptions& options) {
   if (scene.restSpeed > 0.0f) {
     // Drape to rest (quasi-static, kinetic damping; issue 3) within `frames` frames' substeps.
     if (body && body->animator)
-      return fail(kExitInput, options.scenePath + ": solver.until_rest and avatar.motion.animate exclude each other");
+      return fail(Error{options.scenePath + ": solver.until_rest and avatar.motion.animate exclude each other"});
     relaxed = (*solver)->relaxToRest(scene.restSpeed, scene.frames * scene.settings.substeps);
     if (any(relaxed->status)) {
       progress.finish();
-      return fail(kExitSimulation, options.scenePath + ": drape to rest: " + describe(relaxed->status) + "; no output written");
+      return fail(simulationError(options.scenePath + ": drape to rest: " + describe(relaxed->status) +
+                                  "; no output written"));
     }
     progress.update(scene.frames);
   } else {
@@ -214,13 +218,13 @@ int runDrape(const DrapeOptions& options) {
       const Result<StepStatus> advanced = advanceDrape(scene, *prepared, **solver, frame, &bodyMesh);
       if (!advanced) {
         progress.finish();
-        return fail(kExitSimulation, options.scenePath + ": " + advanced.error().message + "; no output written");
+        return fail(advanced.error().prefixed(options.scenePath + ": ", "; no output written"));
       }
       const StepStatus status = *advanced;
       if (any(status)) {
         progress.finish();
-        return fail(kExitSimulation, options.scenePath + ": frame " + std::to_string(frame + 1) + ": " +
-                                         describe(status) + "; no output written");
+        return fail(simulationError(options.scenePath + ": frame " + std::to_string(frame + 1) + ": " +
+                                    describe(status) + "; no output written"));
       }
       progress.update(frame + 1);
       if (body && (frame + 1) % kSnapshotEvery == 0 && frame + 1 < scene.frames) snapshot(frame + 1, (*solver)->readState());
@@ -233,7 +237,7 @@ int runDrape(const DrapeOptions& options) {
   }
   progress.finish();
   const ClothState state = (*solver)->readState();
-  if (body) snapshot(scene.frames, state);
+  if (body && scene.frames > 0) snapshot(scene.frames, state);  // with --frames 0 the start is the only shape
   const auto tSimulated = Clock::now();
 
   DrapeSceneView view(*sharedModel, scene.settings, body ? &bodyMesh : nullptr);
@@ -241,14 +245,14 @@ int runDrape(const DrapeOptions& options) {
   view.setSceneProps(prepared->props.meshes, scene.boxes.size());
   view.update(state);
   auto renderer = MeshRenderer::create(gl::ShaderRegistry());
-  if (!renderer) return fail(kExitGraphics, renderer.error().message);
+  if (!renderer) return fail(renderer.error());
   OffscreenTarget target(scene.imageWidth, scene.imageHeight);
   target.bind();
   // The overview, and with an avatar the front, side and back views of the garment.
-  std::vector<std::pair<fs::path, Image>> images;
+  std::vector<std::pair<std::string, Image>> images;
   auto render = [&](const OrbitCamera& camera, const std::string& suffix) {
     view.draw(*renderer, camera, scene.imageWidth, scene.imageHeight);
-    images.emplace_back(scene.outputDirectory / (scene.name + suffix + ".png"), target.read());
+    images.emplace_back(scene.name + suffix + ".png", target.read());
   };
   render(view.defaultCamera(), "");
   if (body) {
@@ -260,21 +264,18 @@ int runDrape(const DrapeOptions& options) {
   // stayed on the CPU, else the first pose's), one column per view, a row per layer.
   if (body && body->views) {
     const auto& last = (*solver)->settings().bodyViews;
-    images.emplace_back(scene.outputDirectory / (scene.name + "_depth_views.png"),
-                        depthViewsPicture(last ? *last : *body->views));
+    images.emplace_back(scene.name + "_depth_views.png", depthViewsPicture(last ? *last : *body->views));
   }
   const auto tRendered = Clock::now();
 
-  const fs::path objPath = scene.outputDirectory / (scene.name + ".obj");
-  const fs::path jsonPath = scene.outputDirectory / (scene.name + ".json");
-  std::vector<std::string> outputs;
-  if (Status s = exportMesh(view.clothMesh(), objPath); !s) return fail(kExitOutput, s.error().message);
-  outputs.push_back(objPath.string());
-  if (body) {
-    const fs::path bodyPath = scene.outputDirectory / (scene.name + "_body.obj");
-    if (Status s = exportMesh(bodyMesh, bodyPath); !s) return fail(kExitOutput, s.error().message);
-    outputs.push_back(bodyPath.string());
-  }
+  // Every output is staged and moved into place together at the end (apps/common/OutputSet.h).
+  OutputSet outputs(scene.outputDirectory);
+  auto stageMesh = [&](const TriangleMesh& mesh, const std::string& name) {
+    return outputs.write(name, [&](const fs::path& path) { return exportMesh(mesh, path); });
+  };
+  if (Status s = stageMesh(view.clothMesh(), scene.name + ".obj"); !s) return fail(s.error());
+  if (body)
+    if (Status s = stageMesh(bodyMesh, scene.name + "_body.obj"); !s) return fail(s.error());
   if (!prepared->props.meshes.empty()) {
     // The boxes and props in one OBJ, as placed (world space).
     TriangleMesh props;
@@ -284,9 +285,7 @@ int runDrape(const DrapeOptions& options) {
       props.normals.insert(props.normals.end(), m.normals.begin(), m.normals.end());
       for (std::uint32_t i : m.indices) props.indices.push_back(offset + i);
     }
-    const fs::path propsPath = scene.outputDirectory / (scene.name + "_props.obj");
-    if (Status s = exportMesh(props, propsPath); !s) return fail(kExitOutput, s.error().message);
-    outputs.push_back(propsPath.string());
+    if (Status s = stageMesh(props, scene.name + "_props.obj"); !s) return fail(s.error());
   }
   for (const auto& [frameNumber, positions] : frameShapes) {
     TriangleMesh shape = view.clothMesh();
@@ -294,25 +293,20 @@ int runDrape(const DrapeOptions& options) {
     computeVertexNormals(shape);
     char suffix[32];
     std::snprintf(suffix, sizeof suffix, "_frame_%04d.obj", frameNumber);
-    const fs::path path = scene.outputDirectory / (scene.name + suffix);
-    if (Status s = exportMesh(shape, path); !s) return fail(kExitOutput, s.error().message);
-    outputs.push_back(path.string());
+    if (Status s = stageMesh(shape, scene.name + suffix); !s) return fail(s.error());
   }
   if (body) {
-    const fs::path glbPath = scene.outputDirectory / (scene.name + ".glb");
     snapshots.mesh = view.clothMesh();
     // A moving body goes in with its clip (rest: the T-pose); a still one in its pose.
-    const Status s = body->animator ? exportAnimatedGltf(glbPath, body->animator->rest(), {body->animator->clip()}, {snapshots})
-                                    : exportAnimatedGltf(glbPath, body->avatar, {}, {snapshots});
-    if (!s)
-      return fail(kExitOutput, s.error().message);
-    outputs.push_back(glbPath.string());
+    const Status s = outputs.write(scene.name + ".glb", [&](const fs::path& path) {
+      return body->animator ? exportAnimatedGltf(path, body->animator->rest(), {body->animator->clip()}, {snapshots})
+                            : exportAnimatedGltf(path, body->avatar, {}, {snapshots});
+    });
+    if (!s) return fail(s.error());
   }
-  for (const auto& [path, image] : images) {
-    if (Status s = writePng(image, path); !s) return fail(kExitOutput, s.error().message);
-    outputs.push_back(path.string());
-  }
-
+  for (const auto& [name, image] : images)
+    if (Status s = outputs.write(name, [&](const fs::path& path) { return writePng(image, path); }); !s)
+      return fail(s.error());
   auto seconds = [](auto a, auto b) { return std::chrono::duration<double>(b - a).count(); };
   char hash[32];
   std::snprintf(hash, sizeof hash, "%016llx", static_cast<unsigned long long>(stateHash(state)));
@@ -333,7 +327,7 @@ int runDrape(const DrapeOptions& options) {
                    {"setup", seconds(tPrepared, tSetup)},
                    {"simulate", seconds(tSetup, tSimulated)},
                    {"render", seconds(tSimulated, tRendered)}}},
-      {"outputs", outputs},
+      {"outputs", outputs.finalPathStrings()},
   };
   if (!scene.boxes.empty() || !scene.props.empty()) {
     std::size_t leaves = 0;
@@ -427,23 +421,23 @@ int runDrape(const DrapeOptions& options) {
                             {"texels", views->setup.texelCount()}};
     }
   }
-  if (Status s = writeFileAtomically(jsonPath, metrics.dump(2) + "\n"); !s) return fail(kExitOutput, s.error().message);
+  if (Status s = outputs.writeText(scene.name + ".json", metrics.dump(2) + "\n"); !s) return fail(s.error());
+  if (Status s = outputs.commit(); !s) return fail(s.error());
 
   if (!options.quiet) {
     std::printf("simulated %d frames x %d substeps, %zu vertices, in %.2f s (%s backend)\n", scene.frames,
                 scene.settings.substeps, sharedModel->vertexCount(), seconds(tSetup, tSimulated),
                 std::string(backendName(scene.backend)).c_str());
     std::printf("state hash: %s\n", hash);
-    std::printf("wrote");
-    for (const std::string& path : outputs) std::printf(" %s\n     ", path.c_str());
-    std::printf(" %s\n", jsonPath.c_str());
+    std::printf("wrote %zu files:\n", outputs.size());
+    for (const fs::path& path : outputs.finalPaths()) std::printf("  %s\n", path.c_str());
   }
   return kExitOk;
 }
 
 int runInfo() {
   auto context = gl::HeadlessContext::create();
-  if (!context) return fail(kExitGraphics, context.error().message);
+  if (!context) return fail(context.error());
   std::printf("OpenGL: %s\n", (*context)->description().c_str());
   std::printf("software rasterizer: %s\n", (*context)->isSoftware() ? "yes" : "no");
   return kExitOk;
@@ -452,21 +446,24 @@ int runInfo() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  ensureSleepingOpenMpThreads(argv);  // first: may re-execute the program
+  installInterruptCleanup();          // before any thread starts
   CLI::App app{"hagoromo: GPU cloth and skinning simulation through rasterization"};
   app.set_version_flag("--version", std::string("hagoromo ") + HG_VERSION);
   app.require_subcommand(1);
-  app.footer(
-      "Exit codes: 0 ok, 1 bad command line, 2 invalid input file, 3 no OpenGL 4.5 context or shader\n"
-      "error, 4 simulation unstable (nothing written), 5 output not writable.\n"
-      "Environment: HG_EGL_PLATFORM=auto|device|surfaceless, HG_EGL_LIBRARY=<libEGL>, OMP_NUM_THREADS.");
+  app.footer(std::string(kExitCodeHelp) +
+             "\nEnvironment: HG_EGL_PLATFORM=auto|device|surfaceless, HG_EGL_LIBRARY=<libEGL>, OMP_NUM_THREADS,\n"
+             "OMP_WAIT_POLICY (default here PASSIVE: idle OpenMP threads sleep instead of spinning).");
 
   DrapeOptions drape;
   CLI::App* drapeCommand = app.add_subcommand("drape", "Simulate a drape scene headless and write OBJ, PNG and metrics JSON");
   drapeCommand->add_option("scene", drape.scenePath, "Scene JSON file (see scenes/)")->required();
   drapeCommand->add_option("--backend", drape.backend, "Override the scene's backend")->check(CLI::IsMember({"cpu", "gpu"}));
-  drapeCommand->add_option("--frames", drape.frames, "Override the number of frames")->check(CLI::NonNegativeNumber);
-  drapeCommand->add_option("--out", drape.outDir, "Override the output folder");
-  drapeCommand->add_option("--threads", drape.threads, "CPU backend threads (0 = all cores)")->check(CLI::NonNegativeNumber);
+  drapeCommand->add_option("--frames", drape.frames, "Override the number of frames")
+      ->check(CLI::Range(0, limits::kMaxFrames));
+  drapeCommand->add_option("--out", drape.outDir, "Override the output folder")->check(nonEmpty());
+  drapeCommand->add_option("--threads", drape.threads, "CPU backend threads (0 = all cores)")
+      ->check(CLI::Range(0, limits::kMaxThreads));
   drapeCommand->add_flag("--quiet,-q", drape.quiet, "Print errors only");
   drapeCommand->add_flag("--measure-penetration", drape.measurePenetration,
                          "Add penetration percentiles (all, armpits, crotch) against the exact body mesh to the metrics");
@@ -497,7 +494,11 @@ int main(int argc, char** argv) {
     if (snowCommand->parsed()) return runSnow(snow);
     if (spheresCommand->parsed()) return runSpheres(spheres);
     return runInfo();
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "hagoromo: error: out of memory (nothing written)\n");
+    return kExitInternal;
   } catch (const std::exception& e) {
-    return fail(kExitOutput, std::string("unexpected failure: ") + e.what());
+    std::fprintf(stderr, "hagoromo: error: internal error: %s (nothing written; please report it)\n", e.what());
+    return kExitInternal;
   }
 }

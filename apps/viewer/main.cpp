@@ -24,6 +24,7 @@
 #include <imgui/backends/imgui_impl_opengl3.h>
 
 #include "apps/common/ExitCodes.h"
+#include "apps/common/OutputSet.h"
 #include "render/DrapeSceneView.h"
 #include "render/Image.h"
 #include "render/MeshRenderer.h"
@@ -67,6 +68,8 @@ Image readFramebuffer(int width, int height) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  ensureSleepingOpenMpThreads(argv);  // first: may re-execute the program
+  installInterruptCleanup();
   CLI::App app{"hagoromo-viewer: interactive drape scene viewer"};
   std::string scenePath = "scenes/outfit_on_mannequin.json";
   std::string backendOverride;
@@ -82,7 +85,8 @@ int main(int argc, char** argv) {
   app.add_option("--width", width, "Window width")->check(CLI::Range(64, 8192));
   app.add_option("--height", height, "Window height")->check(CLI::Range(64, 8192));
   app.footer("Keys: Space play/pause, N step, R reset, C cloth, B colliders, P screenshot, H panel, Esc quit.\n"
-             "Exit codes: 0 ok, 1 bad command line, 2 invalid scene, 3 no window / OpenGL 4.5, 5 screenshot not written.");
+             "Exit codes: 0 ok, 1 bad command line, 2 invalid scene, 3 no window / OpenGL 4.5, 4 the scene's sewing\n"
+             "failed, 5 screenshot not written, 70 internal error, 130 / 143 interrupted.");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -90,15 +94,16 @@ int main(int argc, char** argv) {
   }
 
   auto loaded = loadDrapeScene(scenePath);
-  if (!loaded) return fail(kExitInput, loaded.error().message, "hagoromo-viewer");
+  if (!loaded) return fail(loaded.error(), "hagoromo-viewer");
   DrapeScene scene = std::move(loaded).value();
   if (!backendOverride.empty()) scene.backend = *parseBackend(backendOverride);
   DrapeScene original = scene;
 
   glfwSetErrorCallback([](int, const char* description) { std::fprintf(stderr, "GLFW: %s\n", description); });
   if (!glfwInit())
-    return fail(kExitGraphics, "cannot open a window: GLFW found no display (set DISPLAY, or run under "
-                               "xvfb-run -a; for headless batch work use `hagoromo drape`)", "hagoromo-viewer");
+    return fail(graphicsError("cannot open a window: GLFW found no display (set DISPLAY, or run under "
+                              "xvfb-run -a; for headless batch work use `hagoromo drape`)"),
+                "hagoromo-viewer");
   glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 4);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 5);
   glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
@@ -107,13 +112,14 @@ int main(int argc, char** argv) {
   GLFWwindow* window = glfwCreateWindow(width, height, ("hagoromo - " + scene.name).c_str(), nullptr, nullptr);
   if (window == nullptr) {
     glfwTerminate();
-    return fail(kExitGraphics, "cannot create an OpenGL 4.5 core window (driver too old? Mesa: libgl1-mesa-dri)", "hagoromo-viewer");
+    return fail(graphicsError("cannot create an OpenGL 4.5 core window (driver too old? Mesa: libgl1-mesa-dri)"),
+                "hagoromo-viewer");
   }
   glfwMakeContextCurrent(window);
   glfwSwapInterval(screenshotPath.empty() ? 1 : 0);
   if (gladLoadGL(glfwGetProcAddress) == 0) {
     glfwTerminate();
-    return fail(kExitGraphics, "cannot load OpenGL 4.5 entry points", "hagoromo-viewer");
+    return fail(graphicsError("cannot load OpenGL 4.5 entry points"), "hagoromo-viewer");
   }
 
   int exitCode = kExitOk;
@@ -121,7 +127,7 @@ int main(int argc, char** argv) {
     auto renderer = MeshRenderer::create(gl::ShaderRegistry());
     if (!renderer) {
       glfwTerminate();
-      return fail(kExitGraphics, renderer.error().message, "hagoromo-viewer");
+      return fail(renderer.error(), "hagoromo-viewer");
     }
     // The drape (avatar, cloth or sewn garments, solver, view); rebuilt when the fabric changes.
     struct Drape {
@@ -130,19 +136,19 @@ int main(int argc, char** argv) {
       std::unique_ptr<DrapeSceneView> view;
     };
     std::unique_ptr<Drape> drape;
-    std::string loadError;
+    Error loadError;
     auto load = [&]() -> bool {
       std::printf("preparing %s ...\n", scene.name.c_str());
       auto prepared = prepareDrape(scene, [&](std::shared_ptr<const ClothModel> m, const ClothSettings& s) {
         return createClothSolver(scene.backend, std::move(m), s);
       });
       if (!prepared) {
-        loadError = scenePath + ": " + prepared.error().message;
+        loadError = prepared.error().prefixed(scenePath + ": ");
         return false;
       }
       auto solver = createClothSolver(scene.backend, prepared->model, scene.settings);
       if (!solver) {
-        loadError = solver.error().message;
+        loadError = solver.error().prefixed(scenePath + ": ");
         return false;
       }
       auto next = std::make_unique<Drape>();
@@ -165,7 +171,7 @@ int main(int argc, char** argv) {
     };
     if (!load()) {
       glfwTerminate();
-      return fail(kExitInput, loadError, "hagoromo-viewer");
+      return fail(loadError, "hagoromo-viewer");
     }
 
     // Fabric presets beside the scene that load (the others lack measured data).
@@ -352,7 +358,7 @@ int main(int argc, char** argv) {
             glfwSetWindowTitle(window, ("hagoromo - " + scene.name).c_str());
           } else {
             scene = previous;
-            loadMessage = loadError;
+            loadMessage = loadError.message;
           }
         }
         loadPath.clear();
@@ -368,7 +374,7 @@ int main(int argc, char** argv) {
           frame = 0;
           lastStatus = StepStatus::Ok;
         } else {
-          std::fprintf(stderr, "hagoromo-viewer: %s\n", loadError.c_str());
+          std::fprintf(stderr, "hagoromo-viewer: %s\n", loadError.message.c_str());
         }
       }
     }

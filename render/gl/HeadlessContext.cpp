@@ -89,21 +89,20 @@ Result<std::unique_ptr<HeadlessContext>> HeadlessContext::create() {
   const char* platformEnv = std::getenv("HG_EGL_PLATFORM");
   const std::string platformChoice = platformEnv && *platformEnv ? platformEnv : "auto";
   if (platformChoice != "auto" && platformChoice != "device" && platformChoice != "surfaceless")
-    return Error{"HG_EGL_PLATFORM='" + platformChoice +
-                 "' is not one of auto, device, surfaceless"};
+    return graphicsError("HG_EGL_PLATFORM='" + platformChoice + "' is not one of auto, device, surfaceless");
 
   static Library library;  // EGL stays loaded for the process (drivers do not unload cleanly).
   if (library.handle == nullptr) {
     library.handle = dlopen(libraryName, RTLD_NOW | RTLD_LOCAL);
     if (library.handle == nullptr)
-      return Error{std::string("No OpenGL context: cannot load the EGL library '") + libraryName +
-                   "' (" + dlerror() + "). " + kDriverHint};
+      return graphicsError(std::string("No OpenGL context: cannot load the EGL library '") + libraryName + "' (" +
+                           dlerror() + "). " + kDriverHint);
     library.getProcAddress =
         reinterpret_cast<PFNEGLGETPROCADDRESSPROC>(dlsym(library.handle, "eglGetProcAddress"));
   }
   if (gladLoadEGLUserPtr(EGL_NO_DISPLAY, loadEglSymbol, &library) == 0)
-    return Error{std::string("No OpenGL context: '") + libraryName +
-                 "' is not a usable EGL 1.4+ library. " + kDriverHint};
+    return graphicsError(std::string("No OpenGL context: '") + libraryName + "' is not a usable EGL 1.4+ library. " +
+                         kDriverHint);
 
   // Candidate displays in order of preference.
   std::vector<Candidate> hardware, software, surfaceless;
@@ -200,7 +199,7 @@ Result<std::unique_ptr<HeadlessContext>> HeadlessContext::create() {
   if (failures.empty()) failures.push_back("no EGL platform available");
   for (const std::string& f : failures) message += "\n  - " + f;
   message += std::string("\n") + kDriverHint;
-  return Error{message};
+  return graphicsError(message);
 }
 
 HeadlessContext::~HeadlessContext() {

@@ -71,9 +71,9 @@ Result<ShaderRegistry::Expanded> ShaderRegistry::expand(std::string_view name) c
                     int includerLine) -> Status {
     auto it = m_files.find(file);
     if (it == m_files.end()) {
-      if (includer.empty()) return Error{"shader '" + file + "' is not registered"};
-      return Error{includer + ":" + std::to_string(includerLine) + ": #include \"" + file +
-                   "\": no such shader file"};
+      if (includer.empty()) return graphicsError("shader '" + file + "' is not registered");
+      return graphicsError(includer + ":" + std::to_string(includerLine) + ": #include \"" + file +
+                   "\": no such shader file");
     }
     if (!included.insert(file).second) return Status::success();
     const std::size_t id = result.fileIds.size();
@@ -101,7 +101,7 @@ Result<ShaderRegistry::Expanded> ShaderRegistry::expand(std::string_view name) c
       result.source += line + "\n";
     }
     if (includer.empty() && !sawVersion)
-      return Error{file + ": missing #version line (expected '#version 450 core')"};
+      return graphicsError(file + ": missing #version line (expected '#version 450 core')");
     return Status::success();
   };
   if (Status s = append(append, std::string(name), std::string(), 0); !s) return s.error();
@@ -116,7 +116,7 @@ Result<std::string> ShaderRegistry::preprocess(std::string_view name) const {
 
 Result<GLuint> ShaderRegistry::compile(std::string_view name) const {
   const GLenum stage = stageOf(name);
-  if (stage == 0) return Error{std::string(name) + ": unknown shader stage (use .comp .vert .frag .geom)"};
+  if (stage == 0) return graphicsError(std::string(name) + ": unknown shader stage (use .comp .vert .frag .geom)");
   auto expanded = expand(name);
   if (!expanded) return expanded.error();
   const GLuint shader = glCreateShader(stage);
@@ -132,7 +132,7 @@ Result<GLuint> ShaderRegistry::compile(std::string_view name) const {
     glGetShaderInfoLog(shader, GLsizei(log.size()), nullptr, log.data());
     glDeleteShader(shader);
     log.resize(std::strlen(log.c_str()));
-    return Error{"compiling shader " + std::string(name) + " failed:\n" + mapLog(log, expanded->fileIds)};
+    return graphicsError("compiling shader " + std::string(name) + " failed:\n" + mapLog(log, expanded->fileIds));
   }
   return shader;
 }
@@ -171,7 +171,7 @@ Result<Program> ShaderRegistry::link(std::initializer_list<std::string_view> sta
     std::string log(std::size_t(length > 0 ? length : 1), '\0');
     glGetProgramInfoLog(program.id(), GLsizei(log.size()), nullptr, log.data());
     log.resize(std::strlen(log.c_str()));
-    return Error{"linking program " + names + " failed:\n" + log};
+    return graphicsError("linking program " + names + " failed:\n" + log);
   }
   return program;
 }

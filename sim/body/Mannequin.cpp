@@ -688,7 +688,7 @@ Result<SkinnedMesh> buildMannequin(const MannequinParams& params) {
   box.min.y = -1.5f * p.cellSize;
   Result<TriangleMesh> surface = extractIsoSurface([&body](const glm::vec3& q) { return body.value(q); }, box,
                                                     IsoSurfaceSettings{p.cellSize, 64u << 20, kCollapseEdgeFraction});
-  if (!surface) return Error{"mannequin: " + surface.error().message};
+  if (!surface) return surface.error().prefixed("mannequin: ");
 
   SkinnedMesh out;
   out.mesh = std::move(*surface);
@@ -709,7 +709,7 @@ Result<SkinnedMesh> buildMannequin(const MannequinParams& params) {
     joint.rest.translation = body.joints[std::size_t(j)] - parentPosition;
   }
   out.skeleton.computeInverseBind();
-  if (Status s = out.validate(); !s) return Error{"mannequin: " + s.error().message};
+  if (Status s = out.validate(); !s) return s.error().prefixed("mannequin: ");
   return out;
 }
 

@@ -13,6 +13,8 @@
 #include <glm/geometric.hpp>
 #include <stb/stb_image.h>
 
+#include "sim/core/Limits.h"
+
 namespace hg {
 
 glm::vec4 AnisotropyTexture::texel(int x, int y) const {
@@ -33,6 +35,15 @@ Result<AnisotropyTexture> loadAnisotropyTexture(const std::filesystem::path& pat
   if (!(scale > 0.0f) || !std::isfinite(scale))
     return Error{path.string() + ": anisotropy scale must be > 0"};
   int width = 0, height = 0, channels = 0;
+  // The header first: size and channels are checked before anything is decoded.
+  if (stbi_info(path.c_str(), &width, &height, &channels) == 0)
+    return Error{path.string() + ": cannot read anisotropy texture (" + stbi_failure_reason() + ")"};
+  if (width > limits::kMaxTextureSide || height > limits::kMaxTextureSide)
+    return Error{path.string() + ": anisotropy texture of " + std::to_string(width) + " x " + std::to_string(height) +
+                 " pixels is out of range (at most " + std::to_string(limits::kMaxTextureSide) + " per side)"};
+  if (channels != 4)
+    return Error{path.string() + ": anisotropy texture has " + std::to_string(channels) +
+                 " channel(s); it needs RGBA (R warp, G weft, B and A the two bias directions)"};
   stbi_uc* data = stbi_load(path.c_str(), &width, &height, &channels, 4);
   if (data == nullptr)
     return Error{path.string() + ": cannot read anisotropy texture (" + stbi_failure_reason() + ")"};
@@ -266,10 +277,15 @@ Result<TriangleMesh> importClothMesh(const std::filesystem::path& path) {
     std::vector<std::uint32_t> remap(in->mNumVertices);
     for (unsigned i = 0; i < in->mNumVertices; ++i) {
       const aiVector3D p = in->mVertices[i];
+      const aiVector3D uv = in->mTextureCoords[0][i];
+      if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z) || !std::isfinite(uv.x) ||
+          !std::isfinite(uv.y))
+        return Error{path.string() + ": mesh '" + in->mName.C_Str() + "' vertex " + std::to_string(i) +
+                     " has a non-finite position or UV (NaN or infinite)"};
       const auto [it, inserted] = welded.try_emplace({p.x, p.y, p.z}, std::uint32_t(mesh.positions.size()));
       if (inserted) {
         mesh.positions.emplace_back(p.x, p.y, p.z);
-        mesh.uvs.emplace_back(in->mTextureCoords[0][i].x, in->mTextureCoords[0][i].y);
+        mesh.uvs.emplace_back(uv.x, uv.y);
       }
       remap[i] = it->second;
     }

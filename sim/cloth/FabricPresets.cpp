@@ -9,6 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/io/SceneJson.h"
+
 namespace hg {
 namespace {
 
@@ -260,9 +262,11 @@ json readDocument(const std::filesystem::path& file) {
   text << in.rdbuf();
   json root;
   try {
-    root = json::parse(text.str());
+    root = scenejson::parseDocument(text.str());
   } catch (const json::parse_error& e) {
     throw FabricError{std::string("not valid JSON: ") + e.what()};
+  } catch (const scenejson::SceneError& e) {
+    throw FabricError{e.message};
   }
   checkKeys(root, "root", {"fabrics", "sources"});
   if (!root.contains("fabrics") || !root.at("fabrics").is_object() || root.at("fabrics").empty())

@@ -15,11 +15,11 @@ Status writeFileAtomically(const std::filesystem::path& path, std::span<const st
   std::error_code ec;
   if (path.has_parent_path()) {
     std::filesystem::create_directories(path.parent_path(), ec);
-    if (ec) return Error{"cannot create folder " + path.parent_path().string() + ": " + ec.message()};
+    if (ec) return outputError("cannot create folder " + path.parent_path().string() + ": " + ec.message());
   }
   std::string temp = path.string() + ".tmp-XXXXXX";
   const int fd = mkstemp(temp.data());
-  if (fd < 0) return Error{"cannot write " + path.string() + ": " + std::strerror(errno)};
+  if (fd < 0) return outputError("cannot write " + path.string() + ": " + std::strerror(errno));
   std::size_t written = 0;
   while (written < bytes.size()) {
     const ssize_t n = ::write(fd, bytes.data() + written, bytes.size() - written);
@@ -28,7 +28,7 @@ Status writeFileAtomically(const std::filesystem::path& path, std::span<const st
       const std::string why = std::strerror(errno);
       ::close(fd);
       ::unlink(temp.c_str());
-      return Error{"cannot write " + path.string() + ": " + why};
+      return outputError("cannot write " + path.string() + ": " + why);
     }
     written += std::size_t(n);
   }
@@ -37,12 +37,12 @@ Status writeFileAtomically(const std::filesystem::path& path, std::span<const st
   if (::fsync(fd) != 0 || ::close(fd) != 0) {
     const std::string why = std::strerror(errno);
     ::unlink(temp.c_str());
-    return Error{"cannot write " + path.string() + ": " + why};
+    return outputError("cannot write " + path.string() + ": " + why);
   }
   if (std::rename(temp.c_str(), path.c_str()) != 0) {
     const std::string why = std::strerror(errno);
     ::unlink(temp.c_str());
-    return Error{"cannot write " + path.string() + ": " + why};
+    return outputError("cannot write " + path.string() + ": " + why);
   }
   return Status::success();
 }

@@ -8,11 +8,35 @@
 
 namespace hg {
 
+/// What kind of failure an Error is: decides the exit code of the programs (one table,
+/// apps/common/ExitCodes.h) and whether retrying with other input can help.
+enum class ErrorKind {
+  Input,       ///< an input file or value is malformed, out of range or inconsistent (the default)
+  CommandLine, ///< a command-line option is malformed or out of range (raised by the programs only)
+  Graphics,    ///< no usable OpenGL context, a shader that does not build, a GL error
+  Simulation,  ///< the simulation failed on valid input: unstable (NaN, speed limit), seams that never close
+  Output,      ///< an output file or folder could not be written
+};
+
 /// A human-readable failure description. `message` is complete on its own
 /// (it names the file / resource and the problem) so callers can print it as is.
 struct Error {
   std::string message;
+  ErrorKind kind = ErrorKind::Input;
+
+  /// The same failure, its message with `before` in front (and `after` behind): the
+  /// context a caller adds ("cloth: ", "PATH: "). The kind is kept.
+  Error prefixed(std::string before, const std::string& after = {}) const {
+    return Error{std::move(before) + message + after, kind};
+  }
+  /// The same message as another kind (e.g. a step's anomaly becomes a Simulation failure).
+  Error as(ErrorKind newKind) const { return Error{message, newKind}; }
 };
+
+/// Shorthands for the kinds other than Input.
+inline Error graphicsError(std::string message) { return Error{std::move(message), ErrorKind::Graphics}; }
+inline Error simulationError(std::string message) { return Error{std::move(message), ErrorKind::Simulation}; }
+inline Error outputError(std::string message) { return Error{std::move(message), ErrorKind::Output}; }
 
 /// Either a value of type T or an Error. Minimal stand-in for C++23 std::expected.
 template <class T>

@@ -129,7 +129,7 @@ Result<DressedAvatar> dressAvatar(const TriangleMesh& bodyMesh, const BodyMeasur
                                   const SewingProgress& progress) {
   if (outfit.empty()) return Error{"the outfit has no garments"};
   const GarmentSizing sizing = garmentSizing(measurements);
-  if (Status s = sizing.validate(); !s) return Error{"body measurements: " + s.error().message};
+  if (Status s = sizing.validate(); !s) return s.error().prefixed("body measurements: ");
   const BodyFrame frame = bodyFrame(measurements);
 
   // Draft, mesh, place and assemble every garment; merge them into one cloth.
@@ -143,25 +143,25 @@ Result<DressedAvatar> dressAvatar(const TriangleMesh& bodyMesh, const BodyMeasur
   for (std::size_t g = 0; g < outfit.size(); ++g) {
     const std::string label = "garment " + std::to_string(g) + " (" + std::string(garmentKindName(outfit[g].kind)) + ")";
     auto pattern = draft(outfit[g], sizing);
-    if (!pattern) return Error{label + ": pattern: " + pattern.error().message};
+    if (!pattern) return pattern.error().prefixed(label + ": pattern: ");
     auto meshes = meshPattern(*pattern, meshing);
-    if (!meshes) return Error{label + ": meshing: " + meshes.error().message};
+    if (!meshes) return meshes.error().prefixed(label + ": meshing: ");
     auto placed = placePattern(*pattern, *meshes, sizing, frame, bodyMesh, placement);
-    if (!placed) return Error{label + ": placement: " + placed.error().message};
+    if (!placed) return placed.error().prefixed(label + ": placement: ");
     clearance = std::min(clearance, placed->minClearance);
     auto sewn = assembleGarment(*pattern, *meshes, *placed);
-    if (!sewn) return Error{label + ": " + sewn.error().message};
+    if (!sewn) return sewn.error().prefixed(label + ": ");
     garmentOfSewnVertex.insert(garmentOfSewnVertex.end(), sewn->mesh.positions.size(), std::uint32_t(g));
     appendGarment(all, *sewn);
   }
 
   // Sewing: seam springs pull the panels together; no gravity, strong damping.
   auto sewnModel = buildClothModel(all.mesh, material, {}, anisotropy);
-  if (!sewnModel) return Error{"sewing: " + sewnModel.error().message};
+  if (!sewnModel) return sewnModel.error().prefixed("sewing: ");
   if (Status s = applyPanelRest(*sewnModel, all.cornerPanelCoords, all.textureScale); !s)
-    return Error{"sewing: " + s.error().message};
+    return s.error().prefixed("sewing: ");
   const std::vector<SpringSpec> seams = seamSprings(all, dressing.seamStiffness, dressing.seamDamping);
-  if (Status s = addSprings(*sewnModel, seams); !s) return Error{"sewing: " + s.error().message};
+  if (Status s = addSprings(*sewnModel, seams); !s) return s.error().prefixed("sewing: ");
   auto sharedSewn = std::make_shared<const ClothModel>(std::move(sewnModel).value());
   ClothSettings sewing = settings;
   sewing.gravity = glm::vec3(0.0f);
@@ -174,17 +174,17 @@ Result<DressedAvatar> dressAvatar(const TriangleMesh& bodyMesh, const BodyMeasur
   // in the implicit projective step. Only runaway speeds are anomalies here.
   sewing.maxSpeed = std::max(settings.maxSpeed, 500.0f);
   auto solver = makeSolver(sharedSewn, sewing);
-  if (!solver) return Error{"sewing: " + solver.error().message};
+  if (!solver) return solver.error().prefixed("sewing: ");
   ClothState state = (*solver)->readState();
   float gap = maxSeamGap(state.positions, all.pairs);
   DressedAvatar dressed;
   dressed.placementClearance = clearance;
   for (int f = 1; gap > dressing.weldGap; ++f) {
     if (f > dressing.maxSewingFrames)
-      return Error{"sewing: the seams did not close within " + std::to_string(dressing.maxSewingFrames) +
-                   " frames (largest gap " + std::to_string(gap * 1000.0f) + " mm)"};
+      return simulationError("sewing: the seams did not close within " + std::to_string(dressing.maxSewingFrames) +
+                             " frames (largest gap " + std::to_string(gap * 1000.0f) + " mm)");
     const StepStatus status = (*solver)->step();
-    if (any(status)) return Error{"sewing: frame " + std::to_string(f) + ": " + describe(status)};
+    if (any(status)) return simulationError("sewing: frame " + std::to_string(f) + ": " + describe(status));
     state = (*solver)->readState();
     gap = maxSeamGap(state.positions, all.pairs);
     dressed.sewingFrames = f;
@@ -194,11 +194,11 @@ Result<DressedAvatar> dressAvatar(const TriangleMesh& bodyMesh, const BodyMeasur
 
   // Welding: one vertex per seam pair; the model is rebuilt, hinges now cross the seams.
   auto welded = weldSeams(all, state.positions, dressing.weldGap);
-  if (!welded) return Error{"welding: " + welded.error().message};
+  if (!welded) return welded.error().prefixed("welding: ").as(ErrorKind::Simulation);
   auto model = buildClothModel(welded->mesh, material, {}, std::move(anisotropy));
-  if (!model) return Error{"welding: " + model.error().message};
+  if (!model) return model.error().prefixed("welding: ").as(ErrorKind::Simulation);
   if (Status s = applyPanelRest(*model, welded->cornerPanelCoords, welded->textureScale); !s)
-    return Error{"welding: " + s.error().message};
+    return s.error().prefixed("welding: ").as(ErrorKind::Simulation);
   dressed.garmentOfVertex.assign(model->vertexCount(), 0);
   for (std::size_t i = 0; i < welded->oldToNew.size(); ++i)
     dressed.garmentOfVertex[welded->oldToNew[i]] = garmentOfSewnVertex[i];

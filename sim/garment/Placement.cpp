@@ -114,7 +114,7 @@ Result<PlacedPattern> placePattern(const Pattern& pattern, const PatternMesh& me
   if (!(options.clearance >= 0.0f) || !std::isfinite(options.clearance)) return Error{"placement: clearance must be >= 0 m"};
   if (!(frame.torsoDepthRatio > 0.1f && frame.torsoDepthRatio <= 1.0f)) return Error{"placement: torso depth ratio must be in 0.1 .. 1"};
   auto query = garment_detail::ClosedMeshQuery::create(body);
-  if (!query) return Error{"placement: " + query.error().message};
+  if (!query) return query.error().prefixed("placement: ");
 
   const UnitEllipse ellipse(frame.torsoDepthRatio);
   // Width of the widest panel of a region at height y (m).

@@ -17,7 +17,7 @@ Status checkGl(std::string_view who, std::string_view what) {
   GLenum first = GL_NO_ERROR;
   for (GLenum e = glGetError(); e != GL_NO_ERROR; e = glGetError())
     if (first == GL_NO_ERROR) first = e;
-  if (first != GL_NO_ERROR) return Error{std::string(who) + ": " + glErrorName(first) + " " + std::string(what)};
+  if (first != GL_NO_ERROR) return graphicsError(std::string(who) + ": " + glErrorName(first) + " " + std::string(what));
   return Status::success();
 }
 

@@ -84,14 +84,14 @@ Result<std::unique_ptr<GpuDepthViewRenderer>> GpuDepthViewRenderer::create(const
     glNamedFramebufferDrawBuffers(fbo, 2, drawBuffers);
     const GLenum status = glCheckNamedFramebufferStatus(fbo, GL_DRAW_FRAMEBUFFER);
     if (status != GL_FRAMEBUFFER_COMPLETE)
-      return Error{"GpuDepthViewRenderer: framebuffer of " + std::to_string(r->m_targetWidth) + " x " +
+      return graphicsError("GpuDepthViewRenderer: framebuffer of " + std::to_string(r->m_targetWidth) + " x " +
                    std::to_string(r->m_targetHeight) + " RGBA32F x 2 + D32F is incomplete (status 0x" +
                    [&] {
                      char hex[16];
                      std::snprintf(hex, sizeof hex, "%04x", status);
                      return std::string(hex);
                    }() +
-                   ")"};
+                   ")");
   }
   r->m_views = gl::createBuffer(std::span<const kernels::DepthView>(setup.views), 0);
   const std::size_t texels = setup.texelCount();

@@ -79,7 +79,7 @@ void bind(GLuint binding, const gl::Buffer& buffer) {
 
 Result<gl::Program> buildProgram(const gl::ShaderRegistry& registry, const char* name) {
   auto program = registry.buildCompute(name);
-  if (!program) return Error{"particle skinning (GPU): " + program.error().message};
+  if (!program) return program.error().prefixed("particle skinning (GPU): ");
   return program;
 }
 
@@ -460,9 +460,9 @@ Status GpuParticleSkinner::advance(const Pose& pose, int steps) {
   std::uint32_t status[2] = {0u, 0u};
   gl::readBuffer(m_status, sizeof(status), status);
   if (status[0] != 0u)
-    return Error{"particle skinning diverged at step " + std::to_string(m_steps) + " (particle " +
+    return simulationError("particle skinning diverged at step " + std::to_string(m_steps) + " (particle " +
                  std::to_string(status[1]) + "): lower time_step (now " + std::to_string(model.settings.timeStep) +
-                 " s) or the stiffnesses"};
+                 " s) or the stiffnesses");
   // A new pose sets a new target velocity; a held pose then has none.
   if (n > 0)
     glClearNamedBufferSubData(m_velocities.id(), GL_RGBA32F, GLintptr(kTargetVelocitySlot * n * sizeof(glm::vec4)),

@@ -35,8 +35,8 @@ class GpuRadar final : public RadarBackend {
  public:
   static Result<std::unique_ptr<RadarBackend>> create() {
     if (!hasExtension("GL_ARB_shader_viewport_layer_array") && !hasExtension("GL_AMD_vertex_shader_layer"))
-      return Error{"GpuRadar: the OpenGL driver has neither GL_ARB_shader_viewport_layer_array nor "
-                   "GL_AMD_vertex_shader_layer (gl_Layer in the vertex shader: one draw for all radars)"};
+      return graphicsError("GpuRadar: the OpenGL driver has neither GL_ARB_shader_viewport_layer_array nor "
+                   "GL_AMD_vertex_shader_layer (gl_Layer in the vertex shader: one draw for all radars)");
     std::unique_ptr<GpuRadar> r(new GpuRadar());
     auto raster = gl::ShaderRegistry().buildGraphics("radar.vert", "radar.frag");
     if (!raster) return raster.error();
@@ -213,8 +213,8 @@ class GpuRadar final : public RadarBackend {
     glNamedFramebufferDrawBuffers(fbo[1], 1, one);
     for (GLuint f : fbo)
       if (glCheckNamedFramebufferStatus(f, GL_DRAW_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
-        return Error{"GpuRadar: the layered framebuffer of " + std::to_string(layers) + " x " +
-                     std::to_string(size.width) + " x " + std::to_string(size.height) + " is incomplete"};
+        return graphicsError("GpuRadar: the layered framebuffer of " + std::to_string(layers) + " x " +
+                     std::to_string(size.width) + " x " + std::to_string(size.height) + " is incomplete");
     m_targetSize = size;
     m_targetLayers = layers;
     return gpu::checkGl(kWho, "creating the render targets");

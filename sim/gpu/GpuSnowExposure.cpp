@@ -67,10 +67,10 @@ Result<std::unique_ptr<GpuSnowExposure>> GpuSnowExposure::create(const SnowExpos
   std::unique_ptr<GpuSnowExposure> e(new GpuSnowExposure());
   e->m_settings = settings;
   auto depth = gl::ShaderRegistry().buildGraphics("snow_depth.vert", "snow_depth.frag");
-  if (!depth) return gpuError(depth.error().message);
+  if (!depth) return depth.error().prefixed(std::string(kWho) + ": ");
   e->m_depthProgram = std::move(depth).value();
   auto count = gl::ShaderRegistry().buildCompute("snow_exposure.comp");
-  if (!count) return gpuError(count.error().message);
+  if (!count) return count.error().prefixed(std::string(kWho) + ": ");
   e->m_countProgram = std::move(count).value();
   (void)checkGl("before create");  // errors of earlier, unrelated calls are not ours
   GLuint vao = 0;
@@ -130,7 +130,7 @@ Status GpuSnowExposure::ensureTarget(int width, int height) {
   glNamedFramebufferTexture(fbo, GL_COLOR_ATTACHMENT0, texture, 0);
   glNamedFramebufferDrawBuffer(fbo, GL_COLOR_ATTACHMENT0);
   if (glCheckNamedFramebufferStatus(fbo, GL_DRAW_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
-    return gpuError("the R32F depth-map framebuffer of " + std::to_string(width) + " x " + std::to_string(height) +
+    return graphicsError(std::string(kWho) + ": the R32F depth-map framebuffer of " + std::to_string(width) + " x " + std::to_string(height) +
                     " texels is incomplete");
   m_targetWidth = width;
   m_targetHeight = height;

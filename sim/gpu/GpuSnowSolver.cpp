@@ -57,7 +57,7 @@ class GpuSnowSolver final : public SnowSolver {
                               "snow_repose_gather.comp", "snow_repose_ratio.comp"};
     for (int p = 0; p < 5; ++p) {
       auto program = gl::ShaderRegistry().buildCompute(programs[p]);
-      if (!program) return gpuError(program.error().message);
+      if (!program) return program.error().prefixed(std::string(kWho) + ": ");
       s->m_programs[p] = std::move(program).value();
     }
     if (Status st = s->upload(std::move(initial)); !st) return st.error();
@@ -90,7 +90,7 @@ class GpuSnowSolver final : public SnowSolver {
     std::vector<SnowMapFrame> frames;
     for (const glm::vec3& direction : directions) {
       auto frame = snowMapFrame(direction, corners, {}, m_exposure->settings());
-      if (!frame) return gpuError(frame.error().message);
+      if (!frame) return frame.error().prefixed(std::string(kWho) + ": ");
       frames.push_back(*frame);
     }
     // 3. Hits per vertex.

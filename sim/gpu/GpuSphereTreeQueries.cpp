@@ -32,10 +32,10 @@ GLuint workGroups(std::size_t count) {
 Result<std::unique_ptr<GpuSphereTreeQueries>> GpuSphereTreeQueries::create() {
   std::unique_ptr<GpuSphereTreeQueries> q(new GpuSphereTreeQueries());
   auto points = gl::ShaderRegistry().buildCompute("sphere_tree_points.comp");
-  if (!points) return gpuError(points.error().message);
+  if (!points) return points.error().prefixed(std::string(kWho) + ": ");
   q->m_pointProgram = std::move(points).value();
   auto pairs = gl::ShaderRegistry().buildCompute("sphere_tree_pairs.comp");
-  if (!pairs) return gpuError(pairs.error().message);
+  if (!pairs) return pairs.error().prefixed(std::string(kWho) + ": ");
   q->m_pairProgram = std::move(pairs).value();
   return q;
 }
@@ -48,7 +48,7 @@ void GpuSphereTreeQueries::ensure(gl::Buffer& buffer, std::size_t& capacity, std
 }
 
 Status GpuSphereTreeQueries::setScene(const SphereTreeSet& set) {
-  if (Status s = set.validate(); !s) return gpuError(s.error().message);
+  if (Status s = set.validate(); !s) return s.error().prefixed(std::string(kWho) + ": ");
   (void)checkGl("before setScene");  // errors of earlier, unrelated calls are not ours
   const std::size_t nodeBytes = set.nodes.size() * sizeof(kernels::SphereTreeNode);
   const std::size_t instanceBytes = set.instances.size() * sizeof(kernels::SphereTreeInstance);

@@ -54,9 +54,9 @@ Status exportMesh(const TriangleMesh& mesh, const std::filesystem::path& path,
   Assimp::Exporter exporter;
   const aiExportDataBlob* blob = exporter.ExportToBlob(scene.get(), formatId);
   if (blob == nullptr)
-    return Error{"cannot export " + path.string() + " as '" + formatId + "': " + exporter.GetErrorString()};
+    return outputError("cannot export " + path.string() + " as '" + formatId + "': " + exporter.GetErrorString());
   if (blob->next != nullptr)
-    return Error{"cannot export " + path.string() + ": format '" + formatId + "' writes several files"};
+    return outputError("cannot export " + path.string() + ": format '" + formatId + "' writes several files");
   return writeFileAtomically(path, std::span<const std::byte>(static_cast<const std::byte*>(blob->data), blob->size));
 }
 

@@ -1,11 +1,14 @@
 #include "sim/motion/Bvh.h"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cmath>
 #include <fstream>
 #include <sstream>
 #include <utility>
+
+#include "sim/core/Limits.h"
 
 namespace hg {
 
@@ -81,7 +84,7 @@ public:
     if (Status s = parseHierarchy(); !s) return s.error();
     if (Status s = parseMotion(); !s) return s.error();
     m_motion.skeleton.computeInverseBind();
-    if (Status s = m_motion.skeleton.validate(); !s) return Error{std::string(m_source) + ": " + s.error().message};
+    if (Status s = m_motion.skeleton.validate(); !s) return s.error().prefixed(std::string(m_source) + ": ");
     return std::move(m_motion);
   }
 
@@ -242,6 +245,10 @@ private:
     int frames = 0;
     if (atEnd() || !parseInt(peek(), frames) || frames < 0)
       return errorAt(framesLine, "non-numeric or negative frame count " + found() + " after 'Frames:'");
+    if (frames == 0) return errorAt(framesLine, "'Frames: 0': the motion has no frames");
+    if (frames > limits::kMaxMotionFrames)
+      return errorAt(framesLine, "'Frames: " + std::to_string(frames) + "' is out of range (at most " +
+                                     std::to_string(limits::kMaxMotionFrames) + " frames)");
     ++m_pos;
     if (Status s = expect("Frame", "(the 'Frame Time:' line) after the frame count"); !s) return s;
     if (Status s = expect("Time:", "after 'Frame'"); !s) return s;
@@ -253,7 +260,7 @@ private:
     m_motion.frameTime = frameTime;
     // One line of numbers per frame, one number per channel.
     std::vector<std::vector<float>> values;
-    values.reserve(std::size_t(frames));
+    values.reserve(std::min(std::size_t(frames), m_tokens.size() - m_pos));  // not more rows than are left to read
     while (!atEnd()) {
       const int line = lineHere();
       std::vector<float>& row = values.emplace_back();

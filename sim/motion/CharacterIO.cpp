@@ -224,11 +224,11 @@ Result<Character> importCharacter(const std::filesystem::path& path) {
         if (!times->empty()) clip.duration = std::max(clip.duration, times->back());
       clip.channels.push_back(std::move(ch));
     }
-    if (Status s = clip.validate(skeleton); !s) return Error{"cannot import " + file + ": " + s.error().message};
+    if (Status s = clip.validate(skeleton); !s) return s.error().prefixed("cannot import " + file + ": ");
     character.animations.push_back(std::move(clip));
   }
 
-  if (Status s = character.body.validate(1e-4f); !s) return Error{"cannot import " + file + ": " + s.error().message};
+  if (Status s = character.body.validate(1e-4f); !s) return s.error().prefixed("cannot import " + file + ": ");
   return character;
 }
 
@@ -369,11 +369,11 @@ Status exportAnimatedGltf(const std::filesystem::path& path, const SkinnedMesh& 
   if (ext != ".glb")
     return Error{"cannot export " + file + ": the extension must be .glb (binary glTF 2.0, one file)"};
   const char* formatId = "glb2";
-  if (Status s = body.validate(1e-4f); !s) return Error{"cannot export " + file + ": body: " + s.error().message};
+  if (Status s = body.validate(1e-4f); !s) return s.error().prefixed("cannot export " + file + ": body: ");
   if (body.mesh.indices.empty() || body.mesh.indices.size() % 3 != 0)
     return Error{"cannot export " + file + ": body mesh has no triangles or an index count not a multiple of 3"};
   for (const Animation& clip : clips)
-    if (Status s = clip.validate(body.skeleton); !s) return Error{"cannot export " + file + ": " + s.error().message};
+    if (Status s = clip.validate(body.skeleton); !s) return s.error().prefixed("cannot export " + file + ": ");
   for (const NamedMeshSequence& g : garments) {
     const std::string label = "cannot export " + file + ": garment '" + g.name + "': ";
     if (g.mesh.indices.empty() || g.mesh.indices.size() % 3 != 0) return Error{label + "no triangles"};
@@ -514,7 +514,7 @@ Status exportAnimatedGltf(const std::filesystem::path& path, const SkinnedMesh& 
     return Error{"cannot export " + file + ": assimp's '" + formatId + "' exporter wrote several files"};
   auto glb = addMorphWeightAnimations(
       std::span<const std::byte>(static_cast<const std::byte*>(blob->data), blob->size), garments);
-  if (!glb) return Error{"cannot export " + file + ": " + glb.error().message};
+  if (!glb) return glb.error().prefixed("cannot export " + file + ": ");
   return writeFileAtomically(path, std::span<const std::byte>(*glb));
 }
 

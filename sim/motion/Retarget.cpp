@@ -8,6 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/io/SceneJson.h"
+
 namespace hg {
 
 Result<JointMap> parseJointMap(std::string_view text, std::string_view sourceName) {
@@ -15,9 +17,12 @@ Result<JointMap> parseJointMap(std::string_view text, std::string_view sourceNam
   // ordered_json keeps the pairs in file order (plain json sorts keys).
   nlohmann::ordered_json doc;
   try {
+    (void)scenejson::parseDocument(std::string(text));  // a joint named twice is an error, not the last one winning
     doc = nlohmann::ordered_json::parse(text.begin(), text.end());
   } catch (const nlohmann::json::parse_error& e) {
     return Error{src + ": not valid JSON: " + e.what()};
+  } catch (const scenejson::SceneError& e) {
+    return Error{src + ": " + e.message};
   }
   if (!doc.is_object()) return Error{src + ": the mapping file must be a JSON object with a \"map\" object"};
   JointMap map;
@@ -105,7 +110,7 @@ float restHeightAboveLowestJoint(const Skeleton& skeleton, int joint) {
 Result<Animation> retarget(const Skeleton& source, const Animation& sourceClip, const Skeleton& target,
                            const JointMap& map) {
   if (Status s = checkJointMap(map, source, target); !s) return s.error();
-  if (Status s = sourceClip.validate(source); !s) return Error{"retarget: source clip: " + s.error().message};
+  if (Status s = sourceClip.validate(source); !s) return s.error().prefixed("retarget: source clip: ");
 
   // Target joint -> source joint (-1 unmapped); the root-motion pair.
   std::vector<int> sourceOf(target.size(), -1);

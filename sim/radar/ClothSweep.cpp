@@ -157,18 +157,18 @@ Result<std::shared_ptr<ClothSweep>> ClothSweep::create(std::span<const std::uint
   sweep->m_patches = std::move(patches).value();
   sweep->m_clothVertexCount = clothVertexCount;
   sweep->m_radar = radar ? std::move(radar) : makeCpuRadar();
-  if (Status s = sweep->m_scene.add(kBodyObject, body); !s) return Error{"cloth sweep: body: " + s.error().message};
+  if (Status s = sweep->m_scene.add(kBodyObject, body); !s) return s.error().prefixed("cloth sweep: body: ");
   TriangleMesh cloth;
   cloth.positions.assign(clothVertexCount, glm::vec3(0.0f));
   cloth.indices.assign(clothTriangles.begin(), clothTriangles.end());
-  if (Status s = sweep->m_scene.add(kClothObject, cloth); !s) return Error{"cloth sweep: cloth: " + s.error().message};
+  if (Status s = sweep->m_scene.add(kClothObject, cloth); !s) return s.error().prefixed("cloth sweep: cloth: ");
   boundingBox(body.positions, sweep->m_bodyMin, sweep->m_bodyMax);
   sweep->m_report.patches = sweep->m_totals.patches = sweep->m_patches.size();
   return sweep;
 }
 
 Status ClothSweep::setBodyPositions(std::span<const glm::vec3> positions) {
-  if (Status s = m_scene.setPositions(kBodyObject, positions); !s) return Error{"cloth sweep: body: " + s.error().message};
+  if (Status s = m_scene.setPositions(kBodyObject, positions); !s) return s.error().prefixed("cloth sweep: body: ");
   boundingBox(positions, m_bodyMin, m_bodyMax);
   return Status::success();
 }
@@ -189,7 +189,7 @@ Status ClothSweep::resolve(const ClothState& before, ClothState& after, float dt
                  std::to_string(after.positions.size()) + " vertices, the cloth " + std::to_string(n)};
   m_start.resize(n);
   for (std::size_t i = 0; i < n; ++i) m_start[i] = glm::vec3(before.positions[i]);
-  if (Status s = m_scene.setPositions(kClothObject, m_start); !s) return Error{"cloth sweep: " + s.error().message};
+  if (Status s = m_scene.setPositions(kClothObject, m_start); !s) return s.error().prefixed("cloth sweep: ");
 
   // One collision radar per moving patch whose swept box meets the body's box (grown by
   // the clearance): the patch at x0 moving by its largest travel s along its mean motion u.
@@ -252,7 +252,7 @@ Status ClothSweep::resolve(const ClothState& before, ClothState& after, float dt
         }
     };
     auto hits = m_radar->run(m_scene, m_queries, size);
-    if (!hits) return Error{"cloth sweep (" + std::string(m_radar->name()) + " radar): " + hits.error().message};
+    if (!hits) return hits.error().prefixed("cloth sweep (" + std::string(m_radar->name()) + " radar): ");
     // Second pass for the patches whose volume holds cloth beyond the body (min L < -c: the
     // cloth wraps a thin part, e.g. the two sides of a sheet hanging over a bar meet below
     // it): the mask takes the cloth nearest the far face, so the volume is cut at the
@@ -284,7 +284,7 @@ Status ClothSweep::resolve(const ClothState& before, ClothState& after, float dt
     if (!m_retries.empty()) {
       auto retried = m_radar->run(m_scene, m_retries, size);
       if (!retried)
-        return Error{"cloth sweep (" + std::string(m_radar->name()) + " radar): " + retried.error().message};
+        return retried.error().prefixed("cloth sweep (" + std::string(m_radar->name()) + " radar): ");
       for (std::size_t k = 0; k < retried->size(); ++k) {
         const RadarHit& hit = (*retried)[k];
         if (!(hit.minKey <= m_retryTravel[k])) continue;  // no cloth in front of the body within reach

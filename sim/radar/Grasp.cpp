@@ -16,6 +16,7 @@
 
 #include "sim/geometry/Obb.h"
 #include "sim/io/MeshImport.h"
+#include "sim/core/Limits.h"
 #include "sim/io/SceneJson.h"
 #include "sim/spheretree/SphereTreeObb.h"
 
@@ -133,8 +134,8 @@ GraspObject parseMeshObject(const json& j, const std::string& where, std::uint32
   const bool file = j.contains("mesh"), builtin = j.contains("builtin");
   if (file == builtin) throw SceneError{where + ": a mesh object needs one of \"mesh\" (a file) or \"builtin\""};
   const float scale = positive(j, where, "scale", 1.0f);
-  const int resolution = integer(j, where, "resolution", kGraspCheckResolution);
-  if (resolution < 8 || resolution > 512) throw SceneError{where + ".resolution must be in 8..512"};
+  const int resolution =
+      integer(j, where, "resolution", kGraspCheckResolution, limits::kMinVoxelResolution, limits::kMaxVoxelResolution);
   const glm::vec3 position = vec3(j, where, "position", glm::vec3(0.0f));
   const glm::vec3 degrees = vec3(j, where, "rotation_deg", glm::vec3(0.0f));
   TriangleMesh mesh;
@@ -201,8 +202,7 @@ GraspObject parseObject(const json& j, const std::string& where, bool target, co
   if (o.shape == GraspObject::Shape::Box && !(o.size.x > 0.0f && o.size.y > 0.0f && o.size.z > 0.0f))
     throw SceneError{where + ".size must be > 0 along every axis"};
   o.id = std::uint32_t(id);
-  o.detail = integer(j, where, "detail", o.detail);
-  if (o.detail < 1 || o.detail > 6) throw SceneError{where + ".detail must be in 1..6"};
+  o.detail = integer(j, where, "detail", o.detail, 1, 6);
   return o;
 }
 
@@ -349,14 +349,9 @@ Result<GraspScene> parseGraspScene(const std::string& text, const std::string& o
                                    const std::filesystem::path& directory) {
   GraspScene scene;
   try {
-    const json root = json::parse(text);
+    const json root = parseDocument(text);
     checkKeys(root, "scene", {"name", "target", "distractors", "hands", "radar", "motion", "output"});
-    if (root.contains("name")) {
-      if (!root["name"].is_string() || root["name"].get<std::string>().empty())
-        throw SceneError{"scene.name must be a non-empty string"};
-      scene.name = root["name"].get<std::string>();
-      if (scene.name.find_first_of("/\\") != std::string::npos) throw SceneError{"scene.name must not hold a path"};
-    }
+    if (root.contains("name")) scene.name = outputName(root["name"], "scene.name");
     if (!root.contains("target")) throw SceneError{"scene.target is missing"};
     scene.target = parseObject(root["target"], "target", true, directory);
     std::set<std::uint32_t> ids{scene.target.id};
@@ -397,10 +392,13 @@ Result<GraspScene> parseGraspScene(const std::string& text, const std::string& o
                              "look_ahead"});
       if (r.contains("image")) {
         const json& im = r["image"];
-        if (im.is_number_integer()) {
-          s.image = {im.get<int>(), im.get<int>()};
-        } else if (im.is_array() && im.size() == 2 && im[0].is_number_integer() && im[1].is_number_integer()) {
-          s.image = {im[0].get<int>(), im[1].get<int>()};
+        if (im.is_number()) {
+          const int side = integer(r, "radar", "image", 0, 8, HG_RADAR_MAX_IMAGE);
+          s.image = {side, side};
+        } else if (im.is_array() && im.size() == 2) {
+          const json sides = {{"width", im[0]}, {"height", im[1]}};
+          s.image = {integer(sides, "radar.image", "width", 0, 8, HG_RADAR_MAX_IMAGE),
+                     integer(sides, "radar.image", "height", 0, 8, HG_RADAR_MAX_IMAGE)};
         } else {
           throw SceneError{"radar.image must be a pixel count or [width, height]"};
         }
@@ -418,15 +416,15 @@ Result<GraspScene> parseGraspScene(const std::string& text, const std::string& o
                               "joint_step_deg", "grasp_clearance", "contact_tolerance", "joint_iterations",
                               "max_frames", "close_together"});
       s.scanStep = number(m, "motion", "scan_step_deg", s.scanStep / kDegree) * kDegree;
-      s.maxAimFrames = integer(m, "motion", "max_aim_frames", s.maxAimFrames);
+      s.maxAimFrames = integer(m, "motion", "max_aim_frames", s.maxAimFrames, 0, limits::kMaxFrames);
       s.approachStep = number(m, "motion", "approach_step", s.approachStep);
       s.approachClearance = number(m, "motion", "approach_clearance", s.approachClearance);
       s.maxApproach = number(m, "motion", "max_approach", s.maxApproach);
       s.jointStep = number(m, "motion", "joint_step_deg", s.jointStep / kDegree) * kDegree;
       s.graspClearance = number(m, "motion", "grasp_clearance", s.graspClearance);
       s.contactTolerance = number(m, "motion", "contact_tolerance", s.contactTolerance);
-      s.jointIterations = integer(m, "motion", "joint_iterations", s.jointIterations);
-      s.maxFrames = integer(m, "motion", "max_frames", s.maxFrames);
+      s.jointIterations = integer(m, "motion", "joint_iterations", s.jointIterations, 1, limits::kMaxSolverIterations);
+      s.maxFrames = integer(m, "motion", "max_frames", s.maxFrames, 1, limits::kMaxFrames);
       if (m.contains("close_together")) {
         if (!m["close_together"].is_boolean()) throw SceneError{"motion.close_together must be true or false"};
         s.closeTogether = m["close_together"].get<bool>();
@@ -440,11 +438,10 @@ Result<GraspScene> parseGraspScene(const std::string& text, const std::string& o
         if (!o["directory"].is_string()) throw SceneError{"output.directory must be a string"};
         scene.outputDirectory = o["directory"].get<std::string>();
       }
-      scene.imageWidth = integer(o, "output", "image_width", scene.imageWidth);
-      scene.imageHeight = integer(o, "output", "image_height", scene.imageHeight);
+      scene.imageWidth = integer(o, "output", "image_width", scene.imageWidth, limits::kMinImageSide, limits::kMaxImageSide);
+      scene.imageHeight =
+          integer(o, "output", "image_height", scene.imageHeight, limits::kMinImageSide, limits::kMaxImageSide);
     }
-    if (scene.imageWidth < 16 || scene.imageWidth > 8192 || scene.imageHeight < 16 || scene.imageHeight > 8192)
-      throw SceneError{"output.image_width and image_height must be in 16..8192 pixels"};
   } catch (...) {
     return sceneParseError(origin);
   }
@@ -502,17 +499,17 @@ Result<GraspSimulation> GraspSimulation::create(const GraspScene& scene) {
     sim.m_checkTree = std::make_shared<const SphereTree>(std::move(tree).value());
     sim.m_checkResolution = kGraspCheckResolution;
   }
-  if (Status s = sim.m_scene.add(scene.target.id, sim.m_targetMesh); !s) return Error{"grasp: target: " + s.error().message};
+  if (Status s = sim.m_scene.add(scene.target.id, sim.m_targetMesh); !s) return s.error().prefixed("grasp: target: ");
   for (const GraspObject& d : scene.distractors) {
     if (d.id >= handObjectId(0)) return Error{"grasp: distractor IDs must be < " + std::to_string(handObjectId(0))};
     sim.m_distractorMeshes.push_back(d.mesh());
     if (Status s = sim.m_scene.add(d.id, sim.m_distractorMeshes.back()); !s)
-      return Error{"grasp: distractor: " + s.error().message};
+      return s.error().prefixed("grasp: distractor: ");
   }
   for (std::size_t h = 0; h < scene.hands.size(); ++h) {
     const GraspHandPlacement& p = scene.hands[h];
     const HandSpec spec = HandSpec::standard().scaled(p.scale);
-    if (Status s = spec.validate(); !s) return Error{"grasp: hand " + std::to_string(h) + ": " + s.error().message};
+    if (Status s = spec.validate(); !s) return s.error().prefixed("grasp: hand " + std::to_string(h) + ": ");
     HandState state;
     state.model = HandModel(spec);
     // Palm frame: z = facing, y = fingers made orthogonal to it, x = y x z.
@@ -837,7 +834,7 @@ Status GraspSimulation::step(RadarBackend& radar) {
   const auto t0 = std::chrono::steady_clock::now();
   auto hits = radar.run(m_scene, m_batch, m_description.settings.image);
   m_radarSeconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  if (!hits) return Error{"grasp frame " + std::to_string(m_frame + 1) + ": " + hits.error().message};
+  if (!hits) return hits.error().prefixed("grasp frame " + std::to_string(m_frame + 1) + ": ");
   if (hits->size() != m_batch.size()) return Error{"grasp: the radar backend returned the wrong number of hits"};
   ++m_frame;
   m_lastBatch = m_batch.size();
@@ -870,7 +867,7 @@ Status GraspSimulation::step(RadarBackend& radar) {
       case GraspPhase::Done:
       case GraspPhase::Failed: break;
     }
-    if (Status s = syncScene(h); !s) return Error{"grasp: hand " + std::to_string(h) + ": " + s.error().message};
+    if (Status s = syncScene(h); !s) return s.error().prefixed("grasp: hand " + std::to_string(h) + ": ");
   }
   return Status::success();
 }

@@ -268,7 +268,7 @@ Result<std::vector<kernels::RadarFrame>> makeRadarFrames(const RadarScene& scene
   frames.reserve(queries.size());
   for (std::size_t q = 0; q < queries.size(); ++q) {
     auto frame = makeRadarFrame(queries[q], size);
-    if (!frame) return Error{"radar query " + std::to_string(q) + ": " + frame.error().message};
+    if (!frame) return frame.error().prefixed("radar query " + std::to_string(q) + ": ");
     if (queries[q].mode == RadarMode::Collide && !scene.has(queries[q].sensor))
       return Error{"radar query " + std::to_string(q) + ": the sensor object " + std::to_string(queries[q].sensor) +
                    " is not in the scene"};

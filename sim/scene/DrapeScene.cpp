@@ -12,6 +12,7 @@
 #include "sim/geometry/Obb.h"
 
 #include "sim/cloth/FabricPresets.h"
+#include "sim/core/Limits.h"
 #include "sim/io/MeshImport.h"
 #include "sim/io/SceneJson.h"
 #include "sim/motion/Bvh.h"
@@ -24,18 +25,29 @@ namespace {
 
 using namespace scenejson;
 
+/// checkRunSize as a SceneError (inside the parser).
+void checkWork(const DrapeScene& scene) {
+  if (Status s = checkRunSize(scene); !s) throw SceneError{s.error().message};
+}
+
 }  // namespace
+
+Status checkRunSize(const DrapeScene& scene, const std::string& framesName) {
+  const long long total = (long long)scene.frames * scene.settings.substeps;
+  if (total > limits::kMaxTotalSubsteps)
+    return Error{framesName + " " + std::to_string(scene.frames) + " x solver.substeps " +
+                 std::to_string(scene.settings.substeps) + " = " + std::to_string(total) +
+                 " substeps is out of range (at most " + std::to_string(limits::kMaxTotalSubsteps) + " per run)"};
+  return Status::success();
+}
 
 Result<DrapeScene> parseDrapeScene(const std::string& text, const std::string& origin) {
   DrapeScene scene;
   try {
-    const json root = json::parse(text);
+    const json root = parseDocument(text);
     checkKeys(root, "scene", {"name", "cloth", "sphere", "ground", "solver", "output", "avatar", "garments", "dressing",
                               "boxes", "props"});
-    if (root.contains("name")) {
-      if (!root["name"].is_string()) throw SceneError{"scene.name must be a string"};
-      scene.name = root["name"].get<std::string>();
-    }
+    if (root.contains("name")) scene.name = outputName(root["name"], "scene.name");
     if (root.contains("cloth")) {
       const json& c = root["cloth"];
       checkKeys(c, "cloth", {"resolution", "size", "center", "mesh", "fabric", "areal_density", "area_weighted_mass",
@@ -44,7 +56,7 @@ Result<DrapeScene> parseDrapeScene(const std::string& text, const std::string& o
       for (const char* key : {"resolution", "size", "center", "mesh", "pinned", "pin_animation"})
         scene.clothShapeGiven |= c.contains(key);
       SquareClothSpec& s = scene.sheet;
-      s.resolution = integer(c, "cloth", "resolution", s.resolution);
+      s.resolution = integer(c, "cloth", "resolution", s.resolution, 2, limits::kMaxSheetResolution);
       s.size = number(c, "cloth", "size", s.size);
       s.center = vec3(c, "cloth", "center", s.center);
       if (c.contains("mesh")) {
@@ -89,7 +101,7 @@ Result<DrapeScene> parseDrapeScene(const std::string& text, const std::string& o
       if (c.contains("anisotropy")) {
         const json& a = c["anisotropy"];
         checkKeys(a, "cloth.anisotropy", {"texture", "uniform", "scale"});
-        scene.anisotropyScale = number(a, "cloth.anisotropy", "scale", scene.anisotropyScale);
+        scene.anisotropyScale = positive(a, "cloth.anisotropy", "scale", scene.anisotropyScale);
         if (a.contains("texture")) {
           if (!a["texture"].is_string()) throw SceneError{"cloth.anisotropy.texture must be a file name"};
           scene.anisotropyTexture = a["texture"].get<std::string>();
@@ -164,19 +176,13 @@ Result<DrapeScene> parseDrapeScene(const std::string& text, const std::string& o
                                                       : BodyContactMethod::DistanceGrid;
         }
         if (c.contains("sphere_tree_resolution")) {
-          if (!c["sphere_tree_resolution"].is_number_integer())
-            throw SceneError{"avatar.contact.sphere_tree_resolution must be a whole number of voxels"};
-          avatar.sphereTreeResolution = c["sphere_tree_resolution"].get<int>();
-          if (avatar.sphereTreeResolution < 8 || avatar.sphereTreeResolution > 512)
-            throw SceneError{"avatar.contact.sphere_tree_resolution must be in 8..512 voxels"};
+          avatar.sphereTreeResolution = integer(c, "avatar.contact", "sphere_tree_resolution", 0,
+                                                limits::kMinVoxelResolution, limits::kMaxVoxelResolution);
         }
         DepthViewOptions& v = avatar.depthViews;
         v.texelSize = number(c, "avatar.contact", "texel", v.texelSize);
         v.margin = number(c, "avatar.contact", "margin", v.margin);
-        if (c.contains("layers")) {
-          if (!c["layers"].is_number_integer()) throw SceneError{"avatar.contact.layers must be a whole number"};
-          v.layers = c["layers"].get<int>();
-        }
+        v.layers = integer(c, "avatar.contact", "layers", v.layers, 1, HG_MAX_DEPTH_LAYERS);
         if (c.contains("views")) {
           const json& list = c["views"];
           if (!list.is_array() || list.empty())
@@ -308,13 +314,12 @@ Result<DrapeScene> parseDrapeScene(const std::string& text, const std::string& o
       o.seamDamping = number(d, "dressing", "seam_damping", o.seamDamping);
       o.sewingDamping = number(d, "dressing", "sewing_damping", o.sewingDamping);
       o.weldGap = number(d, "dressing", "weld_gap", o.weldGap);
-      o.maxSewingFrames = integer(d, "dressing", "max_sewing_frames", o.maxSewingFrames);
+      o.maxSewingFrames = integer(d, "dressing", "max_sewing_frames", o.maxSewingFrames, 1, limits::kMaxSewingFrames);
       if (!(o.edgeLength >= 0.005f && o.edgeLength <= 0.1f)) throw SceneError{"dressing.edge_length must be in [0.005, 0.1] m"};
       if (!(o.clearance > 0.0f && o.clearance <= 0.1f)) throw SceneError{"dressing.clearance must be in (0, 0.1] m"};
       if (!(o.seamStiffness > 0.0f)) throw SceneError{"dressing.seam_stiffness must be > 0 N/m"};
       if (!(o.seamDamping >= 0.0f && o.sewingDamping >= 0.0f)) throw SceneError{"dressing damping must be >= 0"};
       if (!(o.weldGap > 0.0f && o.weldGap <= 0.02f)) throw SceneError{"dressing.weld_gap must be in (0, 0.02] m"};
-      if (o.maxSewingFrames < 1) throw SceneError{"dressing.max_sewing_frames must be >= 1"};
     }
     if (root.contains("sphere")) {
       const json& s = root["sphere"];
@@ -348,31 +353,32 @@ Result<DrapeScene> parseDrapeScene(const std::string& text, const std::string& o
         if (!backend) throw SceneError{"solver.backend: " + backend.error().message};
         scene.backend = *backend;
       }
-      scene.frames = integer(s, "solver", "frames", scene.frames);
+      scene.frames = integer(s, "solver", "frames", scene.frames, 0, limits::kMaxFrames);
       scene.restSpeed = number(s, "solver", "until_rest", scene.restSpeed);
       if (!(scene.restSpeed >= 0.0f)) throw SceneError{"solver.until_rest must be >= 0 m/s (0: run `frames` frames)"};
       settings.frameDt = number(s, "solver", "frame_dt", settings.frameDt);
-      settings.substeps = integer(s, "solver", "substeps", settings.substeps);
+      settings.substeps = integer(s, "solver", "substeps", settings.substeps, 1, limits::kMaxSubsteps);
       settings.velocityDamping = number(s, "solver", "velocity_damping", settings.velocityDamping);
       settings.friction = number(s, "solver", "friction", settings.friction);
       settings.contactOffset = number(s, "solver", "contact_offset", settings.contactOffset);
       settings.gravity = vec3(s, "solver", "gravity", settings.gravity);
       settings.maxSpeed = number(s, "solver", "max_speed", settings.maxSpeed);
-      settings.threads = integer(s, "solver", "threads", settings.threads);
+      settings.threads = integer(s, "solver", "threads", settings.threads, 0, limits::kMaxThreads);
       settings.compressionScale = number(s, "solver", "compression_scale", settings.compressionScale);
       settings.extensionScale = number(s, "solver", "extension_scale", settings.extensionScale);
       settings.tensionExponent = number(s, "solver", "tension_exponent", settings.tensionExponent);
       settings.plasticRate = number(s, "solver", "plastic_rate", settings.plasticRate);
       settings.yieldStrain = number(s, "solver", "yield_strain", settings.yieldStrain);
       settings.yieldAngle = number(s, "solver", "yield_angle", settings.yieldAngle);
-      settings.maxSubstepHalvings = integer(s, "solver", "max_substep_halvings", settings.maxSubstepHalvings);
+      settings.maxSubstepHalvings = integer(s, "solver", "max_substep_halvings", settings.maxSubstepHalvings, 0, 10);
       if (s.contains("integrator")) {
         if (!s["integrator"].is_string()) throw SceneError{"solver.integrator must be a string"};
         auto integrator = parseIntegrator(s["integrator"].get<std::string>());
         if (!integrator) throw SceneError{"solver.integrator: " + integrator.error().message};
         settings.integrator = *integrator;
       }
-      settings.solverIterations = integer(s, "solver", "iterations", settings.solverIterations);
+      settings.solverIterations =
+          integer(s, "solver", "iterations", settings.solverIterations, 1, limits::kMaxSolverIterations);
       settings.chebyshevRho = number(s, "solver", "chebyshev_rho", settings.chebyshevRho);
       if (s.contains("continuous_collision") && !s["continuous_collision"].is_null()) {
         const json& c = s["continuous_collision"];
@@ -385,8 +391,8 @@ Result<DrapeScene> parseDrapeScene(const std::string& text, const std::string& o
           method = c["method"].get<std::string>();
         }
         ClothSweepSettings sweep;
-        sweep.patchTriangles = integer(c, where, "patch_triangles", sweep.patchTriangles);
-        sweep.image = integer(c, where, "image", sweep.image);
+        sweep.patchTriangles = integer(c, where, "patch_triangles", sweep.patchTriangles, 1, 1024);
+        sweep.image = integer(c, where, "image", sweep.image, 2, HG_RADAR_MAX_IMAGE);
         sweep.clearance = number(c, where, "clearance", settings.contactOffset);
         if (Status valid = sweep.validate(); !valid) throw SceneError{where + "." + valid.error().message};
         if (method == "radar") {
@@ -399,18 +405,21 @@ Result<DrapeScene> parseDrapeScene(const std::string& text, const std::string& o
     if (root.contains("output")) {
       const json& o = root["output"];
       checkKeys(o, "output", {"directory", "image_width", "image_height", "obj_every"});
-      scene.objEvery = integer(o, "output", "obj_every", scene.objEvery);
-      if (scene.objEvery < 0) throw SceneError{"output.obj_every must be >= 0 frames (0: the final shape only)"};
+      scene.objEvery = integer(o, "output", "obj_every", scene.objEvery, 0, limits::kMaxFrames);  // 0: the final shape only
       if (o.contains("directory")) {
         if (!o["directory"].is_string()) throw SceneError{"output.directory must be a string"};
         scene.outputDirectory = o["directory"].get<std::string>();
       }
-      scene.imageWidth = integer(o, "output", "image_width", scene.imageWidth);
-      scene.imageHeight = integer(o, "output", "image_height", scene.imageHeight);
+      scene.imageWidth = integer(o, "output", "image_width", scene.imageWidth, limits::kMinImageSide, limits::kMaxImageSide);
+      scene.imageHeight =
+          integer(o, "output", "image_height", scene.imageHeight, limits::kMinImageSide, limits::kMaxImageSide);
     }
     if (root.contains("boxes")) {
       const json& list = root["boxes"];
       if (!list.is_array()) throw SceneError{"boxes must be an array of {center, half_extents, rotation_deg, friction}"};
+      if (list.size() > HG_MAX_CLOTH_BOXES)
+        throw SceneError{"boxes: " + std::to_string(list.size()) + " boxes is out of range (at most " +
+                         std::to_string(HG_MAX_CLOTH_BOXES) + " box colliders)"};
       for (std::size_t i = 0; i < list.size(); ++i) {
         const json& b = list[i];
         const std::string where = "boxes[" + std::to_string(i) + "]";
@@ -467,9 +476,8 @@ Result<DrapeScene> parseDrapeScene(const std::string& text, const std::string& o
           spec.collider = c == "obb" ? PropCollider::Obb : PropCollider::SphereTree;
         }
         if (p.contains("resolution")) {
-          if (!p["resolution"].is_number_integer()) throw SceneError{where + ".resolution must be a whole number of voxels"};
-          spec.resolution = p["resolution"].get<int>();
-          if (spec.resolution < 8 || spec.resolution > 512) throw SceneError{where + ".resolution must be in 8..512 voxels"};
+          spec.resolution =
+              integer(p, where, "resolution", spec.resolution, limits::kMinVoxelResolution, limits::kMaxVoxelResolution);
         }
         if (p.contains("friction")) {
           spec.friction = number(p, where, "friction", 0.0f);
@@ -478,9 +486,7 @@ Result<DrapeScene> parseDrapeScene(const std::string& text, const std::string& o
         scene.props.push_back(spec);
       }
     }
-    if (scene.frames < 0) throw SceneError{"solver.frames must be >= 0"};
-    if (scene.imageWidth < 16 || scene.imageWidth > 8192 || scene.imageHeight < 16 || scene.imageHeight > 8192)
-      throw SceneError{"output.image_width and image_height must be in 16..8192 pixels"};
+    checkWork(scene);
     if (Status s = settings.validate(); !s) throw SceneError{"solver: " + s.error().message};
   } catch (...) {
     return sceneParseError(origin);
@@ -513,7 +519,7 @@ Result<SceneClothMaterial> sceneClothMaterial(const DrapeScene& scene) {
   std::optional<glm::vec4> uniform = scene.anisotropyUniform;
   if (!scene.fabric.empty()) {
     auto fabric = fabricMaterial(scene.directory / "fabrics.json", scene.fabric);
-    if (!fabric) return Error{"cloth.fabric: " + fabric.error().message};
+    if (!fabric) return fabric.error().prefixed("cloth.fabric: ");
     auto overridden = [&](const char* key) {
       return std::find(scene.materialOverrides.begin(), scene.materialOverrides.end(), key) != scene.materialOverrides.end();
     };
@@ -525,7 +531,7 @@ Result<SceneClothMaterial> sceneClothMaterial(const DrapeScene& scene) {
   std::optional<AnisotropyTexture> anisotropy;
   if (!scene.anisotropyTexture.empty()) {
     auto texture = loadAnisotropyTexture(scene.directory / scene.anisotropyTexture, scene.anisotropyScale);
-    if (!texture) return Error{"cloth: " + texture.error().message};
+    if (!texture) return texture.error().prefixed("cloth: ");
     anisotropy = std::move(texture).value();
   } else if (uniform) {
     anisotropy = AnisotropyTexture::uniform(*uniform, scene.anisotropyScale);
@@ -537,9 +543,9 @@ Result<ClothModel> buildSceneCloth(const DrapeScene& scene) {
   auto material = sceneClothMaterial(scene);
   if (!material) return material.error();
   Result<TriangleMesh> mesh = scene.mesh.empty() ? makeSquareSheet(scene.sheet) : importClothMesh(scene.directory / scene.mesh);
-  if (!mesh) return Error{"cloth: " + mesh.error().message};
+  if (!mesh) return mesh.error().prefixed("cloth: ");
   auto model = buildClothModel(*mesh, material->material, scene.pinned, std::move(material->anisotropy));
-  if (!model) return Error{"cloth: " + model.error().message};
+  if (!model) return model.error().prefixed("cloth: ");
   return model;
 }
 
@@ -595,7 +601,7 @@ Result<std::shared_ptr<BodyAnimator>> BodyAnimator::create(const SkinnedMesh& re
   auto map = loadJointMap(directory / motion.map);
   if (!map) return map.error();
   auto clip = retarget(bvh->skeleton, bvh->animation, rest.skeleton, *map);
-  if (!clip) return Error{(directory / motion.bvh).string() + ": " + clip.error().message};
+  if (!clip) return clip.error().prefixed((directory / motion.bvh).string() + ": ");
   auto animator = std::make_shared<BodyAnimator>();
   animator->m_rest = std::make_shared<const SkinnedMesh>(rest);
   animator->m_clip = std::move(clip).value();
@@ -615,7 +621,7 @@ Result<std::shared_ptr<BodyAnimator>> BodyAnimator::create(const SkinnedMesh& re
       growBox(*mesh, lo, hi);
     }
     auto setup = makeDepthViewSetup(lo, hi, contact.views);
-    if (!setup) return Error{"avatar.contact: " + setup.error().message};
+    if (!setup) return setup.error().prefixed("avatar.contact: ");
     animator->m_viewSetup = std::move(setup).value();
   }
   return animator;
@@ -683,7 +689,7 @@ Result<TriangleMesh> scenePropMesh(const DrapeScene& scene, std::size_t prop) {
   else if (!p.shape.empty()) return Error{where + ".shape: unknown shape '" + p.shape + "'"};
   else {
     auto read = importWeldedMesh(scene.directory / p.mesh);  // welded: closed despite UV seams
-    if (!read) return Error{where + ".mesh: " + read.error().message};
+    if (!read) return read.error().prefixed(where + ".mesh: ");
     mesh = std::move(read).value();
   }
   for (glm::vec3& v : mesh.positions) v *= p.scale;
@@ -768,6 +774,10 @@ Result<SkinnedMesh> importAvatar(const DrapeScene& scene) {
   auto character = importCharacter(scene.directory / a.file);
   if (!character) return character.error();
   if (a.fileClip.empty()) return character->body;
+  if (character->body.skeleton.joints.empty() || character->animations.empty())
+    return Error{(scene.directory / a.file).string() + ": avatar.file_clip '" + a.fileClip + "' asks for motion, but the file has " +
+                 (character->body.skeleton.joints.empty() ? "no skeleton" : "no animation clips") +
+                 " (remove avatar.file_clip, or give a rigged, animated file)"};
   const Animation* clip = nullptr;
   for (const Animation& c : character->animations)
     if (a.fileClip == "*" || c.name == a.fileClip) {
@@ -783,16 +793,16 @@ Result<SkinnedMesh> importAvatar(const DrapeScene& scene) {
 Result<SceneBody> buildSceneBody(const DrapeScene& scene) {
   if (!scene.avatar) return Error{"scene '" + scene.name + "' has no avatar"};
   auto avatar = scene.avatar->file.empty() ? buildMannequin(scene.avatar->mannequin) : importAvatar(scene);
-  if (!avatar) return Error{(scene.avatar->file.empty() ? "avatar.mannequin: " : "avatar.file: ") + avatar.error().message};
+  if (!avatar) return avatar.error().prefixed((scene.avatar->file.empty() ? "avatar.mannequin: " : "avatar.file: "));
   std::shared_ptr<BodyAnimator> animator;
   if (const auto& motion = scene.avatar->motion) {
     if (motion->animate) {
       auto created = BodyAnimator::create(*avatar, scene.directory, *motion, contactSettings(*scene.avatar));
-      if (!created) return Error{"avatar.motion: " + created.error().message};
+      if (!created) return created.error().prefixed("avatar.motion: ");
       animator = std::move(created).value();
     }
     auto posed = poseFromMotion(*avatar, scene.directory, *motion);
-    if (!posed) return Error{"avatar.motion: " + posed.error().message};
+    if (!posed) return posed.error().prefixed("avatar.motion: ");
     avatar = std::move(posed).value();
   }
   const std::string what =
@@ -807,21 +817,21 @@ Result<SceneBody> buildSceneBody(const DrapeScene& scene) {
       return Error{"avatar.contact.method \"sphere_tree\" needs a still body: it is filled once (about a second "
                    "at 256 voxels), not per frame; with avatar.motion.animate use \"distance_grid\" or \"depth_views\""};
     auto tree = SphereTree::fromMesh(avatar->mesh, contact.sphereTreeResolution, "avatar collider (" + what + ")");
-    if (!tree) return Error{"avatar.contact.sphere_tree_resolution: " + tree.error().message};
+    if (!tree) return tree.error().prefixed("avatar.contact.sphere_tree_resolution: ");
     body.sphereTree = std::make_shared<const SphereTree>(std::move(tree).value());
   } else if (contact.method == BodyContactMethod::DistanceGrid) {
     auto grid = buildSignedDistanceGrid(avatar->mesh, contact.grid);
-    if (!grid) return Error{"avatar collider (" + what + "): " + grid.error().message};
+    if (!grid) return grid.error().prefixed("avatar collider (" + what + "): ");
     body.collider = std::make_shared<const SignedDistanceGrid>(std::move(grid).value());
   } else if (animator) {
     auto views = animator->viewsOf(avatar->mesh, {});
-    if (!views) return Error{"avatar depth views (" + what + "): " + views.error().message};
+    if (!views) return views.error().prefixed("avatar depth views (" + what + "): ");
     body.views = std::move(views).value();
   } else {
     auto setup = makeDepthViewSetup(avatar->mesh, contact.views);
-    if (!setup) return Error{"avatar.contact: " + setup.error().message};
+    if (!setup) return setup.error().prefixed("avatar.contact: ");
     auto views = rasterizeDepthViews(avatar->mesh, {}, *setup);
-    if (!views) return Error{"avatar depth views (" + what + "): " + views.error().message};
+    if (!views) return views.error().prefixed("avatar depth views (" + what + "): ");
     body.views = std::make_shared<const DepthViewImages>(std::move(views).value());
   }
   body.measurements = measureBody(*avatar);

@@ -223,6 +223,11 @@ Result<TriangleMesh> scenePropMesh(const DrapeScene& scene, std::size_t prop);
 /// Builds every box and prop of the scene; errors name the scene key ("props[1].mesh: ...").
 Result<SceneProps> buildSceneProps(const DrapeScene& scene);
 
+/// The run's size within limits (sim/core/Limits.h): frames x substeps at most
+/// kMaxTotalSubsteps. `framesName` names where the frame count came from ("solver.frames",
+/// or "--frames" after a command-line override).
+Status checkRunSize(const DrapeScene& scene, const std::string& framesName = "solver.frames");
+
 /// Parses a scene; errors name the file, the key and what is wrong.
 Result<DrapeScene> loadDrapeScene(const std::filesystem::path& path);
 /// Parses scene text; `origin` names it in error messages.

@@ -6,8 +6,6 @@
 namespace hg {
 namespace {
 
-constexpr std::string_view kSimulationPrefixes[] = {"sewing", "welding"};
-
 /// The radar sweeps of solver.continuous_collision (sim/radar/ClothSweep.h) for the
 /// prepared cloth against the body, handed to the solvers through scene.settings.
 Status attachSweep(DrapeScene& scene, PreparedDrape& prepared) {
@@ -15,19 +13,13 @@ Status attachSweep(DrapeScene& scene, PreparedDrape& prepared) {
   if (!prepared.body) return Error{"solver.continuous_collision needs an avatar"};
   auto sweep = ClothSweep::create(prepared.model->triangles, prepared.model->vertexCount(),
                                   prepared.body->avatar.mesh, *scene.continuousCollision);
-  if (!sweep) return Error{"solver.continuous_collision: " + sweep.error().message};
+  if (!sweep) return sweep.error().prefixed("solver.continuous_collision: ");
   prepared.sweep = std::move(sweep).value();
   scene.settings.continuousCollision = prepared.sweep;
   return Status::success();
 }
 
 }  // namespace
-
-bool isSimulationFailure(const Error& error) {
-  for (std::string_view prefix : kSimulationPrefixes)
-    if (std::string_view(error.message).starts_with(prefix)) return true;
-  return false;
-}
 
 Result<StepStatus> advanceDrape(DrapeScene& scene, PreparedDrape& drape, ClothSolver& solver, int frame,
                                 TriangleMesh* bodyMesh) {
@@ -36,20 +28,20 @@ Result<StepStatus> advanceDrape(DrapeScene& scene, PreparedDrape& drape, ClothSo
   if (drape.body && drape.body->animator) {
     BodyAnimator& animator = *drape.body->animator;
     auto mesh = animator.meshAt(scene.avatar->motion->time + end);
-    if (!mesh) return Error{"body pose at frame " + std::to_string(frame + 1) + ": " + mesh.error().message};
+    if (!mesh) return mesh.error().prefixed("body pose at frame " + std::to_string(frame + 1) + ": ");
     const TriangleMesh* previous = drape.bodyMesh.positions.empty() ? &drape.body->avatar.mesh : &drape.bodyMesh;
     if (Status s = animator.updateCollider(solver, *mesh, previous, scene.settings.frameDt, drape.renderBodyViews); !s)
-      return Error{"body collider at frame " + std::to_string(frame + 1) + ": " + s.error().message};
+      return s.error().prefixed("body collider at frame " + std::to_string(frame + 1) + ": ");
     drape.bodyMesh = std::move(mesh).value();
     if (bodyMesh) *bodyMesh = drape.bodyMesh;
     if (drape.sweep) {
       if (Status s = drape.sweep->setBodyPositions(drape.bodyMesh.positions); !s)
-        return Error{"continuous collision at frame " + std::to_string(frame + 1) + ": " + s.error().message};
+        return s.error().prefixed("continuous collision at frame " + std::to_string(frame + 1) + ": ");
     }
   }
   const StepStatus status = solver.step();
   if (const Status& swept = solver.continuousCollisionStatus(); !swept)
-    return Error{"continuous collision at frame " + std::to_string(frame + 1) + ": " + swept.error().message};
+    return swept.error().prefixed("continuous collision at frame " + std::to_string(frame + 1) + ": ");
   return status;
 }
 
@@ -89,7 +81,7 @@ Result<PreparedDrape> prepareDrape(DrapeScene& scene, const ClothSolverFactory& 
     ClothMaterial m = material->material;
     if (!spec.fabric.empty()) {
       auto fabric = fabricMaterial(scene.directory / "fabrics.json", spec.fabric);
-      if (!fabric) return Error{"garments[" + std::to_string(g) + "].fabric: " + fabric.error().message};
+      if (!fabric) return fabric.error().prefixed("garments[" + std::to_string(g) + "].fabric: ");
       m.arealDensity = fabric->material.arealDensity;
       m.tensileStiffness = fabric->material.tensileStiffness;
       m.bendingRigidity = fabric->material.bendingRigidity;

@@ -36,8 +36,7 @@ struct PreparedDrape {
 /// avatar, scene.settings.boxes and sphereTrees for its boxes and props, and
 /// scene.settings.continuousCollision with solver.continuous_collision). `makeSolver`
 /// creates the sewing solver; `progress` reports sewing frames. Errors name the scene
-/// key or the stage; isSimulationFailure() tells a sewing or welding failure (the
-/// simulation's fault) from an invalid input.
+/// key or the stage; seams that do not close and a failed weld are ErrorKind::Simulation.
 Result<PreparedDrape> prepareDrape(DrapeScene& scene, const ClothSolverFactory& makeSolver,
                                    const SewingProgress& progress = {});
 
@@ -48,8 +47,5 @@ Result<PreparedDrape> prepareDrape(DrapeScene& scene, const ClothSolverFactory& 
 /// collider failed (named); otherwise the step's anomalies.
 Result<StepStatus> advanceDrape(DrapeScene& scene, PreparedDrape& drape, ClothSolver& solver, int frame,
                                 TriangleMesh* bodyMesh = nullptr);
-
-/// True for errors of prepareDrape raised by the sewing simulation or the weld.
-bool isSimulationFailure(const Error& error);
 
 }  // namespace hg

@@ -20,7 +20,7 @@ Result<SkinningMethod> parseSkinningMethod(std::string_view name) {
 }
 
 Result<std::vector<kernels::SkinVertex>> skinVertices(const SkinnedMesh& mesh) {
-  if (Status s = mesh.validate(); !s) return Error{"skinning: invalid skinned mesh: " + s.error().message};
+  if (Status s = mesh.validate(); !s) return s.error().prefixed("skinning: invalid skinned mesh: ");
   const std::size_t n = mesh.mesh.vertexCount();
   TriangleMesh withNormals;
   const std::vector<glm::vec3>* normals = &mesh.mesh.normals;

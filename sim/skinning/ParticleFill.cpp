@@ -411,7 +411,7 @@ Result<ParticleFill> fillWithParticles(const TriangleMesh& mesh, const ParticleF
     if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z))
       return Error{"particle fill: the mesh has a non-finite vertex position"};
   auto query = garment_detail::ClosedMeshQuery::create(mesh);
-  if (!query) return Error{"particle fill: " + query.error().message};
+  if (!query) return query.error().prefixed("particle fill: ");
 
   // Bounding box of the referenced vertices.
   glm::vec3 lo(std::numeric_limits<float>::max()), hi(-std::numeric_limits<float>::max());
@@ -448,7 +448,7 @@ Result<ParticleFill> fillWithParticles(const TriangleMesh& mesh, const ParticleF
     const std::vector<glm::vec3> candidates = closestPacking(lo, hi, r);
     if (candidates.empty()) continue;
     auto insideResult = insideByProjectedParity(mesh, candidates);
-    if (!insideResult) return Error{"particle fill: " + insideResult.error().message};
+    if (!insideResult) return insideResult.error().prefixed("particle fill: ");
     const std::vector<bool>& isInside = *insideResult;
     std::vector<std::uint32_t> inner;
     for (std::size_t i = 0; i < candidates.size(); ++i)

@@ -305,10 +305,10 @@ void findInteractingPairs(std::span<const glm::vec4> particles, float interactio
 Result<std::shared_ptr<const ParticleSkinModel>> buildParticleSkinModel(std::shared_ptr<const SkinnedMesh> body,
                                                                         const ParticleSkinSettings& settings) {
   if (!body) return Error{"particle skinning: no body mesh"};
-  if (Status valid = body->validate(); !valid) return Error{"particle skinning: " + valid.error().message};
+  if (Status valid = body->validate(); !valid) return valid.error().prefixed("particle skinning: ");
   if (Status valid = settings.validate(); !valid) return valid.error();
   Result<ParticleFill> fill = fillWithParticles(body->mesh, settings.fill);
-  if (!fill) return Error{"particle skinning: " + fill.error().message};
+  if (!fill) return fill.error().prefixed("particle skinning: ");
   if (fill->size() < 4)
     return Error{"particle skinning: only " + std::to_string(fill->size()) +
                  " particles fit in the mesh (at least 4 are needed: lower particles.radius)"};
@@ -549,9 +549,9 @@ class CpuParticleSkinner final : public ParticleSkinner {
     for (std::size_t i = 0; i < m_x.size(); ++i)
       if (!allFinite(m_x[i]) || !allFinite(m_v[i]) ||
           glm::length(m_x[i] - m_target[i]) > limit)
-        return Error{"particle skinning diverged at step " + std::to_string(m_steps) + " (particle " +
+        return simulationError("particle skinning diverged at step " + std::to_string(m_steps) + " (particle " +
                      std::to_string(i) + "): lower time_step (now " + std::to_string(model.settings.timeStep) +
-                     " s) or the stiffnesses"};
+                     " s) or the stiffnesses");
     // A new pose sets a new target velocity; a held pose then has none.
     std::fill(m_targetVelocity.begin(), m_targetVelocity.end(), glm::vec3(0.0f));
     return Status::success();

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/body/Mannequin.h"
+#include "sim/core/Limits.h"
 #include "sim/io/SceneJson.h"
 #include "sim/motion/CharacterIO.h"
 
@@ -67,7 +68,7 @@ ParticleSkinSettings parseParticles(const json& p, const std::string& where) {
                         "iterations", "time_step", "surface_frame", "surface_weights"});
   ParticleSkinSettings s;
   s.fill.radius = scenejson::positive(p, where, "radius", s.fill.radius);
-  s.fill.levels = scenejson::integer(p, where, "levels", s.fill.levels);
+  s.fill.levels = scenejson::integer(p, where, "levels", s.fill.levels, 1, 8);
   s.fill.radiusRatio = scenejson::number(p, where, "radius_ratio", s.fill.radiusRatio);
   s.fill.surfaceMargin = scenejson::number(p, where, "surface_margin", s.fill.surfaceMargin);
   s.boneAssignment = named(p, where, "bone_assignment", s.boneAssignment, parseBoneAssignment);
@@ -80,7 +81,7 @@ ParticleSkinSettings parseParticles(const json& p, const std::string& where) {
   s.attachmentThreshold = scenejson::number(p, where, "attachment_threshold", s.attachmentThreshold);
   s.boneTarget = named(p, where, "bone_target", s.boneTarget, parseBoneTarget);
   s.integrator = named(p, where, "integrator", s.integrator, parseParticleIntegrator);
-  s.iterations = scenejson::integer(p, where, "iterations", s.iterations);
+  s.iterations = scenejson::integer(p, where, "iterations", s.iterations, 0, 100);
   s.timeStep = scenejson::positive(p, where, "time_step", s.timeStep);
   s.surfaceFrame = named(p, where, "surface_frame", s.surfaceFrame, parseSurfaceFrame);
   s.surfaceWeights = named(p, where, "surface_weights", s.surfaceWeights, parseSurfaceWeights);
@@ -102,7 +103,7 @@ SkinningRig parseRig(const json& doc, const fs::path& path) {
                         "methods", "self_intersections_from_degrees", "self_intersections_to_degrees", "output"});
   SkinningRig rig;
   rig.sourcePath = path;
-  rig.name = text(doc, where, "name", path.stem().string());
+  rig.name = doc.contains("name") ? scenejson::outputName(doc["name"], "rig.name") : path.stem().string();
 
   // Body.
   if (!doc.contains("body") || !doc["body"].is_object()) throw SceneError{"rig.body (an object) is required"};
@@ -113,16 +114,15 @@ SkinningRig parseRig(const json& doc, const fs::path& path) {
   if (type == "two_bone_cylinder") {
     scenejson::checkKeys(b, "rig.body", {"type", "length", "radius", "rings", "segments", "blend"});
     const float length = scenejson::positive(b, "rig.body", "length", 2.0f);
-    const int rings = scenejson::integer(b, "rig.body", "rings", 41), segments = scenejson::integer(b, "rig.body", "segments", 32);
-    if (rings < 3 || segments < 3) throw SceneError{"rig.body: rings and segments must be >= 3"};
+    const int rings = scenejson::integer(b, "rig.body", "rings", 41, 3, limits::kMaxRigRings);
+    const int segments = scenejson::integer(b, "rig.body", "segments", 32, 3, limits::kMaxRigRings);
     rig.body = makeTwoBoneCylinder(length, scenejson::positive(b, "rig.body", "radius", 0.25f), rings, segments,
                                    scenejson::number(b, "rig.body", "blend", 1.0f));
   } else if (type == "two_bone_box") {
     scenejson::checkKeys(b, "rig.body", {"type", "size", "subdivisions", "blend"});
     const glm::vec3 size = scenejson::vec3(b, "rig.body", "size", glm::vec3(2.0f, 0.5f, 0.5f));
     if (glm::any(glm::lessThanEqual(size, glm::vec3(0.0f)))) throw SceneError{"rig.body.size must be > 0"};
-    const int subdivisions = scenejson::integer(b, "rig.body", "subdivisions", 24);
-    if (subdivisions < 1) throw SceneError{"rig.body.subdivisions must be >= 1"};
+    const int subdivisions = scenejson::integer(b, "rig.body", "subdivisions", 24, 1, limits::kMaxRigSubdivisions);
     rig.body = makeTwoBoneBox(size, subdivisions, scenejson::number(b, "rig.body", "blend", 1.0f));
   } else if (type == "mannequin") {
     scenejson::checkKeys(b, "rig.body", {"type", "height", "cell_size"});
@@ -138,7 +138,7 @@ SkinningRig parseRig(const json& doc, const fs::path& path) {
     auto character = importCharacter(file);
     if (!character) throw SceneError{"rig.body: " + character.error().message};
     clips = std::move(character->animations);
-    clip = scenejson::integer(b, "rig.body", "clip", 0);
+    clip = scenejson::integer(b, "rig.body", "clip", 0, 0, 1 << 20);
     if (clip < 0 || std::size_t(clip) >= std::max<std::size_t>(clips.size(), 1))
       throw SceneError{"rig.body.clip " + std::to_string(clip) + ": " + file.string() + " has " +
                        std::to_string(clips.size()) + " animation(s)"};
@@ -162,8 +162,7 @@ SkinningRig parseRig(const json& doc, const fs::path& path) {
     scenejson::checkKeys(m, "rig.motion", {"type", "axis", "from_degrees", "to_degrees", "frames"});
     const float from = scenejson::number(m, "rig.motion", "from_degrees", 0.0f);
     const float to = scenejson::number(m, "rig.motion", "to_degrees", motion == "twist" ? 180.0f : 90.0f);
-    const int frames = scenejson::integer(m, "rig.motion", "frames", 19);
-    if (frames < 2) throw SceneError{"rig.motion.frames must be >= 2"};
+    const int frames = scenejson::integer(m, "rig.motion", "frames", 19, 2, limits::kMaxMotionFrames);
     glm::vec3 axis;
     if (motion == "rotate") {
       axis = scenejson::vec3(m, "rig.motion", "axis", glm::vec3(0.0f, 0.0f, 1.0f));
@@ -185,8 +184,7 @@ SkinningRig parseRig(const json& doc, const fs::path& path) {
   } else if (motion == "animation") {
     scenejson::checkKeys(m, "rig.motion", {"type", "frames"});
     if (clips.empty()) throw SceneError{"rig.motion.type 'animation' needs an imported body with an animation"};
-    const int frames = scenejson::integer(m, "rig.motion", "frames", 30);
-    if (frames < 2) throw SceneError{"rig.motion.frames must be >= 2"};
+    const int frames = scenejson::integer(m, "rig.motion", "frames", 30, 2, limits::kMaxMotionFrames);
     const Animation& animation = clips[std::size_t(clip)];
     rig.parameterName = "time (s)";
     for (int f = 0; f < frames; ++f) {
@@ -198,8 +196,7 @@ SkinningRig parseRig(const json& doc, const fs::path& path) {
     throw SceneError{"rig.motion.type '" + motion + "' unknown (rotate, twist, animation)"};
   }
 
-  rig.stepsPerFrame = scenejson::integer(doc, where, "steps_per_frame", rig.stepsPerFrame);
-  if (rig.stepsPerFrame < 1) throw SceneError{"rig.steps_per_frame must be >= 1"};
+  rig.stepsPerFrame = scenejson::integer(doc, where, "steps_per_frame", rig.stepsPerFrame, 1, limits::kMaxStepsPerFrame);
   if (doc.contains("settle")) {
     const json& s = doc["settle"];
     if (s.is_boolean()) {
@@ -207,8 +204,7 @@ SkinningRig parseRig(const json& doc, const fs::path& path) {
     } else {
       scenejson::checkKeys(s, "rig.settle", {"speed", "max_steps"});
       rig.settleSpeed = scenejson::positive(s, "rig.settle", "speed", rig.settleSpeed);
-      rig.settleMaxSteps = scenejson::integer(s, "rig.settle", "max_steps", rig.settleMaxSteps);
-      if (rig.settleMaxSteps < 0) throw SceneError{"rig.settle.max_steps must be >= 0"};
+      rig.settleMaxSteps = scenejson::integer(s, "rig.settle", "max_steps", rig.settleMaxSteps, 0, limits::kMaxSettleSteps);
     }
   }
   if (doc.contains("particles")) rig.particles = parseParticles(doc["particles"], "rig.particles");
@@ -229,12 +225,11 @@ SkinningRig parseRig(const json& doc, const fs::path& path) {
     const json& o = doc["output"];
     scenejson::checkKeys(o, "rig.output", {"directory", "obj_every", "image_width", "image_height"});
     rig.outputDirectory = text(o, "rig.output", "directory", rig.outputDirectory.string());
-    rig.objEvery = scenejson::integer(o, "rig.output", "obj_every", rig.objEvery);
-    rig.imageWidth = scenejson::integer(o, "rig.output", "image_width", rig.imageWidth);
-    rig.imageHeight = scenejson::integer(o, "rig.output", "image_height", rig.imageHeight);
-    if (rig.objEvery < 0 || rig.imageWidth < 16 || rig.imageHeight < 16 || rig.imageWidth > 8192 ||
-        rig.imageHeight > 8192)
-      throw SceneError{"rig.output: obj_every >= 0, image sizes 16..8192"};
+    rig.objEvery = scenejson::integer(o, "rig.output", "obj_every", rig.objEvery, 0, limits::kMaxMotionFrames);
+    rig.imageWidth =
+        scenejson::integer(o, "rig.output", "image_width", rig.imageWidth, limits::kMinImageSide, limits::kMaxImageSide);
+    rig.imageHeight =
+        scenejson::integer(o, "rig.output", "image_height", rig.imageHeight, limits::kMinImageSide, limits::kMaxImageSide);
   }
   return rig;
 }
@@ -249,14 +244,14 @@ Result<RigMethodRun> runFrames(const SkinningRig& rig, std::string method, const
                                Skin&& skinFrame) {
   auto meter = JointZoneMeter::create(rig.body->mesh, jointAxisFor(*rig.body, rig.joint, restPose(rig.body->skeleton)),
                                       rig.zoneRadius);
-  if (!meter) return Error{rig.name + ": " + meter.error().message};
+  if (!meter) return meter.error().prefixed(rig.name + ": ");
   RigMethodRun run;
   run.method = std::move(method);
   for (std::size_t f = 0; f < rig.poses.size(); ++f) {
     const auto start = std::chrono::steady_clock::now();
     int settleSteps = 0;
     auto positions = skinFrame(rig.poses[f], settleSteps);
-    if (!positions) return Error{rig.name + " frame " + std::to_string(f) + " (" + run.method + "): " + positions.error().message};
+    if (!positions) return positions.error().prefixed(rig.name + " frame " + std::to_string(f) + " (" + run.method + "): ");
     run.milliseconds.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
     run.settleSteps.push_back(settleSteps);
     run.ratios.push_back(meter->ratios(*positions, jointAxisFor(*rig.body, rig.joint, rig.poses[f]), inIntersectionRange(rig, f)));
@@ -302,7 +297,7 @@ Result<SkinningRig> loadSkinningRig(const fs::path& path) {
   auto content = scenejson::readSceneFile(path);
   if (!content) return content.error();
   try {
-    return parseRig(json::parse(*content), path);
+    return parseRig(scenejson::parseDocument(*content), path);
   } catch (...) {
     return scenejson::sceneParseError(path.string());
   }

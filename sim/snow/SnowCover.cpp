@@ -12,6 +12,7 @@
 #include <glm/trigonometric.hpp>
 
 #include "sim/core/Finite.h"
+#include "sim/core/Limits.h"
 #include "sim/kernels/Kernels.h"
 
 namespace hg {
@@ -87,7 +88,8 @@ Status SnowReposeSettings::validate() const {
     return Error{"snow: repose_degrees must be in (0, 80] (got " + std::to_string(degrees) + ")"};
   if (!std::isfinite(tolerance) || tolerance < 0.0f)
     return Error{"snow: repose_tolerance must be >= 0 (got " + std::to_string(tolerance) + ")"};
-  if (maxIterations < 0) return Error{"snow: repose_max_iterations must be >= 0"};
+  if (maxIterations < 0 || maxIterations > limits::kMaxReposeIterations)
+    return Error{"snow: repose_max_iterations must be in 0.." + std::to_string(limits::kMaxReposeIterations)};
   if (checkEvery < 1) return Error{"snow: repose_check_every must be >= 1"};
   return Status::success();
 }
@@ -104,7 +106,12 @@ Status SnowSettings::validate() const {
   if (!std::isfinite(rateMetresPerHour) || rateMetresPerHour < 0.0f)
     return Error{"snow: rate_m_per_hour must be >= 0 (got " + std::to_string(rateMetresPerHour) + ")"};
   if (!std::isfinite(hours) || hours < 0.0f) return Error{"snow: hours must be >= 0 (got " + std::to_string(hours) + ")"};
-  if (passes < 1) return Error{"snow: passes must be >= 1 (got " + std::to_string(passes) + ")"};
+  if (passes < 1 || passes > limits::kMaxSnowPasses)
+    return Error{"snow: passes must be in 1.." + std::to_string(limits::kMaxSnowPasses) + " (got " + std::to_string(passes) +
+                 ")"};
+  if ((long long)passes * fall.count > limits::kMaxSnowMaps)
+    return Error{"snow: " + std::to_string(passes) + " passes x " + std::to_string(fall.count) + " directions is out of range (at most " +
+                 std::to_string(limits::kMaxSnowMaps) + " depth maps per run)"};
   return Status::success();
 }
 

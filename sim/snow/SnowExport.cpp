@@ -33,7 +33,7 @@ Status namingPath(Status status, const std::filesystem::path& path, const char* 
   if (status.ok()) return status;
   const std::string& message = status.error().message;
   if (message.find(path.string()) != std::string::npos) return status;
-  return Error{std::string("cannot write ") + what + " " + path.string() + ": " + message};
+  return outputError(std::string("cannot write ") + what + " " + path.string() + ": " + message);
 }
 
 }  // namespace

@@ -5,11 +5,14 @@
 #include <assimp/scene.h>
 
 #include <cmath>
+#include <limits>
 #include <string>
 #include <vector>
 
+#include <glm/geometric.hpp>
 #include <glm/vec2.hpp>
 
+#include "sim/core/Limits.h"
 #include "sim/io/SceneJson.h"
 #include "sim/snow/SnowProps.h"
 
@@ -51,9 +54,7 @@ float nonNegative(const json& object, const std::string& where, const char* key,
 }
 
 int segmentsOf(const json& object, const std::string& where, int fallback) {
-  const int n = integer(object, where, "segments", fallback);
-  if (n < 3 || n > 1024) throw SceneError{where + ".segments must be in [3, 1024]"};
-  return n;
+  return integer(object, where, "segments", fallback, 3, 1024);
 }
 
 /// The one shape key of `object` among `shapes`; error when none or several are given.
@@ -129,8 +130,7 @@ TriangleMesh parseGround(const json& g, const std::filesystem::path& directory) 
       throw SceneError{at + ".max must exceed " + at + ".min in x and z"};
     spec.cell = positive(t, at, "cell", spec.cell);
     spec.y = number(t, at, "y", spec.y);
-    const int seed = integer(t, at, "seed", int(spec.seed));
-    if (seed < 0) throw SceneError{at + ".seed must be >= 0"};
+    const int seed = integer(t, at, "seed", int(spec.seed), 0, std::numeric_limits<int>::max());
     spec.seed = std::uint32_t(seed);
     spec.noise = nonNegative(t, at, "noise", spec.noise);
     spec.noiseScale = positive(t, at, "noise_scale", spec.noiseScale);
@@ -200,13 +200,12 @@ TriangleMesh parseObject(const json& o, const std::string& where, const std::fil
 void parseSnowfall(const json& f, SnowfallSettings& fall) {
   const std::string at = "snowfall";
   checkKeys(f, at, {"directions", "cone_degrees", "wind_tilt_degrees", "wind", "fall", "seed"});
-  fall.count = integer(f, at, "directions", fall.count);
+  fall.count = integer(f, at, "directions", fall.count, 1, limits::kMaxSnowDirections);
   fall.coneDegrees = number(f, at, "cone_degrees", fall.coneDegrees);
   fall.windTiltDegrees = number(f, at, "wind_tilt_degrees", fall.windTiltDegrees);
   fall.wind = vec3(f, at, "wind", fall.wind);
   fall.fall = vec3(f, at, "fall", fall.fall);
-  const int seed = integer(f, at, "seed", int(fall.seed));
-  if (seed < 0) throw SceneError{at + ".seed must be >= 0"};
+  const int seed = integer(f, at, "seed", int(fall.seed), 0, std::numeric_limits<int>::max());
   fall.seed = std::uint32_t(seed);
 }
 
@@ -217,18 +216,19 @@ void parseSnow(const json& s, SnowSettings& settings) {
                     "repose_max_iterations", "repose_check_every"});
   settings.rateMetresPerHour = number(s, at, "rate_m_per_hour", settings.rateMetresPerHour);
   settings.hours = number(s, at, "hours", settings.hours);
-  settings.passes = integer(s, at, "passes", settings.passes);
+  settings.passes = integer(s, at, "passes", settings.passes, 1, limits::kMaxSnowPasses);
   settings.groundCell = number(s, at, "ground_cell", settings.groundCell);
   settings.objectEdge = number(s, at, "object_edge", settings.objectEdge);
-  settings.mapResolution = integer(s, at, "map_resolution", settings.mapResolution);
+  settings.mapResolution = integer(s, at, "map_resolution", settings.mapResolution, 0, 16384);
   settings.exposure.texel = number(s, at, "texel_m", settings.exposure.texel);
   settings.exposure.bias = number(s, at, "bias_m", settings.exposure.bias);
-  settings.exposure.raysPerDirection = integer(s, at, "rays_per_direction", settings.exposure.raysPerDirection);
+  settings.exposure.raysPerDirection = integer(s, at, "rays_per_direction", settings.exposure.raysPerDirection, 1, 64);
   settings.exposure.raySpread = number(s, at, "ray_spread", settings.exposure.raySpread);
   settings.repose.degrees = number(s, at, "repose_degrees", settings.repose.degrees);
   settings.repose.tolerance = number(s, at, "repose_tolerance", settings.repose.tolerance);
-  settings.repose.maxIterations = integer(s, at, "repose_max_iterations", settings.repose.maxIterations);
-  settings.repose.checkEvery = integer(s, at, "repose_check_every", settings.repose.checkEvery);
+  settings.repose.maxIterations =
+      integer(s, at, "repose_max_iterations", settings.repose.maxIterations, 0, limits::kMaxReposeIterations);
+  settings.repose.checkEvery = integer(s, at, "repose_check_every", settings.repose.checkEvery, 1, 1 << 20);
 }
 
 }  // namespace
@@ -240,12 +240,9 @@ Result<SnowSceneFile> parseSnowScene(const std::string& text, const std::filesys
   file.name = path.stem().string();
   const std::filesystem::path directory = path.parent_path();
   try {
-    const json root = json::parse(text);
+    const json root = parseDocument(text);
     checkKeys(root, "scene", {"name", "ground", "objects", "snowfall", "snow", "camera"});
-    if (root.contains("name")) {
-      if (!root["name"].is_string()) throw SceneError{"scene.name must be a string"};
-      file.name = root["name"].get<std::string>();
-    }
+    if (root.contains("name")) file.name = outputName(root["name"], "scene.name");
     if (!root.contains("ground")) throw SceneError{"ground is missing (give ground.plane, ground.terrain or ground.mesh)"};
     file.scene.ground = parseGround(root["ground"], directory);
     if (root.contains("objects")) {
@@ -261,12 +258,14 @@ Result<SnowSceneFile> parseSnowScene(const std::string& text, const std::filesys
       checkKeys(c, "camera", {"eye", "target"});
       file.camera.eye = requiredVec3(c, "camera", "eye");
       file.camera.target = requiredVec3(c, "camera", "target");
+      if (!(glm::distance(file.camera.eye, file.camera.target) > 1e-6f))
+        throw SceneError{"camera.eye and camera.target must differ (the camera looks from eye to target)"};
       file.camera.set = true;
     }
   } catch (...) {
     return sceneParseError(origin);
   }
-  if (Status s = file.settings.validate(); !s) return Error{origin + ": " + s.error().message};
+  if (Status s = file.settings.validate(); !s) return s.error().prefixed(origin + ": ");
   return file;
 }
 

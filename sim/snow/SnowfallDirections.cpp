@@ -9,6 +9,7 @@
 #include <glm/trigonometric.hpp>
 
 #include "sim/core/Finite.h"
+#include "sim/core/Limits.h"
 
 namespace hg {
 
@@ -26,7 +27,8 @@ glm::vec3 perpendicular(const glm::vec3& a) {
 }  // namespace
 
 Status SnowfallSettings::validate() const {
-  if (count < 1) return bad("directions must be at least 1 (got " + std::to_string(count) + ")");
+  if (count < 1 || count > limits::kMaxSnowDirections)
+    return bad("directions must be in 1.." + std::to_string(limits::kMaxSnowDirections) + " (got " + std::to_string(count) + ")");
   if (!allFinite(fall) || !(glm::length(fall) > 0.0f)) return bad("fall direction must be a finite, non-zero vector");
   if (!allFinite(wind)) return bad("wind direction must be finite");
   if (!std::isfinite(coneDegrees) || coneDegrees < 0.0f || coneDegrees > 80.0f)

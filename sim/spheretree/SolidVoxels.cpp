@@ -24,7 +24,7 @@ Result<SolidVoxels> voxelizeSolid(const TriangleMesh& mesh, int resolution) {
   for (const glm::vec3& p : mesh.positions)
     if (!allFinite(p)) return Error{"voxelize: the mesh has a non-finite vertex"};
   if (Status s = checkWatertight(mesh); !s)
-    return Error{"voxelize: the mesh is not watertight (a solid needs a closed surface): " + s.error().message};
+    return s.error().prefixed("voxelize: the mesh is not watertight (a solid needs a closed surface): ");
   glm::vec3 lo(std::numeric_limits<float>::infinity()), hi(-std::numeric_limits<float>::infinity());
   for (std::uint32_t index : mesh.indices) {
     lo = glm::min(lo, mesh.positions[index]);
@@ -47,7 +47,7 @@ Result<SolidVoxels> voxelizeSolid(const TriangleMesh& mesh, int resolution) {
     for (int j = 0; j < v.ny; ++j)
       for (int i = 0; i < v.nx; ++i) centres.push_back(v.centre(i, j, k));
   auto parity = insideByProjectedParity(mesh, centres);
-  if (!parity) return Error{"voxelize: " + parity.error().message};
+  if (!parity) return parity.error().prefixed("voxelize: ");
   v.inside.resize(count);
   for (std::size_t c = 0; c < count; ++c) v.inside[c] = (*parity)[c] ? 1 : 0;
   return v;

@@ -286,7 +286,7 @@ Result<SphereTree> SphereTree::build(std::vector<glm::vec4> spheres, float voxel
 Result<SphereTree> SphereTree::fromMesh(const TriangleMesh& mesh, int resolution, const std::string& what,
                                         SphereFillStats* stats) {
   Result<SolidVoxels> solid = voxelizeSolid(mesh, resolution);
-  if (!solid) return Error{what + ": " + solid.error().message};
+  if (!solid) return solid.error().prefixed(what + ": ");
   std::vector<glm::vec4> spheres = fillSpheres(*solid, stats);
   if (spheres.empty()) return Error{what + ": no voxel centre lies inside the mesh at resolution " +
                                     std::to_string(resolution) + " (too thin for it; raise the resolution)"};

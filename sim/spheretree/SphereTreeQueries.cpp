@@ -168,7 +168,7 @@ Result<std::unique_ptr<CpuSphereTreeQueries>> CpuSphereTreeQueries::create() {
 }
 
 Status CpuSphereTreeQueries::setScene(const SphereTreeSet& set) {
-  if (Status s = set.validate(); !s) return Error{"sphere-tree queries (CPU): " + s.error().message};
+  if (Status s = set.validate(); !s) return s.error().prefixed("sphere-tree queries (CPU): ");
   m_set = set;
   m_hasScene = true;
   return Status::success();

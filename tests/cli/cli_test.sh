@@ -50,7 +50,7 @@ check "malformed JSON names the file" 2 "$work/bad.json: not valid JSON" -- "$ha
 echo '{"solver": {"substep": 4}}' >"$work/typo.json"
 check "unknown key names the key" 2 "unknown key 'solver.substep'" -- "$hagoromo" drape "$work/typo.json" --out "$work/x"
 echo '{"cloth": {"resolution": 1}}' >"$work/tiny.json"
-check "invalid cloth" 2 "resolution 1 is outside" -- "$hagoromo" drape "$work/tiny.json" --out "$work/x"
+check "invalid cloth" 2 "cloth.resolution = 1 is out of range (2..4096)" -- "$hagoromo" drape "$work/tiny.json" --out "$work/x"
 check "bad backend option" 1 "backend" -- "$hagoromo" drape "$small" --backend cuda
 check "no EGL library: clear message, exit 3" 3 "libegl-mesa0" -- env HG_EGL_LIBRARY=/nonexistent/libEGL.so.1 "$hagoromo" drape "$small" --out "$work/x"
 check "bad EGL platform" 3 "HG_EGL_PLATFORM='vulkan'" -- env HG_EGL_PLATFORM=vulkan "$hagoromo" info

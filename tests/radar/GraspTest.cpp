@@ -355,7 +355,7 @@ TEST(GraspScene, MeshTargetsLoadFromFilesAndBuiltinsAndErrorsNameTheFile) {
       {R"({"shape": "mesh", "mesh": "box.obj", "builtin": "bottle"})", "needs one of"},
       {R"({"shape": "mesh", "builtin": "cup"})", "target.builtin must be \"bottle\""},
       {R"({"shape": "mesh", "builtin": "bottle", "radius": 0.1})", "target.radius does not apply to a mesh"},
-      {R"({"shape": "mesh", "builtin": "bottle", "resolution": 4})", "target.resolution must be in 8..512"},
+      {R"({"shape": "mesh", "builtin": "bottle", "resolution": 4})", "target.resolution = 4 is out of range (8..512)"},
       {R"({"shape": "mesh", "builtin": "bottle", "scale": -1})", "target.scale"},
       {R"({"builtin": "bottle"})", "target.builtin applies to a mesh only"},
       {R"({"shape": "cone"})", "target.shape must be \"sphere\", \"capsule\" or \"mesh\""},
