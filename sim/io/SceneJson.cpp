@@ -28,30 +28,29 @@ float toFloat(double d, const std::string& name) {
 }  // namespace
 
 json parseDocument(const std::string& text) {
-  // One frame per open object or array: the keys an object has seen, and the path to it.
+  // One frame per open object or array: the keys an object has seen and the last one.
   struct Frame {
     bool object = false;
     std::set<std::string> keys;
-    std::string path;
     std::string lastKey;
   };
   std::vector<Frame> open;
-  const auto pathOfChild = [&]() -> std::string {
-    if (open.empty()) return "";
-    const Frame& f = open.back();
-    if (!f.object) return f.path + "[]";
-    return f.path.empty() ? f.lastKey : f.path + "." + f.lastKey;
+  // The path to a key of the innermost open object, for the message (built only then:
+  // deep nesting must stay linear).
+  const auto pathTo = [&](const std::string& key) {
+    std::string path;
+    for (std::size_t i = 0; i + 1 < open.size(); ++i) {
+      if (open[i].object) path += (path.empty() ? "" : ".") + open[i].lastKey;
+      else path += "[]";
+    }
+    return path.empty() ? key : path + "." + key;
   };
   const json::parser_callback_t callback = [&](int, json::parse_event_t event, json& parsed) {
     switch (event) {
       case json::parse_event_t::object_start:
-      case json::parse_event_t::array_start: {
-        Frame f;
-        f.object = event == json::parse_event_t::object_start;
-        f.path = pathOfChild();
-        open.push_back(std::move(f));
+      case json::parse_event_t::array_start:
+        open.push_back(Frame{event == json::parse_event_t::object_start, {}, {}});
         break;
-      }
       case json::parse_event_t::object_end:
       case json::parse_event_t::array_end:
         if (!open.empty()) open.pop_back();
@@ -60,8 +59,7 @@ json parseDocument(const std::string& text) {
         Frame& f = open.back();
         f.lastKey = parsed.get<std::string>();
         if (!f.keys.insert(f.lastKey).second)
-          throw SceneError{"duplicate key '" + (f.path.empty() ? f.lastKey : f.path + "." + f.lastKey) +
-                           "' (each key may appear once in an object)"};
+          throw SceneError{"duplicate key '" + pathTo(f.lastKey) + "' (each key may appear once in an object)"};
         break;
       }
       case json::parse_event_t::value:

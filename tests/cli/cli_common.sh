@@ -27,4 +27,18 @@ check() {  # check <description> <expected exit> <expected text in stderr|-> -- 
   fi
 }
 
+# check_quick: check() with the command given 5 s: a hang (or a run that takes long to
+# refuse) fails the case instead of stalling the suite.
+check_quick() {  # check_quick <description> <expected exit> <expected text|-> -- command...
+  local what=$1 expected=$2 text=$3
+  shift 4
+  check "$what" "$expected" "$text" -- timeout 5 "$@"
+}
+
+# nothing_left <folder> <what>: the folder is gone or empty (no partial outputs, no staging
+# folders, no temporary files).
+nothing_left() {
+  if [[ -z "$(ls -A "$1" 2>/dev/null)" ]]; then pass; else failed "$2 left files: $(ls -A "$1" | head -5 | tr '\n' ' ')"; fi
+}
+
 is_png() { [[ $(head -c 8 "$1" | od -An -tx1 | tr -d ' \n') == 89504e470d0a1a0a ]]; }
