@@ -31,6 +31,7 @@
 #include "render/MeshRenderer.h"
 #include "render/OffscreenTarget.h"
 #include "render/gl/HeadlessContext.h"
+#include "sim/cloth/StableStep.h"
 #include "sim/contact/Penetration.h"
 #include "sim/core/AtomicFile.h"
 #include "sim/core/Limits.h"
@@ -111,6 +112,7 @@ int runDrape(const DrapeOptions& options) {
   if (!options.outDir.empty()) scene.outputDirectory = options.outDir;
   if (options.threads >= 0) scene.settings.threads = options.threads;
 
+  const bool autoSubsteps = scene.settings.substeps == 0;  // resolved by prepareDrape
   // A context is needed for the GPU backend and for the PNG render in any case.
   auto context = gl::HeadlessContext::create();
   if (!context) return fail(context.error());
@@ -316,6 +318,12 @@ int runDrape(const DrapeOptions& options) {
       {"gl", (*context)->description()},
       {"frames", scene.frames},
       {"substeps_per_frame", scene.settings.substeps},
+      {"substeps_chosen", autoSubsteps ? "auto" : "fixed"},
+      {"max_substep_halvings", scene.settings.maxSubstepHalvings},
+      {"substeps_last_frame", (*solver)->lastSubsteps()},  // more than per_frame after a retried frame
+      {"explicit_stable_substep_s", scene.settings.integrator == ClothIntegrator::SymplecticEuler
+                                        ? nlohmann::json(explicitStableStep(*sharedModel, scene.settings).maxSubstep)
+                                        : nlohmann::json(nullptr)},
       {"until_rest", relaxed ? nlohmann::json{{"converged", relaxed->converged},
                                               {"substeps", relaxed->iterations},
                                               {"max_speed_m_per_s", relaxed->maxSpeed}}

@@ -7,6 +7,8 @@
 
 #include <glm/geometric.hpp>
 
+#include "sim/core/Limits.h"
+
 namespace hg {
 
 static_assert(std::uint32_t(StepStatus::NonFinite) == HG_STATUS_NON_FINITE);
@@ -33,7 +35,8 @@ Result<Backend> parseBackend(std::string_view name) {
 Status ClothSettings::validate() const {
   auto finite = [](glm::vec3 v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); };
   if (!(frameDt > 0.0f) || !std::isfinite(frameDt)) return Error{"frame_dt must be > 0 seconds"};
-  if (substeps < 1 || substeps > 100000) return Error{"substeps must be in 1..100000"};
+  if (substeps < 0 || substeps > limits::kMaxSubsteps)
+    return Error{"substeps must be in 1.." + std::to_string(limits::kMaxSubsteps) + " (0: chosen automatically)"};
   if (!(velocityDamping >= 0.0f) || !std::isfinite(velocityDamping))
     return Error{"velocity_damping must be >= 0 (1/s)"};
   if (!(friction >= 0.0f) || !std::isfinite(friction)) return Error{"friction must be >= 0"};

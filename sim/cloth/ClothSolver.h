@@ -69,6 +69,10 @@ Result<Backend> parseBackend(std::string_view name);
 /// wins, as everywhere.
 using SphereTreeColliders = SphereTreeSet;
 
+/// ClothSettings::substeps = 0 asks for the count to be chosen (sim/cloth/StableStep.h):
+/// the explicit integrator's stable count, or this many for the projective one.
+inline constexpr int kProjectiveAutoSubsteps = 40;
+
 /// The std430 record of an analytic box collider with friction mu.
 kernels::ClothBox clothBox(const Obb& box, float friction);
 
@@ -76,7 +80,9 @@ kernels::ClothBox clothBox(const Obb& box, float friction);
 struct ClothSettings {
   glm::vec3 gravity{0.0f, -9.81f, 0.0f};  ///< m/s^2
   float frameDt = 1.0f / 60.0f;           ///< s advanced by one step() call
-  int substeps = 40;                      ///< substeps per step(); substep = frameDt / substeps
+  /// Substeps per step(); substep = frameDt / substeps. 0: chosen when the solver is made
+  /// (the explicit integrator's stable count, sim/cloth/StableStep.h).
+  int substeps = 40;
   float velocityDamping = 0.2f;           ///< 1/s, dv/dt = -c v (air drag stand-in)
   float friction = 0.4f;                  ///< Coulomb mu at colliders
   float contactOffset = 0.005f;           ///< m kept between cloth and colliders

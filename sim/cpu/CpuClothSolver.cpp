@@ -1,4 +1,5 @@
 #include "sim/cpu/CpuClothSolver.h"
+#include "sim/cloth/StableStep.h"
 #include "sim/cpu/CpuProjectiveClothSolver.h"
 
 #include <utility>
@@ -106,8 +107,11 @@ class CpuClothSolver final : public CpuClothSolverBase {
 }  // namespace
 
 Result<std::unique_ptr<ClothSolver>> createCpuClothSolver(std::shared_ptr<const ClothModel> model,
-                                                          const ClothSettings& settings) {
+                                                          const ClothSettings& requested) {
   if (!model) return Error{"createCpuClothSolver: no cloth model"};
+  auto resolved = withAutoSubsteps(*model, requested);  // substeps 0: the stable count
+  if (!resolved) return resolved.error();
+  const ClothSettings& settings = *resolved;
   if (Status s = settings.validate(); !s) return s.error();
   if (settings.integrator == ClothIntegrator::ProjectiveJacobi)
     return createCpuProjectiveClothSolver(std::move(model), settings);

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <utility>
 
+#include "sim/cloth/StableStep.h"
 #include "sim/cpu/CpuClothSolverBase.h"
 
 namespace hg {
@@ -157,8 +158,11 @@ class CpuProjectiveClothSolver final : public CpuClothSolverBase {
 }  // namespace
 
 Result<std::unique_ptr<ClothSolver>> createCpuProjectiveClothSolver(std::shared_ptr<const ClothModel> model,
-                                                                    const ClothSettings& settings) {
+                                                                    const ClothSettings& requested) {
   if (!model) return Error{"createCpuProjectiveClothSolver: no cloth model"};
+  auto resolved = withAutoSubsteps(*model, requested);  // substeps 0: the stable count
+  if (!resolved) return resolved.error();
+  const ClothSettings& settings = *resolved;
   if (Status s = settings.validate(); !s) return s.error();
   return std::unique_ptr<ClothSolver>(new CpuProjectiveClothSolver(std::move(model), settings));
 }

@@ -4,6 +4,7 @@
 
 #include "render/gl/GlObjects.h"
 #include "render/gl/ShaderRegistry.h"
+#include "sim/cloth/StableStep.h"
 #include "sim/cpu/CpuClothSolver.h"
 #include "sim/gpu/GpuClothSolverBase.h"
 #include "sim/gpu/GpuProjectiveClothSolver.h"
@@ -58,8 +59,11 @@ class GpuClothSolver final : public GpuClothSolverBase {
 }  // namespace
 
 Result<std::unique_ptr<ClothSolver>> createGpuClothSolver(std::shared_ptr<const ClothModel> model,
-                                                          const ClothSettings& settings) {
+                                                          const ClothSettings& requested) {
   if (!model) return Error{"createGpuClothSolver: no cloth model"};
+  auto resolved = withAutoSubsteps(*model, requested);  // substeps 0: the stable count
+  if (!resolved) return resolved.error();
+  const ClothSettings& settings = *resolved;
   if (Status s = settings.validate(); !s) return s.error();
   if (settings.integrator == ClothIntegrator::ProjectiveJacobi)
     return createGpuProjectiveClothSolver(std::move(model), settings);

@@ -4,6 +4,7 @@
 
 #include "render/gl/GlObjects.h"
 #include "render/gl/ShaderRegistry.h"
+#include "sim/cloth/StableStep.h"
 #include "sim/gpu/GpuClothSolverBase.h"
 
 namespace hg {
@@ -94,8 +95,11 @@ class GpuProjectiveClothSolver final : public GpuClothSolverBase {
 }  // namespace
 
 Result<std::unique_ptr<ClothSolver>> createGpuProjectiveClothSolver(std::shared_ptr<const ClothModel> model,
-                                                                    const ClothSettings& settings) {
+                                                                    const ClothSettings& requested) {
   if (!model) return Error{"createGpuProjectiveClothSolver: no cloth model"};
+  auto resolved = withAutoSubsteps(*model, requested);  // substeps 0: the stable count
+  if (!resolved) return resolved.error();
+  const ClothSettings& settings = *resolved;
   if (Status s = settings.validate(); !s) return s.error();
   const gl::ShaderRegistry registry;
   GpuClothSharedPrograms sharedPrograms;

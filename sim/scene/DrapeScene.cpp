@@ -33,6 +33,7 @@ void checkWork(const DrapeScene& scene) {
 }  // namespace
 
 Status checkRunSize(const DrapeScene& scene, const std::string& framesName) {
+  // With substeps "auto" (0) the count is known once the cloth is built; prepareDrape checks again then.
   const long long total = (long long)scene.frames * scene.settings.substeps;
   if (total > limits::kMaxTotalSubsteps)
     return Error{framesName + " " + std::to_string(scene.frames) + " x solver.substeps " +
@@ -43,6 +44,10 @@ Status checkRunSize(const DrapeScene& scene, const std::string& framesName) {
 
 Result<DrapeScene> parseDrapeScene(const std::string& text, const std::string& origin) {
   DrapeScene scene;
+  // A scene's defaults for a stable run: substeps chosen from the stable step ("auto") and
+  // two retries of an unstable frame at 2x and 4x the substeps.
+  scene.settings.substeps = 0;
+  scene.settings.maxSubstepHalvings = 2;
   try {
     const json root = parseDocument(text);
     checkKeys(root, "scene", {"name", "cloth", "sphere", "ground", "solver", "output", "avatar", "garments", "dressing",
@@ -357,7 +362,13 @@ Result<DrapeScene> parseDrapeScene(const std::string& text, const std::string& o
       scene.restSpeed = number(s, "solver", "until_rest", scene.restSpeed);
       if (!(scene.restSpeed >= 0.0f)) throw SceneError{"solver.until_rest must be >= 0 m/s (0: run `frames` frames)"};
       settings.frameDt = number(s, "solver", "frame_dt", settings.frameDt);
-      settings.substeps = integer(s, "solver", "substeps", settings.substeps, 1, limits::kMaxSubsteps);
+      if (s.contains("substeps") && s["substeps"].is_string()) {
+        if (s["substeps"] != "auto") throw SceneError{"solver.substeps must be \"auto\" or a whole number (1.." +
+                                                      std::to_string(limits::kMaxSubsteps) + ")"};
+        settings.substeps = 0;
+      } else {
+        settings.substeps = integer(s, "solver", "substeps", settings.substeps, 1, limits::kMaxSubsteps);
+      }
       settings.velocityDamping = number(s, "solver", "velocity_damping", settings.velocityDamping);
       settings.friction = number(s, "solver", "friction", settings.friction);
       settings.contactOffset = number(s, "solver", "contact_offset", settings.contactOffset);

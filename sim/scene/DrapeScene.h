@@ -17,11 +17,15 @@
 ///                 },
 ///       "sphere": {"center": [0, 0.6, 0], "radius": 0.5},      // or null for none
 ///       "ground": {"height": 0.0},                            // or null for none
-///       "solver": {"backend": "gpu", "frames": 180, "frame_dt": 0.016667, "substeps": 40,
+///       "solver": {"backend": "gpu", "frames": 180, "frame_dt": 0.016667,
+///                  "substeps": "auto",  // or a count: "auto" is the explicit integrator's stable count (the
+///                                       // stiffest spring with the mass it moves, sim/cloth/StableStep.h) or 40
+///                                       // for projective_jacobi; a count below the stable one is an error naming it
 ///                  "velocity_damping": 0.2, "friction": 0.4, "contact_offset": 0.005,
 ///                  "gravity": [0, -9.81, 0], "max_speed": 50, "threads": 0,
 ///                  "compression_scale": 1, "extension_scale": 1, "tension_exponent": 1,
-///                  "plastic_rate": 0, "yield_strain": 0.02, "yield_angle": 0.2, "max_substep_halvings": 0,
+///                  "plastic_rate": 0, "yield_strain": 0.02, "yield_angle": 0.2,
+///                  "max_substep_halvings": 2,   // an unstable frame is retried with 2x, then 4x the substeps
 ///                  "integrator": "symplectic_euler", "iterations": 20, "chebyshev_rho": 0.9,
 ///                  "until_rest": 0,    // > 0 m/s: drape to rest (stops below this speed) instead of `frames`
 ///                  "continuous_collision": {"method": "radar", "patch_triangles": 16, "image": 16,

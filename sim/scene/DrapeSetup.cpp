@@ -1,5 +1,7 @@
 #include "sim/scene/DrapeSetup.h"
 
+#include "sim/cloth/StableStep.h"
+
 #include <string_view>
 #include <utility>
 
@@ -17,6 +19,15 @@ Status attachSweep(DrapeScene& scene, PreparedDrape& prepared) {
   prepared.sweep = std::move(sweep).value();
   scene.settings.continuousCollision = prepared.sweep;
   return Status::success();
+}
+
+/// scene.settings.substeps resolved for the built model (sim/cloth/StableStep.h): "auto"
+/// becomes the stable count, a fixed count below it is an error; then the run's size.
+Status resolveSceneSubsteps(DrapeScene& scene, const ClothModel& model) {
+  auto resolved = resolveSubsteps(model, scene.settings);
+  if (!resolved) return resolved.error();
+  scene.settings = std::move(resolved).value();
+  return checkRunSize(scene, "frames");
 }
 
 }  // namespace
@@ -67,6 +78,7 @@ Result<PreparedDrape> prepareDrape(DrapeScene& scene, const ClothSolverFactory& 
     auto model = buildSceneCloth(scene);
     if (!model) return model.error();
     prepared.model = std::make_shared<const ClothModel>(std::move(model).value());
+    if (Status s = resolveSceneSubsteps(scene, *prepared.model); !s) return s.error();
     prepared.start = restState(*prepared.model);
     if (Status s = attachSweep(scene, prepared); !s) return s.error();
     return prepared;
@@ -97,6 +109,7 @@ Result<PreparedDrape> prepareDrape(DrapeScene& scene, const ClothSolverFactory& 
                              scene.dressing, progress);
   if (!dressed) return dressed.error();
   prepared.model = std::make_shared<const ClothModel>(std::move(dressed->model));
+  if (Status s = resolveSceneSubsteps(scene, *prepared.model); !s) return s.error();
   dressed->model = ClothModel{};  // moved into `model`
   prepared.start = dressed->state;
   prepared.pieceOfVertex = dressed->garmentOfVertex;

@@ -56,8 +56,13 @@ check "no EGL library: clear message, exit 3" 3 "libegl-mesa0" -- env HG_EGL_LIB
 check "bad EGL platform" 3 "HG_EGL_PLATFORM='vulkan'" -- env HG_EGL_PLATFORM=vulkan "$hagoromo" info
 if [[ -e "$work/x" ]]; then echo "FAIL: failed runs created output"; failures=$((failures + 1)); else passes=$((passes + 1)); fi
 
+cat >"$work/too_few.json" <<JSON
+{"name": "too_few", "cloth": {"resolution": 12, "tensile_stiffness": 1e7}, "solver": {"frames": 20, "substeps": 2}}
+JSON
+check "too few explicit substeps: the count needed is named" 2 "solver.substeps = 2 is too few: this cloth needs at least" -- \
+  "$hagoromo" drape "$work/too_few.json" --backend cpu --out "$work/unstable_out"
 cat >"$work/unstable.json" <<JSON
-{"name": "unstable", "cloth": {"resolution": 12, "tensile_stiffness": 1e7}, "solver": {"frames": 20, "substeps": 2}}
+{"name": "unstable", "cloth": {"resolution": 12}, "solver": {"frames": 20, "max_speed": 0.05}}
 JSON
 check "unstable simulation: exit 4, nothing written" 4 "unstable" -- "$hagoromo" drape "$work/unstable.json" --backend cpu --out "$work/unstable_out"
 if [[ -e "$work/unstable_out" ]]; then echo "FAIL: unstable run wrote output"; failures=$((failures + 1)); else passes=$((passes + 1)); fi

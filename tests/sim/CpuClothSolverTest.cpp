@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include "sim/cloth/StableStep.h"
 #include "sim/cpu/CpuClothSolver.h"
 #include "sim/scene/DrapeScene.h"
 #include "tests/support/ClothFixtures.h"
@@ -233,7 +234,7 @@ TEST(ClothSafety, SubstepHalvingRecoversAnUnstableStep) {
 TEST(ClothSafety, InvalidSettingsAreRejected) {
   auto model = sheet(4);
   ClothSettings settings;
-  settings.substeps = 0;
+  settings.substeps = -1;
   auto solver = createCpuClothSolver(model, settings);
   ASSERT_FALSE(solver);
   EXPECT_NE(solver.error().message.find("substeps"), std::string::npos);
@@ -262,6 +263,67 @@ TEST(CpuDeterminism, BitwiseIdenticalForOneAndTwoThreads) {
   EXPECT_EQ(std::memcmp(one.velocities.data(), two.velocities.data(), one.velocities.size() * sizeof(glm::vec4)), 0);
   EXPECT_EQ(stateHash(one), stateHash(two));
   EXPECT_EQ(stateHash(one), stateHash(three));
+}
+
+}  // namespace
+}  // namespace hg
+
+namespace hg {
+namespace {
+
+/// An equilateral triangle of three equal springs and masses: its stiffest mode is the
+/// breathing mode, omega^2 = 3 k / m. The bound is the power-iteration estimate with its
+/// 10 % headroom (below Gershgorin's 4 k / m).
+TEST(StableStep, ATriangleBreathesAtThreeKOverM) {
+  TriangleMesh mesh;
+  mesh.positions = {{0.0f, 0.0f, 0.0f}, {0.1f, 0.0f, 0.0f}, {0.05f, 0.0f, -0.05f * std::sqrt(3.0f)}};
+  mesh.uvs = {{0.0f, 0.0f}, {1.0f, 0.0f}, {0.5f, 0.866f}};
+  mesh.indices = {0, 1, 2};
+  computeVertexNormals(mesh);
+  auto model = buildClothModel(mesh, ClothMaterial{});
+  ASSERT_TRUE(model) << model.error().message;
+  ASSERT_EQ(model->springs.size(), 3u);
+  const double k = model->springs[0].stiffness, m = 1.0 / model->restPositions[0].w;
+  ClothSettings settings;
+  settings.velocityDamping = 0.0f;
+  const StableStep stable = explicitStableStep(*model, settings);
+  EXPECT_NEAR(stable.omegaSquared / (1.1 * 3.0 * k / m), 1.0, 1e-4);
+  // omega^2 dt^2 + 2 gamma dt = 4 at dt = maxSubstep / 0.9.
+  const double dt = stable.maxSubstep / 0.9;
+  EXPECT_NEAR(stable.omegaSquared * dt * dt + 2.0 * stable.damping * dt, 4.0, 1e-6);
+  EXPECT_EQ(stable.substepsPerFrame, int(std::ceil(double(settings.frameDt) / stable.maxSubstep - 1e-9)));
+}
+
+/// A stiff pinned sheet: 40 fixed substeps blow up, "auto" (0) takes the stable count and
+/// runs; the scene policy refuses the fixed count, naming the count it needs.
+TEST(StableStep, AutoSubstepsRunAStiffSheetThatFortyCannot) {
+  ClothMaterial material;
+  material.tensileStiffness = 20000.0f;
+  auto model = sheet(24, {0, 23}, material);
+  ClothSettings settings = test::withoutColliders();
+  settings.maxSubstepHalvings = 0;
+  settings.substeps = 40;
+  auto fixed = createCpuClothSolver(model, settings);
+  settings.substeps = 0;
+  auto automatic = createCpuClothSolver(model, settings);
+  ASSERT_TRUE(fixed && automatic);
+  const int needed = explicitStableStep(*model, settings).substepsPerFrame;
+  EXPECT_EQ((*automatic)->settings().substeps, needed);
+  EXPECT_GT(needed, 40);
+  StepStatus fixedStatus = StepStatus::Ok, autoStatus = StepStatus::Ok;
+  for (int f = 0; f < 40; ++f) {
+    fixedStatus |= (*fixed)->step();
+    autoStatus |= (*automatic)->step();
+  }
+  EXPECT_TRUE(any(fixedStatus)) << "the test needs a sheet that 40 substeps cannot integrate";
+  EXPECT_EQ(autoStatus, StepStatus::Ok);
+  settings.substeps = 40;
+  auto refused = resolveSubsteps(*model, settings);
+  ASSERT_FALSE(refused);
+  EXPECT_NE(refused.error().message.find("solver.substeps = 40 is too few: this cloth needs at least " +
+                                          std::to_string(needed)),
+            std::string::npos)
+      << refused.error().message;
 }
 
 }  // namespace

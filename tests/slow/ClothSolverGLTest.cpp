@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include "sim/cloth/StableStep.h"
 #include "sim/gpu/GpuClothSolver.h"
 #include "tests/support/ClothFixtures.h"
 #include "tests/support/GlTest.h"
@@ -41,6 +42,20 @@ TEST_P(ClothSolverGLTest, FreeFallIsAnalytic) {
   const double h = settings.frameDt / settings.substeps, n = 120.0;
   const double expected = 1.3 - 9.81 * h * h * n * (n + 1.0) / 2.0;
   for (const glm::vec4& p : solver->readState().positions) EXPECT_NEAR(p.y, expected, 2e-4);
+}
+
+/// substeps 0 ("auto"): both backends take the explicit integrator's stable count
+/// (sim/cloth/StableStep.h) and a stiff pinned sheet hangs without an anomaly.
+TEST_P(ClothSolverGLTest, AutoSubstepsAreTheStableCount) {
+  ClothMaterial material;
+  material.tensileStiffness = 20000.0f;
+  auto model = sheet(24, {0, 23}, material);
+  ClothSettings settings = test::withoutColliders();
+  settings.substeps = 0;
+  auto solver = make(model, settings);
+  ASSERT_TRUE(solver);
+  EXPECT_EQ(solver->settings().substeps, explicitStableStep(*model, settings).substepsPerFrame);
+  for (int f = 0; f < 20; ++f) ASSERT_EQ(solver->step(), StepStatus::Ok) << "frame " << f;
 }
 
 TEST_P(ClothSolverGLTest, PinnedStayPinnedAndTheRestHangs) {
