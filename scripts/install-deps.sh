@@ -6,7 +6,7 @@ set -euo pipefail
 
 packages=(
   # build
-  cmake make g++ pkg-config
+  cmake make ninja-build g++ pkg-config
   # GL loader generation (GLAD 2, generated at build time) and headless EGL on Mesa
   python3-glad libegl-dev libegl-mesa0 libgbm1 libgl1-mesa-dri libgl-dev
   # windowed viewer and its screenshot test

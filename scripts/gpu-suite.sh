@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# The GPU suite in one call: builds Release, runs the GL tests (label gl) and every
+# benchmark on whatever GPU the machine has, in parts of at most 9 minutes of wall time,
+# and writes bench/results/<stem>_gpu.json per benchmark plus bench/results/gpu_device.txt
+# (device, driver, date). Afterwards record the figures in bench/RESULTS.md with the device
+# named (see "GPU suite" there).
+# Usage: scripts/gpu-suite.sh [PART ...]     (default: every part, in order)
+#        scripts/gpu-suite.sh --list         (the parts, one per line)
+# Parts: build, gl-tests, then one per benchmark (cloth_step, skinning, contact, radar,
+# particle_skinning, snow, spheretree, spheretree_gpu, cloth_colliders, cloth_peer). A part
+# that runs out of its 540 s is stopped and reported; the others still run. Exit status:
+# 0 when every part passed, 1 otherwise.
+set -uo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+limit=${HG_GPU_PART_SECONDS:-540}
+results="$root/bench/results"
+# benchmark part -> executable
+declare -A benches=(
+  [cloth_step]=hg_cloth_bench [skinning]=hg_skinning_bench [contact]=hg_contact_bench [radar]=hg_radar_bench
+  [particle_skinning]=hg_particle_skinning_bench [snow]=hg_snow_bench [spheretree]=hg_spheretree_bench
+  [spheretree_gpu]=hg_spheretree_gpu_bench [cloth_colliders]=hg_cloth_collider_bench [cloth_peer]=hg_cloth_peer_bench)
+order=(build gl-tests cloth_step skinning contact radar particle_skinning snow spheretree spheretree_gpu cloth_colliders cloth_peer)
+
+if [[ ${1:-} == --list ]]; then printf '%s\n' "${order[@]}"; exit 0; fi
+parts=("$@")
+[[ ${#parts[@]} -gt 0 ]] || parts=("${order[@]}")
+export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-PASSIVE}
+
+status=0
+run_part() {  # run_part <name> command...: at most $limit s, reported
+  local name=$1 start rc
+  shift
+  start=$(date +%s)
+  echo "== $name (at most $limit s) =="
+  timeout --kill-after=10 "$limit" "$@"
+  rc=$?
+  local took=$(( $(date +%s) - start ))
+  if [[ $rc -eq 0 ]]; then echo "== $name: ok in $took s =="; else
+    [[ $rc -eq 124 || $rc -eq 137 ]] && echo "== $name: stopped at the $limit s limit ==" || echo "== $name: failed (exit $rc) in $took s =="
+    status=1
+  fi
+}
+
+device() {  # the device and driver into bench/results/gpu_device.txt
+  mkdir -p "$results"
+  { echo "date: $(date -u +%Y-%m-%dT%H:%MZ)"
+    "$root/build/apps/hagoromo" info
+    command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
+    echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-) x $(nproc)"
+  } >"$results/gpu_device.txt" 2>&1
+  cat "$results/gpu_device.txt"
+}
+
+for part in "${parts[@]}"; do
+  case "$part" in
+    build)
+      run_part build "$root/scripts/build.sh" "$root/build" -DHG_BUILD_BENCH=ON && device ;;
+    gl-tests)
+      run_part gl-tests bash -c "cd '$root/build' && ctest -L gl -j \$(nproc) --output-on-failure" ;;
+    *)
+      exe=${benches[$part]:-}
+      if [[ -z $exe ]]; then echo "unknown part '$part' (see --list)" >&2; status=1; continue; fi
+      run_part "$part" "$root/build/bench/$exe" --benchmark_out="$results/${part}_gpu.json" --benchmark_out_format=json ;;
+  esac
+done
+exit $status
