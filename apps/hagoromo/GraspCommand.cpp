@@ -20,7 +20,6 @@
 #include "render/MeshRenderer.h"
 #include "render/OffscreenTarget.h"
 #include "render/gl/HeadlessContext.h"
-#include "sim/core/AtomicFile.h"
 #include "sim/io/MeshExport.h"
 #include "sim/radar/Grasp.h"
 #include "sim/gpu/GpuRadar.h"

@@ -20,7 +20,6 @@
 #include "render/OffscreenTarget.h"
 #include "render/gl/HeadlessContext.h"
 #include "render/gl/ShaderRegistry.h"
-#include "sim/core/AtomicFile.h"
 #include "sim/gpu/GpuBodySkinner.h"
 #include "sim/gpu/GpuParticleSkinner.h"
 #include "sim/io/MeshExport.h"

@@ -20,7 +20,6 @@
 #include "render/Image.h"
 #include "render/SnowSceneView.h"
 #include "render/gl/HeadlessContext.h"
-#include "sim/core/AtomicFile.h"
 #include "sim/core/Limits.h"
 #include "sim/gpu/GpuSnowSolver.h"
 #include "sim/snow/SnowCover.h"

@@ -21,7 +21,6 @@
 #include "render/OffscreenTarget.h"
 #include "render/gl/HeadlessContext.h"
 #include "sim/body/Mannequin.h"
-#include "sim/core/AtomicFile.h"
 #include "sim/geometry/MeshTopology.h"
 #include "sim/io/MeshImport.h"
 #include "sim/spheretree/SphereTree.h"

@@ -33,7 +33,6 @@
 #include "render/gl/HeadlessContext.h"
 #include "sim/cloth/StableStep.h"
 #include "sim/contact/Penetration.h"
-#include "sim/core/AtomicFile.h"
 #include "sim/core/Limits.h"
 #include "sim/gpu/GpuClothSolver.h"
 #include "sim/gpu/GpuDepthViewRenderer.h"

@@ -67,9 +67,7 @@ Image readFramebuffer(int width, int height) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  ensureSleepingOpenMpThreads(argv);  // first: may re-execute the program
-  installInterruptCleanup();
+static int runViewer(int argc, char** argv) {
   CLI::App app{"hagoromo-viewer: interactive drape scene viewer"};
   std::string scenePath = "scenes/outfit_on_mannequin.json";
   std::string backendOverride;
@@ -385,4 +383,17 @@ int main(int argc, char** argv) {
   glfwDestroyWindow(window);
   glfwTerminate();
   return exitCode;
+}
+
+int main(int argc, char** argv) {
+  ensureSleepingOpenMpThreads(argv);  // first: may re-execute the program
+  installInterruptCleanup();
+  try {
+    return runViewer(argc, argv);
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "hagoromo-viewer: error: out of memory\n");
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "hagoromo-viewer: error: internal error: %s (please report it)\n", e.what());
+  }
+  return kExitInternal;
 }

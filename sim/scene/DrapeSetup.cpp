@@ -1,9 +1,8 @@
 #include "sim/scene/DrapeSetup.h"
 
-#include "sim/cloth/StableStep.h"
-
-#include <string_view>
 #include <utility>
+
+#include "sim/cloth/StableStep.h"
 
 namespace hg {
 namespace {
