@@ -1,10 +1,12 @@
 #pragma once
 /// A drape scene as read from JSON (scenes/*.json): the cloth, the colliders, the
 /// solver settings and the outputs. Every key is optional and defaults to the value
-/// below; unknown keys are errors (a typo must not silently fall back to a default).
+/// below; unknown keys are errors (a typo must not silently fall back to a default), and
+/// so are a key given twice, an integer that is not a whole number in its range and a
+/// number a float cannot hold (sim/io/SceneJson.h; the limits in sim/core/Limits.h).
 ///
 ///     {
-///       "name": "cloth_on_sphere",
+///       "name": "cloth_on_sphere",   // the outputs' base name: a plain file name (no folders, no leading '.')
 ///       "cloth":  {"resolution": 48, "size": 1.6, "center": [0, 1.3, 0],   // generated sheet, or
 ///                  "mesh": "garment.obj",                                // a mesh with UVs (path relative to the scene)
 ///                  "fabric": "denim",     // a preset of fabrics.json beside the scene: sets the density,
