@@ -297,9 +297,7 @@ TEST(StableStep, ATriangleBreathesAtThreeKOverM) {
 /// A stiff pinned sheet: 40 fixed substeps blow up, "auto" (0) takes the stable count and
 /// runs; the scene policy refuses the fixed count, naming the count it needs.
 TEST(StableStep, AutoSubstepsRunAStiffSheetThatFortyCannot) {
-  ClothMaterial material;
-  material.tensileStiffness = 20000.0f;
-  auto model = sheet(24, {0, 23}, material);
+  auto model = test::stiffPinnedSheet();
   ClothSettings settings = test::withoutColliders();
   settings.maxSubstepHalvings = 0;
   settings.substeps = 40;

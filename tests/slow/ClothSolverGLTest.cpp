@@ -47,9 +47,7 @@ TEST_P(ClothSolverGLTest, FreeFallIsAnalytic) {
 /// substeps 0 ("auto"): both backends take the explicit integrator's stable count
 /// (sim/cloth/StableStep.h) and a stiff pinned sheet hangs without an anomaly.
 TEST_P(ClothSolverGLTest, AutoSubstepsAreTheStableCount) {
-  ClothMaterial material;
-  material.tensileStiffness = 20000.0f;
-  auto model = sheet(24, {0, 23}, material);
+  auto model = test::stiffPinnedSheet();
   ClothSettings settings = test::withoutColliders();
   settings.substeps = 0;
   auto solver = make(model, settings);

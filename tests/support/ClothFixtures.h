@@ -31,6 +31,14 @@ inline std::shared_ptr<const ClothModel> sheet(int resolution, PinSet pinned = {
   return std::make_shared<const ClothModel>(std::move(model).value());
 }
 
+/// A stiff (20 kN/m) 24 x 24 sheet pinned at two corners: 40 fixed substeps of the explicit
+/// integrator blow it up, its stable count (sim/cloth/StableStep.h) does not.
+inline std::shared_ptr<const ClothModel> stiffPinnedSheet() {
+  ClothMaterial material;
+  material.tensileStiffness = 20000.0f;
+  return sheet(24, {0, 23}, material);
+}
+
 /// The settings with the analytic sphere and ground switched off.
 inline ClothSettings withoutColliders(ClothSettings settings = {}) {
   settings.hasSphere = false;
