@@ -10,6 +10,7 @@
 #include <mutex>
 #include <set>
 #include <thread>
+#include <utility>
 
 #include "apps/common/ExitCodes.h"
 #include "sim/core/AtomicFile.h"
@@ -24,7 +25,7 @@ namespace {
 struct Registry {
   std::mutex mutex;
   std::set<fs::path> staging;
-  std::set<fs::path> createdDirectories;
+  std::set<std::pair<fs::path, fs::path>> createdDirectories;  ///< (output folder, outermost folder created)
 };
 
 Registry& registry() {
@@ -34,10 +35,14 @@ Registry& registry() {
 
 std::atomic<unsigned> g_stagingCounter{0};
 
-/// Removes `directory` if it is empty (an output folder the run created and did not fill).
-void removeIfEmpty(const fs::path& directory) {
+/// Removes `directory` and its parents up to `top` while they are empty (the output
+/// folders a run created and did not fill).
+void removeCreated(const fs::path& directory, const fs::path& top) {
   std::error_code ec;
-  if (fs::is_directory(directory, ec) && fs::is_empty(directory, ec)) fs::remove(directory, ec);
+  for (fs::path d = directory;; d = d.parent_path()) {
+    if (!fs::is_directory(d, ec) || !fs::is_empty(d, ec) || !fs::remove(d, ec)) break;
+    if (d == top || !d.has_parent_path() || d.parent_path() == d) break;
+  }
 }
 
 bool safeRelativeName(const std::string& name) {
@@ -63,10 +68,14 @@ Status OutputSet::write(const std::string& name, const std::function<Status(cons
   if (m_staging.empty()) {
     std::error_code ec;
     if (!fs::exists(m_directory, ec)) {
+      // The outermost folder this run creates: removed again (when empty) if the run fails.
+      fs::path top = m_directory;
+      while (top.has_parent_path() && top.parent_path() != top && !fs::exists(top.parent_path(), ec)) top = top.parent_path();
       fs::create_directories(m_directory, ec);
       if (ec) return outputError("cannot create the output folder " + m_directory.string() + ": " + ec.message());
       m_createdDirectory = true;
-      r.createdDirectories.insert(m_directory);
+      m_createdTop = top;
+      r.createdDirectories.insert({m_directory, top});
     } else if (!fs::is_directory(m_directory, ec)) {
       return outputError("cannot write to " + m_directory.string() + ": it is not a folder");
     }
@@ -108,7 +117,7 @@ Status OutputSet::commit() {
   std::error_code ec;
   if (!m_staging.empty()) fs::remove_all(m_staging, ec);
   r.staging.erase(m_staging);
-  r.createdDirectories.erase(m_directory);
+  r.createdDirectories.erase({m_directory, m_createdTop});
   m_committed = true;
   return Status::success();
 }
@@ -134,8 +143,8 @@ void OutputSet::discard() {
     r.staging.erase(m_staging);
   }
   if (m_createdDirectory) {
-    removeIfEmpty(m_directory);
-    r.createdDirectories.erase(m_directory);
+    removeCreated(m_directory, m_createdTop);
+    r.createdDirectories.erase({m_directory, m_createdTop});
   }
   m_names.clear();
 }
@@ -154,7 +163,7 @@ void installInterruptCleanup() {
     r.mutex.lock();  // held until exit: no run stages another file
     std::error_code ec;
     for (const fs::path& staging : r.staging) fs::remove_all(staging, ec);
-    for (const fs::path& directory : r.createdDirectories) removeIfEmpty(directory);
+    for (const auto& [directory, top] : r.createdDirectories) removeCreated(directory, top);
     std::fflush(stdout);
     std::_Exit(received == SIGINT ? kExitInterrupted : kExitTerminated);
   }).detach();
@@ -162,8 +171,11 @@ void installInterruptCleanup() {
 
 void ensureSleepingOpenMpThreads(char** argv) {
   if (std::getenv("OMP_WAIT_POLICY") != nullptr) return;
-  if (::setenv("OMP_WAIT_POLICY", "PASSIVE", 1) != 0) return;
-  ::execv("/proc/self/exe", argv);
+  char self[4096];
+  const ssize_t length = ::readlink("/proc/self/exe", self, sizeof self - 1);
+  if (length <= 0 || ::setenv("OMP_WAIT_POLICY", "PASSIVE", 1) != 0) return;
+  self[length] = '\0';
+  ::execv(self, argv);
   // Not re-executed (no /proc, say): go on with the default policy.
 }
 

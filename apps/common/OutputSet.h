@@ -50,6 +50,7 @@ private:
 
   std::filesystem::path m_directory;
   std::filesystem::path m_staging;  ///< empty until the first write
+  std::filesystem::path m_createdTop;  ///< the outermost folder this run created (with m_createdDirectory)
   bool m_createdDirectory = false;
   bool m_committed = false;
   std::vector<std::string> m_names;
@@ -64,9 +65,11 @@ void installInterruptCleanup();
 
 /// OpenMP threads that sleep when idle: unless the user set OMP_WAIT_POLICY, sets it to
 /// PASSIVE and re-executes the program (libgomp reads it once, before main). With the
-/// default (spinning) policy a loaded machine ran particle skinning 6-9x slower
-/// (bench/RESULTS.md). Call first in main; returns only if the policy is already chosen or
-/// the re-execution failed (then the run goes on with the default).
+/// default (spinning) policy a loaded machine ran the cloth 14x and particle skinning up
+/// to 2x slower (bench/RESULTS.md). Call first in main; returns only if the policy is
+/// already chosen or the re-execution failed (then the run goes on with the default).
+/// Under valgrind, set OMP_WAIT_POLICY yourself (the re-executed program would run
+/// outside valgrind).
 void ensureSleepingOpenMpThreads(char** argv);
 
 }  // namespace hg::app

@@ -83,14 +83,14 @@ check "--frames 0 writes a valid set (a one-frame .glb)" 0 - -- "$hagoromo" drap
 if [[ -s zero/zero.glb && -s zero/zero.obj && -s zero/zero.json ]] && head -c 4 zero/zero.glb | grep -q glTF; then pass; else
   failed "--frames 0 outputs: $(ls zero)"; fi
 # Interrupted while its many per-frame OBJs are being written (staging folder present):
-# SIGTERM exits 143 and removes everything, the output folder it created included.
+# SIGTERM exits 143 and removes everything, the output folders it created included.
 printf '{"name": "big", "cloth": {"resolution": 120}, "solver": {"frames": 30, "substeps": 4, "integrator": "projective_jacobi", "iterations": 10}, "output": {"obj_every": 1, "image_width": 32, "image_height": 32}}\n' >big.json
 for sig in TERM INT; do
   rm -rf "$work/big_$sig"
-  "$hagoromo" drape big.json --backend cpu --out "$work/big_$sig" -q &
+  "$hagoromo" drape big.json --backend cpu --out "$work/big_$sig/nested" -q &
   pid=$!
   for _ in $(seq 1 600); do  # until the writing has begun (at most 60 s)
-    compgen -G "$work/big_$sig/.hagoromo-staging-*/big_frame_0001.obj" >/dev/null && break
+    compgen -G "$work/big_$sig/nested/.hagoromo-staging-*/big_frame_0001.obj" >/dev/null && break
     sleep 0.1
   done
   kill -$sig "$pid"
