@@ -263,7 +263,7 @@ json readDocument(const std::filesystem::path& file) {
   json root;
   try {
     root = scenejson::parseDocument(text.str());
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // parse_error, and out_of_range for a number like 1e999
     throw FabricError{std::string("not valid JSON: ") + e.what()};
   } catch (const scenejson::SceneError& e) {
     throw FabricError{e.message};
