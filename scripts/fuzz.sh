@@ -47,8 +47,15 @@ for t in "${targets[@]}"; do
   # -timeout: an input taking longer is a finding (a hang); -rss_limit_mb: a runaway allocation is.
   (cd "$findings" && "$build/tests/fuzz/hg_fuzz_$t" "$corpus" -max_total_time="$seconds" -timeout=20 \
      -rss_limit_mb=4096 -max_len=65536 -print_final_stats=1 -artifact_prefix="$findings/" >"$log" 2>&1) || true
-  execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo 0)
   found=$(find "$findings" -type f | wc -l)
-  echo "$t: $execs executions in $seconds s, $found finding(s), corpus $(ls "$corpus" | wc -l) inputs" | tee -a "$summary"
+  # libFuzzer's own account: "Done N runs in S second(s)" when the time ran out; at a
+  # finding it stops early and only the last status line tells how far it got.
+  if done_line=$(grep -Eo 'Done [0-9]+ runs in [0-9]+ second' "$log"); then
+    read -r _ execs _ _ ran _ <<<"$done_line"
+    echo "$t: $execs executions in $ran s, $found finding(s), corpus $(ls "$corpus" | wc -l) inputs" | tee -a "$summary"
+  else
+    execs=$(grep -Eo '^#[0-9]+' "$log" | tail -1 | tr -d '#')
+    echo "$t: stopped at a finding after ${execs:-0} executions; $found finding(s) in $findings" | tee -a "$summary"
+  fi
 done
 echo "summary: $summary"
