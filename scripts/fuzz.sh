@@ -5,9 +5,9 @@
 # Usage: scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET ...]   (default 600 s, every target)
 # Each target starts from its stored corpus (tests/fuzz/corpus/TARGET, copied, never
 # changed here) and writes what it finds to build-fuzz/findings/TARGET/ (crash-*, timeout-*,
-# oom-*) and its grown corpus to build-fuzz/corpus/TARGET/. A summary of executions and
-# findings per target goes to build-fuzz/summary.txt. Installs clang-14 and libfuzzer-14-dev
-# when missing.
+# oom-*; earlier runs' findings stay there, the summary counts this run's) and its grown
+# corpus to build-fuzz/corpus/TARGET/. A summary of executions and findings per target goes
+# to build-fuzz/summary.txt. Installs clang-14 and libfuzzer-14-dev when missing.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 seconds=${1:-600}
@@ -43,11 +43,13 @@ for t in "${targets[@]}"; do
   mkdir -p "$corpus" "$findings"
   cp -n "$root/tests/fuzz/corpus/$t/"* "$corpus/" 2>/dev/null || true
   log="$build/fuzz_$t.log"
+  started="$build/.started_$t"  # findings of earlier runs stay in the folder; this run counts its own
+  touch "$started"
   echo "== $t: $seconds s =="
   # -timeout: an input taking longer is a finding (a hang); -rss_limit_mb: a runaway allocation is.
   (cd "$findings" && "$build/tests/fuzz/hg_fuzz_$t" "$corpus" -max_total_time="$seconds" -timeout=20 \
      -rss_limit_mb=4096 -max_len=65536 -print_final_stats=1 -artifact_prefix="$findings/" >"$log" 2>&1) || true
-  found=$(find "$findings" -type f | wc -l)
+  found=$(find "$findings" -type f -newer "$started" | wc -l)
   # libFuzzer's own account: "Done N runs in S second(s)" when the time ran out; at a
   # finding it stops early and only the last status line tells how far it got.
   if done_line=$(grep -Eo 'Done [0-9]+ runs in [0-9]+ second' "$log"); then

@@ -14,6 +14,7 @@
 #include <stb/stb_image.h>
 
 #include "sim/core/Limits.h"
+#include "sim/io/AssimpRead.h"
 
 namespace hg {
 
@@ -265,7 +266,7 @@ Result<TriangleMesh> makeSquareSheet(const SquareClothSpec& spec) {
 
 Result<TriangleMesh> importClothMesh(const std::filesystem::path& path) {
   Assimp::Importer importer;
-  const aiScene* scene = importer.ReadFile(path.string(), aiProcess_Triangulate | aiProcess_JoinIdenticalVertices |
+  const aiScene* scene = readWithAssimp(importer, path, aiProcess_Triangulate | aiProcess_JoinIdenticalVertices |
                                                               aiProcess_PreTransformVertices);
   if (scene == nullptr) return Error{path.string() + ": cannot read mesh (" + importer.GetErrorString() + ")"};
   TriangleMesh mesh;

@@ -9,11 +9,13 @@
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
 
+#include "sim/io/AssimpRead.h"
+
 namespace hg {
 
 Result<TriangleMesh> importWeldedMesh(const std::filesystem::path& path) {
   Assimp::Importer importer;
-  const aiScene* scene = importer.ReadFile(path.string(), aiProcess_Triangulate | aiProcess_PreTransformVertices);
+  const aiScene* scene = readWithAssimp(importer, path, aiProcess_Triangulate | aiProcess_PreTransformVertices);
   if (scene == nullptr) return Error{path.string() + ": cannot read mesh (" + importer.GetErrorString() + ")"};
   TriangleMesh mesh;
   std::map<std::tuple<float, float, float>, std::uint32_t> welded;

@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/core/AtomicFile.h"
+#include "sim/io/AssimpRead.h"
 #include "sim/io/MeshExport.h"
 
 namespace hg {
@@ -80,7 +81,7 @@ Result<Character> importCharacter(const std::filesystem::path& path) {
   if (!importer.IsExtensionSupported(ext))
     return Error{"cannot import " + file + ": unsupported format '" + ext + "' (assimp reads glTF 2.0, FBX, COLLADA, ...)"};
   // Triangulate only: no vertex welding or reordering, so vertex order matches the file.
-  const aiScene* scene = importer.ReadFile(file, aiProcess_Triangulate);
+  const aiScene* scene = readWithAssimp(importer, path, aiProcess_Triangulate);
   if (scene == nullptr) return Error{"cannot import " + file + ": " + importer.GetErrorString()};
   if (scene->mRootNode == nullptr) return Error{"cannot import " + file + ": the scene has no nodes"};
 

@@ -13,6 +13,7 @@
 #include <glm/vec2.hpp>
 
 #include "sim/core/Limits.h"
+#include "sim/io/AssimpRead.h"
 #include "sim/io/SceneJson.h"
 #include "sim/snow/SnowProps.h"
 
@@ -81,7 +82,7 @@ TriangleMesh importMesh(const json& object, const std::string& where, const std:
   if (path.is_relative()) path = directory / path;
   Assimp::Importer importer;
   const aiScene* scene =
-      importer.ReadFile(path.string(), aiProcess_Triangulate | aiProcess_JoinIdenticalVertices | aiProcess_PreTransformVertices);
+      readWithAssimp(importer, path, aiProcess_Triangulate | aiProcess_JoinIdenticalVertices | aiProcess_PreTransformVertices);
   if (scene == nullptr)
     throw SceneError{where + ".mesh: cannot read mesh " + path.string() + " (" + importer.GetErrorString() + ")"};
   TriangleMesh mesh;

@@ -200,6 +200,13 @@ check_quick "19 a radar image of 100000 pixels" 2 "radar.image.height = 100000 i
 snow seed.json ', "snowfall": {"seed": -5}'
 check_quick "20 a negative seed" 2 "snowfall.seed = -5 is out of range" -- "$hagoromo" snow seed.json --out "$x"
 
+# Found by fuzzing (tests/fuzz/corpus/MeshImport/off_short_face_list): an OFF file whose face
+# list is shorter than its header trips one of assimp's internal checks, which aborted the process.
+printf 'OFF\n4 8 0\n0 0 0\n1 0 0\n0 1 0\n0 0 301 \n2  1\n3 0 1 3\n2 0 3 2\n3 1 2 3\n' >short_faces.off
+printf '{"cloth": {"mesh": "short_faces.off"}}\n' >short_faces.json
+check_quick "a mesh that trips assimp's internal check is an input error, not an abort" 2 \
+  "short_faces.off: cannot read mesh" -- "$hagoromo" drape short_faces.json --out "$x"
+
 if [[ -e "$x" ]]; then failed "a refused run created its output folder"; else pass; fi
 echo "$passes passed, $failures failed"
 [[ $failures -eq 0 ]]

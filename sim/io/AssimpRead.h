@@ -1,0 +1,16 @@
+#pragma once
+// The one way the product reads a file with assimp (meshes, avatars, snow obstacles).
+#include <filesystem>
+
+#include <assimp/Importer.hpp>
+#include <assimp/scene.h>
+
+namespace hg {
+
+/// importer.ReadFile(path, postProcessFlags), with assimp's internal consistency checks
+/// reported as a failed read (nullptr, the check in importer.GetErrorString()) instead of
+/// ending the process: see AssimpRead.cpp.
+const aiScene* readWithAssimp(Assimp::Importer& importer, const std::filesystem::path& path,
+                              unsigned postProcessFlags);
+
+}  // namespace hg
