@@ -1,5 +1,20 @@
-# Shared helpers of the CLI test scripts (sourced): counters and check().
-# The sourcing script sets `failures=0 passes=0` and ends with a summary of them.
+# Shared setup and helpers of the CLI test scripts. Each script starts with
+#   source "$(dirname "${BASH_SOURCE[0]}")/cli_common.sh" "$@"
+# (its arguments: <hagoromo binary> <source dir>) and ends with `finish`.
+# Sets hagoromo (absolute path), src (absolute), work (a temporary folder, removed at exit)
+# and the counters.
+hagoromo=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+src=$(cd "$2" && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+failures=0
+passes=0
+
+# finish: the summary line; the script's exit status is 0 only when no case failed.
+finish() {
+  echo "$passes passed, $failures failed"
+  [[ $failures -eq 0 ]]
+}
 
 pass() { passes=$((passes + 1)); }
 failed() { echo "FAIL: $*"; failures=$((failures + 1)); }

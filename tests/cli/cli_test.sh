@@ -3,14 +3,7 @@
 # grasp and skin: grasp_skin_cli_test.sh.
 # Usage: cli_test.sh <hagoromo binary> <source dir>
 set -u
-hagoromo=$1
-src=$2
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-failures=0
-passes=0
-
-source "$src/tests/cli/cli_common.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/cli_common.sh" "$@"
 
 small="$work/small.json"
 cat >"$small" <<JSON
@@ -126,5 +119,4 @@ if [[ -z "$(ls -A "$work/long_out" 2>/dev/null)" ]]; then passes=$((passes + 1))
 check "--help shows exit codes" 0 - -- "$hagoromo" --help
 "$hagoromo" --help | grep -q "Exit codes" && passes=$((passes + 1)) || { echo "FAIL: --help lacks exit codes"; failures=$((failures + 1)); }
 
-echo "$passes passed, $failures failed"
-[[ $failures -eq 0 ]]
+finish

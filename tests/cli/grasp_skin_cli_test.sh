@@ -3,14 +3,7 @@
 # and error messages.
 # Usage: grasp_skin_cli_test.sh <hagoromo binary> <source dir>
 set -u
-hagoromo=$1
-src=$2
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-failures=0
-passes=0
-
-source "$src/tests/cli/cli_common.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/cli_common.sh" "$@"
 
 # Cyber Radar grasp (hagoromo grasp): outputs, metrics, errors that name the file.
 cat >"$work/grasp.json" <<JSON
@@ -97,5 +90,4 @@ check "skin: divergence exits 4 and writes nothing" 4 "diverged" -- "$hagoromo" 
 check "skin: unknown method" 1 "unknown method 'verlet'" -- "$hagoromo" skin "$work/skin.json" --methods linear,verlet --out "$work/y"
 if [[ -e "$work/y" ]]; then echo "FAIL: failed skin runs created output"; failures=$((failures + 1)); else passes=$((passes + 1)); fi
 
-echo "$passes passed, $failures failed"
-[[ $failures -eq 0 ]]
+finish

@@ -6,13 +6,7 @@
 # and messages, values that were silently accepted; then 20 malformed inputs of our own.
 # Usage: hardening_cli_test.sh <hagoromo binary> <source dir>
 set -u
-hagoromo=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
-src=$(cd "$2" && pwd)
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-failures=0
-passes=0
-source "$src/tests/cli/cli_common.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/cli_common.sh" "$@"
 cd "$work" || exit 1
 x="$work/never"  # every refused run points --out here; it must never appear
 
@@ -208,5 +202,4 @@ check_quick "a mesh that trips assimp's internal check is an input error, not an
   "short_faces.off: cannot read mesh" -- "$hagoromo" drape short_faces.json --out "$x"
 
 if [[ -e "$x" ]]; then failed "a refused run created its output folder"; else pass; fi
-echo "$passes passed, $failures failed"
-[[ $failures -eq 0 ]]
+finish

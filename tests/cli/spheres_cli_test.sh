@@ -3,14 +3,7 @@
 # for the built-in bottle at two resolutions, the report's numbers, exit codes and errors.
 # Usage: spheres_cli_test.sh <hagoromo binary> <source dir>
 set -u
-hagoromo=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
-src=$(cd "$2" && pwd)
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-failures=0
-passes=0
-export OMP_WAIT_POLICY=PASSIVE
-source "$src/tests/cli/cli_common.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/cli_common.sh" "$@"
 
 out="$work/bottle"
 check "spheres --builtin bottle succeeds" 0 - -- "$hagoromo" spheres --builtin bottle --levels 32,64 --out "$out" \
@@ -52,5 +45,4 @@ check "spheres of an open mesh names the file" 2 "open.obj: not a closed surface
 if [[ ! -e "$work/open" ]]; then pass; else failed "a failed run wrote $work/open"; fi
 check "spheres rejects a level outside 8..512" 1 - -- "$hagoromo" spheres --builtin bottle --levels 4 -q
 
-echo "spheres CLI: $passes passed, $failures failed"
-[[ $failures -eq 0 ]]
+finish
