@@ -3,6 +3,8 @@
 #include <stdexcept>
 #include <string>
 
+#include <assimp/postprocess.h>
+
 // Debian's libassimp 5.2.5 is built with ASSIMP_BUILD_DEBUG: its internal consistency
 // checks (ai_assert) call Assimp::aiAssertViolation, whose default handler prints and
 // calls std::abort(), and the installed headers do not declare setAiAssertHandler, the
@@ -26,7 +28,12 @@ namespace hg {
 
 const aiScene* readWithAssimp(Assimp::Importer& importer, const std::filesystem::path& path,
                               unsigned postProcessFlags) {
-  return importer.ReadFile(path.string(), postProcessFlags);
+  // aiProcess_ValidateDataStructure: the library's own check of what its importer built
+  // (face indices within the vertex list, no missing arrays), before any other step reads
+  // it. Without it, an OFF file with a short face found by fuzzing left a face without
+  // indices that the mesh merging of aiProcess_PreTransformVertices dereferenced (a crash;
+  // tests/fuzz/corpus/MeshImport/off_face_without_indices). It only reads the scene.
+  return importer.ReadFile(path.string(), postProcessFlags | aiProcess_ValidateDataStructure);
 }
 
 }  // namespace hg

@@ -7,9 +7,9 @@
 
 namespace hg {
 
-/// importer.ReadFile(path, postProcessFlags), with assimp's internal consistency checks
-/// reported as a failed read (nullptr, the check in importer.GetErrorString()) instead of
-/// ending the process: see AssimpRead.cpp.
+/// importer.ReadFile(path, postProcessFlags | aiProcess_ValidateDataStructure), with
+/// assimp's internal consistency checks reported as a failed read (nullptr, the reason in
+/// importer.GetErrorString()) instead of ending the process: see AssimpRead.cpp.
 const aiScene* readWithAssimp(Assimp::Importer& importer, const std::filesystem::path& path,
                               unsigned postProcessFlags);
 
