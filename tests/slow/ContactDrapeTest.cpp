@@ -69,16 +69,11 @@ TEST_P(ContactDrapeTest, FullMethodKeepsGarmentsOutOfTheBody) {
   const std::vector<DepthViewDirection> five{DepthViewDirection::Top, DepthViewDirection::Front,
                                              DepthViewDirection::Back, DepthViewDirection::Left,
                                              DepthViewDirection::Right};
-  // The source's method, what layers add, what side views add, then the full method.
-  const Method methods[] = {
-      {"3 views, 1 layer (source)", three, 1, false},
-      {"3 views, 4 layers", three, 4, false},
-      {"5 views, 1 layer", five, 1, false},
-      {"5 views, 4 layers", five, 4, false},
-      {"5 views, 4 layers + features",
-       {DepthViewDirection::Top, DepthViewDirection::Front, DepthViewDirection::Back, DepthViewDirection::Left,
-        DepthViewDirection::Right},
-       4, true}};
+  // The source's method (asserted to yank the cloth, as the README says) and the full
+  // method (asserted to keep the garments out). What layers and side views add on their
+  // own was measured once and is in bench/RESULTS.md; it is not rerun here (CI budget).
+  const Method methods[] = {{"3 views, 1 layer (source)", three, 1, false},
+                            {"5 views, 4 layers + features", five, 4, true}};
   for (const Method& method : methods) {
     DepthViewOptions options;
     options.directions = method.directions;
@@ -118,7 +113,10 @@ TEST_P(ContactDrapeTest, FullMethodKeepsGarmentsOutOfTheBody) {
     std::printf("[ drape penetration ] arms %.0f deg, %s: %s; armpits %s; "
                 "%d of 40 frames flagged unstable\n",
                 double(armAngle), method.name, describe(all).c_str(), describe(pits).c_str(), anomalies);
-    if (!method.features) continue;  // the source's method is measured, not held to the goal
+    if (!method.features) {  // the source's method: hidden points taken for inside are yanked out
+      EXPECT_GE(anomalies, 30) << "the source's method no longer yanks the cloth: update the README";
+      continue;
+    }
     EXPECT_GT(pits.points, 10u);  // the garments do reach the armpits
     EXPECT_EQ(anomalies, 0);
     EXPECT_LE(all.p999, texel + offset);
