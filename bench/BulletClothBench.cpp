@@ -1,4 +1,4 @@
-// Cloth step of our CPU backend next to Bullet's soft-body cloth (issue 3), in one
+// Cloth step of our CPU backend next to Bullet's soft-body cloth, in one
 // Google Benchmark run. One iteration = one 1/60 s frame of S = 10 substeps.
 //
 //   build/bench/hg_cloth_peer_bench                  # writes bench/results/cloth_peer_<host>.json
@@ -331,7 +331,7 @@ int main(int argc, char** argv) {
   const std::size_t ran = benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();
 
-  // Summary: our time per frame / Bullet's at equal N (< 1/3 meets issue 3's goal of >= 3x).
+  // Summary: our time per frame / Bullet's at equal N (< 1/3: at least 3x faster).
   std::printf("\n%-8s %-14s %12s %12s %12s %14s\n", "N", "ours", "ours ms", "Bullet", "Bullet ms", "ours/Bullet");
   for (int r : resolutions)
     for (const char* ours : {"ours", "ours_1thread"})

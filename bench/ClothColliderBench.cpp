@@ -1,4 +1,4 @@
-// Cloth body colliders (issue 9): the mannequin as a sphere tree (methods.md section 6)
+// Cloth body colliders: the mannequin as a sphere tree (docs/methods.md section 6)
 // against its depth views (section 2, the source's method) and the exact signed distance
 // grid: build time, time per contact query and the query's gap error against the exact
 // distance (CGAL) at points near the body surface. The drape comparison (penetration of

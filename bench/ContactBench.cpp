@@ -1,4 +1,4 @@
-// Body contact through depth views (issue 5) against the body's triangle count, stage by
+// Body contact through depth views against the body's triangle count, stage by
 // stage, and against exact closest-point queries (CGAL) for the same cloth points.
 //
 // Body: a closed torus (major radius 0.3 m, minor 0.12 m; sim/core/TriangleMesh.h) of

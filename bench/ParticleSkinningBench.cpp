@@ -1,4 +1,4 @@
-// Particle skinning (methods.md section 4) against vertex blending, side by side in one
+// Particle skinning (docs/methods.md section 4) against vertex blending, side by side in one
 // run, and the integrator table of the source (largest stable step, steps to settle).
 //
 // Frame cost: one frame = 1/60 s of a bending two-bone cylinder (length 2 m, radius

@@ -1,4 +1,4 @@
-// Cyber Radar benchmarks (issue 6; methods.md section 3).
+// Cyber Radar benchmarks (docs/methods.md section 3).
 //
 // 1. Cost against the number of radars (1 to 4096, 32 x 32) and against the image size
 //    (16^2 to 256^2, 64 radars), CPU reference and GPU backend, on the source's test scene:

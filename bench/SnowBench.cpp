@@ -1,4 +1,4 @@
-// Snow exposure benchmarks (methods.md section 5): the shadow-map style exposure passes on
+// Snow exposure benchmarks (docs/methods.md section 5): the shadow-map style exposure passes on
 // the GPU (sim/gpu/GpuSnowExposure) and the CPU reference (snowExposureCpu), 64 snowfall
 // directions (15 degree cone, tilted 10 degrees by wind), maps of about 1024 x 1024 texels
 // (texel = scene extent / 1024), on procedural towns of ~10k, ~100k and ~1M triangles: a

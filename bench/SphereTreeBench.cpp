@@ -1,4 +1,4 @@
-// Sphere-tree benchmarks (issue 9; methods.md section 6), the bottle of the source
+// Sphere-tree benchmarks (docs/methods.md section 6), the bottle of the source
 // (makeBottle, 0.3 m, 12,090 faces).
 //
 // 1. Build time per level (64^3, 128^3, 256^3): voxelizeSolid, fillSpheres and the octree

@@ -1,4 +1,4 @@
-// Sphere-tree batch queries (issue 9 item 5; sim/spheretree/SphereTreeQueries.h): the CPU
+// Sphere-tree batch queries (sim/spheretree/SphereTreeQueries.h): the CPU
 // backend (OpenMP over the queries, all cores) and the GPU backend (one compute invocation
 // per query; llvmpipe on the VM) side by side on the same scenes.
 //

@@ -1,6 +1,6 @@
 #pragma once
 /// `hagoromo grasp SCENE.json [--out DIR] [--backend cpu|gpu] [--quiet]`: the Cyber Radar
-/// grasp (sim/radar/Grasp.h; methods.md section 3): hands of 17 radars detect a target by
+/// grasp (sim/radar/Grasp.h; docs/methods.md section 3): hands of 17 radars detect a target by
 /// ID, approach it and close their fingers on it; every radar of a frame in one batch.
 /// Writes NAME.png (the final grasp), NAME.obj (hands, target, distractors) and NAME.json
 /// (per hand: frames per phase, joint angles, per-finger gaps, exact distances to the

@@ -1,7 +1,7 @@
 #pragma once
 /// `hagoromo skin RIG.json [--out DIR] [--backend cpu|gpu] [--methods LIST] [--quiet]`:
 /// runs a skinning rig (sim/skinning/SkinningRig.h) with every method it names (linear
-/// blend, dual quaternion, particle skinning: methods.md section 4) and writes, each file
+/// blend, dual quaternion, particle skinning: docs/methods.md section 4) and writes, each file
 /// atomically:
 ///   METHOD/frame_NNNN.obj   the skinned surface per frame (every rig.output.obj_every)
 ///   comparison.png          the last frame, one panel per method, side by side

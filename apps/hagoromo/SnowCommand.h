@@ -1,7 +1,7 @@
 #pragma once
 /// `hagoromo snow SCENE.json [--out DIR] [--backend cpu|gpu] [--directions N] [--passes N]
 /// [--hours H] [--map-resolution N] [--width W] [--height H] [--quiet]`: snow accumulation
-/// on a scene (methods.md section 5; sim/snow/SnowCover.h): builds the snow cover, runs
+/// on a scene (docs/methods.md section 5; sim/snow/SnowCover.h): builds the snow cover, runs
 /// the snowfall (accumulation passes from the snowfall directions, each followed by the
 /// repose relaxation) and writes, each file atomically, into DIR (default
 /// out/snow/<scene name>):

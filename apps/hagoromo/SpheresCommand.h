@@ -1,7 +1,7 @@
 #pragma once
 /// `hagoromo spheres [MESH] [--builtin bottle|torus|sphere|mannequin] [--levels 64,128,256]
 /// [--out DIR] [--width W] [--height H] [--quiet]`: builds the sphere trees of a watertight
-/// mesh (methods.md section 6; sim/spheretree/SphereTree.h) at each voxel resolution and
+/// mesh (docs/methods.md section 6; sim/spheretree/SphereTree.h) at each voxel resolution and
 /// writes, each file atomically, into DIR (default out/spheres/<mesh name>):
 ///   spheres.png    the mesh, then the filled spheres of each level, side by side, same
 ///                  camera (spheres coloured by size: largest warm, one-voxel ones blue)

@@ -203,7 +203,7 @@ int runDrape(const DrapeOptions& options) {
   TriangleMesh bodyMesh = body ? body->avatar.mesh : TriangleMesh{};
   std::optional<RelaxReport> relaxed;
   if (scene.restSpeed > 0.0f) {
-    // Drape to rest (quasi-static, kinetic damping; issue 3) within `frames` frames' substeps.
+    // Drape to rest (quasi-static, kinetic damping) within `frames` frames' substeps.
     if (body && body->animator)
       return fail(Error{options.scenePath + ": solver.until_rest and avatar.motion.animate exclude each other"});
     relaxed = (*solver)->relaxToRest(scene.restSpeed, scene.frames * scene.settings.substeps);

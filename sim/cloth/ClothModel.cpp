@@ -176,7 +176,7 @@ Result<ClothModel> buildClothModel(const TriangleMesh& mesh, const ClothMaterial
   }
   model.totalMass = float(totalArea) * material.arealDensity;
 
-  // Mass: W/p per vertex (seed 004) or area-weighted; pins get inverse mass 0.
+  // Mass: W/p per vertex (docs/methods.md section 1) or area-weighted; pins get inverse mass 0.
   std::vector<bool> isPinned(n, false);
   for (std::uint32_t p : pinned) {
     if (p >= n)

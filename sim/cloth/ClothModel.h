@@ -1,6 +1,6 @@
 #pragma once
 /// Immutable topology and material of a mass-spring triangle cloth
-/// (../shared/spec/methods.md section 1), shared by every backend and every solver
+/// (docs/methods.md section 1), shared by every backend and every solver
 /// instance that simulates it.
 ///
 /// Springs run along the mesh edges (tension and shear), bending hinges across every
@@ -26,7 +26,7 @@
 
 namespace hg {
 
-/// An RGBA8 anisotropy texture (methods.md section 1). Rows are stored bottom first
+/// An RGBA8 anisotropy texture (docs/methods.md section 1). Rows are stored bottom first
 /// (GL order: row 0 is at v = 0), so loading a PNG flips it.
 struct AnisotropyTexture {
   int width = 0;
@@ -45,7 +45,7 @@ Result<AnisotropyTexture> loadAnisotropyTexture(const std::filesystem::path& pat
 
 struct ClothMaterial {
   float arealDensity = 0.15f;      ///< kg/m^2 (cloth weight W = density * area * g)
-  bool areaWeightedMass = false;   ///< false: W/p per vertex (seed 004); true: 1/3 of adjacent areas
+  bool areaWeightedMass = false;   ///< false: W/p per vertex (docs/methods.md 1); true: 1/3 of adjacent areas
   float tensileStiffness = 500.0f; ///< E, N/m (force per unit width per unit strain)
   float bendingRigidity = 2e-6f;   ///< D, N m
   float springDamping = 0.002f;    ///< axial damping per spring, N s/m

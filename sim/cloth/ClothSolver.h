@@ -26,7 +26,7 @@ enum class Backend { Cpu, Gpu };
 struct ClothState;
 
 /// Continuous collision between the start and the end of a step() (e.g. radar sweeps of
-/// cloth patches against the body, sim/radar/ClothSweep.h; methods.md section 3): the
+/// cloth patches against the body, sim/radar/ClothSweep.h; docs/methods.md section 3): the
 /// discrete contacts of the substeps only see where a vertex is, so a vertex travelling
 /// farther than an obstacle's thickness within one substep passes through it (tunnels).
 /// An implementation sees the state before and after the step and pulls motion that
@@ -60,7 +60,7 @@ std::string_view backendName(Backend backend);
 /// "cpu" or "gpu" (case-sensitive); error otherwise.
 Result<Backend> parseBackend(std::string_view name);
 
-/// Sphere-tree colliders of a cloth (methods.md section 6): a SphereTreeSet (every tree's
+/// Sphere-tree colliders of a cloth (docs/methods.md section 6): a SphereTreeSet (every tree's
 /// nodes in one array, the layout of shaders/sphere_tree_common.glsl, and the placed trees
 /// with their friction in translation.w), immutable once handed to a solver (shared, not
 /// copied). A vertex's contact is the nearest leaf sphere surface over all instances
@@ -95,11 +95,11 @@ struct ClothSettings {
   /// A body collider (signed distance grid of a closed mesh, sim/contact), or none.
   /// The body holds still; friction and contactOffset apply as at the other colliders.
   std::shared_ptr<const SignedDistanceGrid> body;
-  /// A body seen through depth views (sim/contact/DepthViews.h; methods.md section 2),
+  /// A body seen through depth views (sim/contact/DepthViews.h; docs/methods.md section 2),
   /// or none. Its surface velocity drives friction; contactOffset is the skin offset.
   /// Both body colliders may be set; the deeper contact wins.
   std::shared_ptr<const DepthViewImages> bodyViews;
-  /// Analytic box colliders (methods.md section 7; the contact of kernels/obb.glslh
+  /// Analytic box colliders (docs/methods.md section 7; the contact of kernels/obb.glslh
   /// obbSignedContact: outward normal and signed gap of the solid box). They hold still.
   std::vector<Obb> boxes;
   /// Friction mu of boxes[i] (missing or negative entries: `friction`).
@@ -122,7 +122,7 @@ struct ClothSettings {
   int solverIterations = 20;                 ///< ProjectiveJacobi: Jacobi iterations per substep
   float chebyshevRho = 0.9f;                 ///< ProjectiveJacobi: spectral radius estimate (0: no acceleration)
 
-  // Tension law (seed 004): compression f = k a L |e|^n, extension f = k b L e^n.
+  // Tension law (docs/methods.md section 1): compression f = k a L |e|^n, extension f = k b L e^n.
   float compressionScale = 1.0f;  ///< a
   float extensionScale = 1.0f;    ///< b
   float tensionExponent = 1.0f;   ///< n: 1 Hookean (default), 2 the source's form
@@ -184,7 +184,7 @@ public:
   /// Substeps used by the last step() (more than settings().substeps after a retry).
   int lastSubsteps() const { return m_lastSubsteps; }
 
-  /// Drape-to-rest: the quasi-static shape (seed 004 relaxed "force into displacement")
+  /// Drape-to-rest: the quasi-static shape (the KAKENHI report's relaxed "force into displacement")
   /// by dynamic relaxation with kinetic damping (Day 1965; Barnes 1999): frames of the
   /// dynamic solver, and whenever the kinetic energy passes a peak all velocities are
   /// zeroed, until the largest vertex speed over a frame falls below `speedThreshold`

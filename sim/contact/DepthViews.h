@@ -1,5 +1,5 @@
 #pragma once
-/// Body contact through orthographic depth views (methods.md section 2, seed 004 part 2):
+/// Body contact through orthographic depth views (docs/methods.md section 2):
 /// the body is rasterized from a few directions (top, front, back; optionally left,
 /// right, bottom) into float images that hold, per texel and per depth layer, the
 /// depth of the k-th surface the texel's ray crosses, the body's outward unit normal

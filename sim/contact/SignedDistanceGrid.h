@@ -2,7 +2,7 @@
 /// A sampled signed distance field of a closed body mesh: the simple, correct body
 /// collider that the cloth solvers sample per vertex and substep
 /// (sim/kernels/body_contact.glslh), on both backends. The three-direction depth
-/// buffers (issue 5) replace it for animated bodies; this one suits a body that holds
+/// buffers (sim/contact/DepthViews.h) replace it for animated bodies; this one suits a body that holds
 /// still while the garment drapes.
 ///
 /// Values are exact (CGAL AABB-tree closest-point distance, CGAL Side_of_triangle_mesh

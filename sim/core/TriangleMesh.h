@@ -66,7 +66,7 @@ TriangleMesh makeLathe(glm::vec3 base, const std::vector<glm::vec2>& profile, in
 
 /// A closed wine bottle standing on `base` (+Y up), `height` m tall (body radius 0.123
 /// height, neck 0.043 height): a lathe of 93 profile points and 65 segments, 12,090
-/// triangles like the source's bottle (methods.md section 6).
+/// triangles like the source's bottle (docs/methods.md section 6).
 TriangleMesh makeBottle(glm::vec3 base, float height);
 
 }  // namespace hg

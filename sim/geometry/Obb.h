@@ -1,5 +1,5 @@
 #pragma once
-/// Oriented bounding boxes (methods.md section 7; seed 002): the box record, fits to a
+/// Oriented bounding boxes (docs/methods.md section 7): the box record, fits to a
 /// point set, and the section's queries (point distance, OBB-sphere test) on top of the
 /// shared kernels in sim/kernels/obb.glslh. Used as bone proxies by particle skinning
 /// (fitted to the vertices a bone dominates, in the bone's frame) and as analytic box

@@ -1,5 +1,5 @@
 #pragma once
-/// GPU backend of adaptive-radius particle skinning (../shared/spec/methods.md section 4;
+/// GPU backend of adaptive-radius particle skinning (docs/methods.md section 4;
 /// the model and the CPU reference are in sim/skinning/ParticleSkinning.h): GL 4.5 compute
 /// passes (shaders/particle_skin_*.comp), one invocation per particle or vertex, calling
 /// the kernels of sim/kernels/particle_skinning.glslh that the CPU backend calls, in the

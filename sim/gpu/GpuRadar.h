@@ -1,5 +1,5 @@
 #pragma once
-/// GPU backend of the Cyber Radar (sim/radar/Radar.h; methods.md section 3): every radar
+/// GPU backend of the Cyber Radar (sim/radar/Radar.h; docs/methods.md section 3): every radar
 /// of a batch is rendered in one instanced draw into layered framebuffers (one texture
 /// array layer per radar, gl_Layer from the vertex shader), R with the object IDs in one
 /// pass and M of the collision radars in a second; a compute pass (one workgroup per

@@ -1,5 +1,5 @@
 #pragma once
-/// GPU pass of snow exposure (methods.md section 5; the CPU reference is snowExposureCpu in
+/// GPU pass of snow exposure (docs/methods.md section 5; the CPU reference is snowExposureCpu in
 /// sim/snow/SnowExposure.h): for each snowfall direction the scene is rendered
 /// orthographically along it into a depth map, exactly like a shadow map
 /// (shaders/snow_depth.vert, snow_depth.frag), then a compute pass over the receiving

@@ -1,5 +1,5 @@
 #pragma once
-/// GPU backend of the snow cover (sim/snow/SnowCover.h; methods.md section 5), keeping the
+/// GPU backend of the snow cover (sim/snow/SnowCover.h; docs/methods.md section 5), keeping the
 /// data on the GPU as the method asks (host-GPU transfers were the CPU version's
 /// bottleneck): the ground's height and snow are two R32F textures (image load/store), the
 /// objects' snow a float per vertex in a buffer. One accumulation pass:

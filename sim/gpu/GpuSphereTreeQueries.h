@@ -1,5 +1,5 @@
 #pragma once
-/// GPU backend of the sphere-tree batch queries (methods.md section 6; the interface and
+/// GPU backend of the sphere-tree batch queries (docs/methods.md section 6; the interface and
 /// the CPU reference are in sim/spheretree/SphereTreeQueries.h): the scene's nodes and
 /// instances live in two storage buffers (HG_BINDING_SPHERE_TREE_NODES, _INSTANCES), and
 /// one compute pass per batch runs one invocation per query:

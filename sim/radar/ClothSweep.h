@@ -1,6 +1,6 @@
 #pragma once
 /// Continuous collision of cloth against the body by radar sweeps (Cyber Radar,
-/// methods.md section 3, "collision detection of a moving sensor object"): the cloth's
+/// docs/methods.md section 3, "collision detection of a moving sensor object"): the cloth's
 /// triangles are cut into small connected patches; each step, every patch that moved
 /// near the body gets one collision radar along its motion over the step, all of them in
 /// one RadarBackend::run batch (plus a small second batch, below); a patch whose radar

@@ -575,7 +575,7 @@ void GraspSimulation::buildQueries(std::size_t h) {
   if (st.phase == GraspPhase::Approach) {
     const float distance = std::max(std::min(s.approachStep, s.maxApproach - st.report.approachDistance), 1e-4f);
     if (!st.haveFitted) {
-      // MaxSize first (methods.md section 3, adaptive volume), centred on the hand.
+      // MaxSize first (docs/methods.md section 3, adaptive volume), centred on the hand.
       const TriangleMesh mesh = model.mesh();
       hand = sweepQuery(handObjectId(h), mesh.positions, n, distance, up);
       st.handLength = hand.probe.depth - distance;

@@ -1,6 +1,6 @@
 #pragma once
-/// The source paper's radar application (methods.md section 3, "Application in the
-/// source: grasp simulation"; seeds 000, 001): hands of 17 radars each (HandModel: one for
+/// The source paper's radar application (docs/methods.md section 3, "Application in the
+/// source: grasp simulation"): hands of 17 radars each (HandModel: one for
 /// the whole hand, one per palm/finger segment) detect a target by ID, approach it and
 /// close their fingers on it, joint by joint, until contact. Every radar of every hand in
 /// a frame goes to the backend in ONE RadarBackend::run (5 hands: 85 radars a frame).
@@ -34,7 +34,7 @@
 /// other collapsed to a point (zero-area triangles are never rasterized).
 ///
 /// Targets: a sphere or a capsule (exact distance checks), or a watertight mesh held as a
-/// sphere tree (methods.md section 6): its distance checks (GraspObject::distance and
+/// sphere tree (docs/methods.md section 6): its distance checks (GraspObject::distance and
 /// boxDistance) come from the tree and are accurate to about its voxel. The final pose is
 /// also checked against a sphere tree of every target (GraspHandReport::segmentTreeOverlap).
 ///

@@ -1,6 +1,6 @@
 #pragma once
-/// A procedural hand for the Cyber Radar grasp (methods.md section 3, "Application in the
-/// source: grasp simulation"; seeds 000, 001): a palm box and five fingers of three box
+/// A procedural hand for the Cyber Radar grasp (docs/methods.md section 3, "Application in the
+/// source: grasp simulation"): a palm box and five fingers of three box
 /// segments each, 16 rigid segments, each its own radar object; with the whole-hand radar,
 /// 17 radars per hand as in the source.
 ///
@@ -19,7 +19,7 @@
 /// u >= g, v >= 0, goes to y = u cos a + v sin a, z = u sin a - v cos a: either z > 0 or
 /// y >= 0 > -g, outside the inner segment). Seen along a segment's closing motion (its
 /// +z), its neighbours fall outside its silhouette for joint angles up to pi / 2, so its
-/// radar's look-at image L only holds the real obstacles (methods.md section 3, step 6:
+/// radar's look-at image L only holds the real obstacles (docs/methods.md section 3, step 6:
 /// pixels without the sensor are eliminated). The four fingers are parallel (their
 /// silhouettes are disjoint across x), the thumb is splayed outside the palm.
 ///
@@ -43,7 +43,7 @@ inline constexpr int kHandFingers = 5;          ///< 0 thumb, 1 index, 2 middle,
 inline constexpr int kHandJointsPerFinger = 3;  ///< proximal, middle, distal
 /// Rigid segments per hand: the palm (segment 0) and 5 x 3 finger segments.
 inline constexpr int kHandSegments = 1 + kHandFingers * kHandJointsPerFinger;
-/// Radars per hand (methods.md section 3): one for the whole hand and one per segment.
+/// Radars per hand (docs/methods.md section 3): one for the whole hand and one per segment.
 inline constexpr int kHandRadars = 1 + kHandSegments;
 
 /// One finger: where and how it is attached, its segments and joint limits.

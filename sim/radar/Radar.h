@@ -1,6 +1,6 @@
 #pragma once
-/// Cyber Radar: Z-buffer object and collision detection (methods.md section 3; seeds 000,
-/// 001). A radar "sees" the scene: it renders an orthographic view volume (width ws,
+/// Cyber Radar: Z-buffer object and collision detection (docs/methods.md section 3;
+/// Yamachi & Shindo 2002). A radar "sees" the scene: it renders an orthographic view volume (width ws,
 /// height hs, depth d, wp x hp pixels) from a probe frame and reasons on the depth image.
 ///
 /// - Object detection: the range image R (depth of the nearest surface, d where none);
@@ -193,7 +193,7 @@ std::unique_ptr<RadarBackend> makeCpuRadar();
 Result<RadarQuery> makeSweepQuery(std::uint32_t sensor, std::span<const glm::vec3> sensorPoints, glm::vec3 displacement,
                                   glm::vec3 up, float margin);
 
-/// Adaptive volume (methods.md section 3): the probe of `query` with its width, height and
+/// Adaptive volume (docs/methods.md section 3): the probe of `query` with its width, height and
 /// lateral centre fitted to the occupied pixels of the mask in `hit` (a run of `query`,
 /// typically at a MaxSize volume), grown by `marginPixels` pixels on each side. Returns
 /// the query unchanged when the mask is empty.

@@ -821,7 +821,7 @@ Result<SceneBody> buildSceneBody(const DrapeScene& scene) {
   const BodyContactSettings contact = contactSettings(*scene.avatar);
   SceneBody body;
   if (contact.method == BodyContactMethod::SphereTree) {
-    // Measured on the 2-core VM (bench/RESULTS.md, issue 9): voxelizing and filling the
+    // Measured on the 2-core VM (bench/RESULTS.md, "Sphere trees"): voxelizing and filling the
     // mannequin takes longer than a frame's simulation, so a moving body is refused rather
     // than rebuilt per frame (use distance_grid or depth_views for avatar.motion.animate).
     if (animator)

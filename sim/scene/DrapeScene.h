@@ -30,7 +30,7 @@
 ///                  "max_substep_halvings": 2,   // an unstable frame is retried with 2x, then 4x the substeps
 ///                  "integrator": "symplectic_euler", "iterations": 20, "chebyshev_rho": 0.9,
 ///                  "until_rest": 0,    // > 0 m/s: drape to rest (stops below this speed) instead of `frames`
-///                  "continuous_collision": {"method": "radar", "patch_triangles": 16, "image": 16,
+///                  "continuous_collision": {"method": "radar", "patch_triangles": 4, "image": 16,
 ///                                           "clearance": 0.005}},  // or null / "method": "none" (default)
 ///                  // radar sweeps of cloth patches against the avatar after every frame, so fast
 ///                  // motion cannot tunnel through thin body parts (sim/radar/ClothSweep.h; needs an
@@ -47,7 +47,7 @@
 ///                              "texel": 0.0025, "layers": 4,                // depth views: texel (m), peeled layers
 ///                              "views": ["top", "front", "back", "left", "right"], "margin": 0.05,
 ///                              "sphere_tree_resolution": 256},  // sphere tree: voxels along the body's height, 8..512
-///                              // (the body as a sphere tree, methods.md section 6: a still body only)
+///                              // (the body as a sphere tree, docs/methods.md section 6: a still body only)
 ///                              // (the source's method: "views": ["top", "front", "back"], "layers": 1)
 ///                  "motion": {"bvh": "motion/walk.bvh", "map": "motion/cmu_to_mannequin.json",
 ///                             "time": 0.5, "skinning": "dual_quaternion" | "linear", "unit_scale": 0.01,
@@ -68,7 +68,7 @@
 ///       "dressing": {"edge_length": 0.02, "clearance": 0.012, "seam_stiffness": 1500, "seam_damping": 0.01,
 ///                    "sewing_damping": 8, "weld_gap": 0.002, "max_sewing_frames": 400},
 ///       "boxes": [{"center": [0, 0.35, 0], "half_extents": [0.5, 0.35, 0.3], "rotation_deg": [0, 0, 0],
-///                  "friction": 0.4}],   // analytic box colliders (methods.md section 7), still
+///                  "friction": 0.4}],   // analytic box colliders (docs/methods.md section 7), still
 ///       "props": [{"shape": "bottle" | "box" | "sphere" | "torus" | "capsule",  // built-in solids, or
 ///                  "mesh": "props/vase.obj",   // a closed mesh (relative to the scene; welded by position)
 ///                  "position": [0, 0.7, 0], "rotation_deg": [0, 0, 0],  // about x, then y, then z (world axes)
@@ -125,8 +125,8 @@ struct SceneMotion {
 /// How the cloth collides with the avatar.
 enum class BodyContactMethod {
   DistanceGrid,  ///< exact signed distance grid (CGAL), rebuilt per frame when the body moves
-  DepthViews,    ///< orthographic depth views (methods.md section 2), rasterized per frame
-  /// A sphere tree filled into the body's solid voxels (methods.md section 6): contact with
+  DepthViews,    ///< orthographic depth views (docs/methods.md section 2), rasterized per frame
+  /// A sphere tree filled into the body's solid voxels (docs/methods.md section 6): contact with
   /// the nearest leaf sphere. A still body only (see buildSceneBody).
   SphereTree,
 };
@@ -156,7 +156,7 @@ struct SceneAvatar {
 
 /// How a prop collides with the cloth.
 enum class PropCollider {
-  SphereTree,  ///< a sphere tree of its solid voxels (methods.md section 6)
+  SphereTree,  ///< a sphere tree of its solid voxels (docs/methods.md section 6)
   Obb,         ///< its PCA-fitted oriented box (fitObb), an analytic collider (section 7)
 };
 

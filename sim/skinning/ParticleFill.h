@@ -1,6 +1,6 @@
 #pragma once
-/// Filling a closed mesh with particles for particle skinning (../shared/spec/methods.md
-/// section 4, "Filling the mesh with particles"; seed 004 part 3 (3)(1)):
+/// Filling a closed mesh with particles for particle skinning (docs/methods.md
+/// section 4, "Filling the mesh with particles"):
 ///  1. candidate centres in closest packing (face-centred cubic) over the mesh's
 ///     bounding box;
 ///  2. inside test by the y-z projection parity: the mesh triangles and the centres are

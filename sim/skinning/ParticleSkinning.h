@@ -1,6 +1,6 @@
 #pragma once
-/// Adaptive-radius particle skinning (../shared/spec/methods.md section 4; seed 004 part
-/// 3 (3)): the mesh is filled with particles of several radii (ParticleFill.h), each
+/// Adaptive-radius particle skinning (docs/methods.md section
+/// 4): the mesh is filled with particles of several radii (ParticleFill.h), each
 /// particle follows one bone through a spring to the bone-transformed rest position and
 /// interacts with its neighbours of the initial packing through springs and dampers; the
 /// equations of motion are integrated with improved Euler, Adams predictor-corrector or

@@ -1,5 +1,5 @@
 #pragma once
-/// Where snow lives and how it settles (methods.md section 5; seed 004 parts 3 (1), 4 (1)).
+/// Where snow lives and how it settles (docs/methods.md section 5).
 ///
 /// Storage, and why:
 /// - On the ground, a height field: a regular grid of square cells over the ground's

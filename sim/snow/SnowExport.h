@@ -1,5 +1,5 @@
 #pragma once
-/// Exporting a snow cover (methods.md section 5): the snow on the ground as a closed
+/// Exporting a snow cover (docs/methods.md section 5): the snow on the ground as a closed
 /// solid, the objects under their snow, both in one Wavefront OBJ, and the ground snow
 /// depth as a 16-bit greyscale PNG. Every file is written atomically (temporary file,
 /// then rename: sim/core/AtomicFile.h), so a failed export never leaves a half-written

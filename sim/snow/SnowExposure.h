@@ -1,6 +1,6 @@
 #pragma once
-/// Snow arrival by shadow-map style passes (methods.md section 5; seed 004 parts 3 (1),
-/// 4 (1)): for each snowfall direction the scene is rendered orthographically along it
+/// Snow arrival by shadow-map style passes (docs/methods.md section
+/// 5): for each snowfall direction the scene is rendered orthographically along it
 /// into a depth map, exactly like a shadow map; a receiving point gets snow from that
 /// direction iff it is the first surface hit there (its depth along the direction is not
 /// behind the map's, within a bias). The mean over the directions is the point's

@@ -1,5 +1,5 @@
 #pragma once
-/// Procedural props and grounds of the snow scenes (methods.md section 5; the scene files
+/// Procedural props and grounds of the snow scenes (docs/methods.md section 5; the scene files
 /// of sim/snow/SnowSceneJson.h): closed solids (watertight, counter-clockwise seen from
 /// outside, so signedVolume > 0) that the snow falls on, a flat ground and a hilly
 /// terrain. y is up; units: metres. GL-free.

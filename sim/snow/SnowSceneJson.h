@@ -1,5 +1,5 @@
 #pragma once
-/// Snow scene files (methods.md section 5): a JSON file naming the ground (a plane, a
+/// Snow scene files (docs/methods.md section 5): a JSON file naming the ground (a plane, a
 /// procedural terrain or a mesh file), the objects the snow falls on (boxes, vertical
 /// cylinders and cones, trees, gable-roofed houses, mesh files), the snowfall and snow
 /// settings and an optional camera. The format is documented in scenes/snow/README.md.

@@ -1,5 +1,5 @@
 #pragma once
-/// Snowfall directions (methods.md section 5; seed 004 part 3 (1)): snow does not fall
+/// Snowfall directions (docs/methods.md section 5): snow does not fall
 /// straight down but jittered around a mean fall direction (irregular fall, gusts), and
 /// a wind tilts that mean. The directions spread uniformly over the solid angle of a
 /// cone (a spherical cap) around the tilted axis, stratified: the cap is cut into `count`

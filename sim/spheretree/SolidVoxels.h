@@ -1,5 +1,5 @@
 #pragma once
-/// Solid voxelization of a watertight mesh (methods.md section 6, the first step of the
+/// Solid voxelization of a watertight mesh (docs/methods.md section 6, the first step of the
 /// sphere tree: the source fills the voxelized solid with spheres). A cubic grid of
 /// `resolution` voxels along the mesh's longest side (64^3 to 256^3 in the source), one
 /// voxel of margin on every side; a voxel is inside iff its centre is inside the mesh,

@@ -1,5 +1,5 @@
 #pragma once
-/// Sphere trees (methods.md section 6; seed 003): a shape approximated by overlapping
+/// Sphere trees (docs/methods.md section 6; Fujii, Kobori & Nishikawa): a shape approximated by overlapping
 /// spheres filled inside its solid voxels, arranged in an octree of bounding spheres, and
 /// tested tree against tree.
 ///

@@ -1,5 +1,5 @@
 #pragma once
-/// Sphere trees against oriented boxes (methods.md sections 6 and 7): the union of a tree's
+/// Sphere trees against oriented boxes (docs/methods.md sections 6 and 7): the union of a tree's
 /// leaf spheres tested against an OBB with section 7's point-OBB distance (the
 /// OBB-sphere test: a leaf sphere (c, r) and the box collide iff obbPointDistance(c) < r).
 /// Used by the grasp (sim/radar/Grasp.h) to measure hand segment boxes against a mesh

@@ -1,5 +1,5 @@
 #pragma once
-/// Batch queries over a scene of sphere trees (methods.md section 6; issue 9 item 5): many
+/// Batch queries over a scene of sphere trees (docs/methods.md section 6): many
 /// points (cloth vertices, probes) against placed trees, and many tree-vs-tree pairs, behind
 /// one interface with a CPU backend here (OpenMP over the queries) and a GPU backend in
 /// sim/gpu/GpuSphereTreeQueries.h (one compute invocation per query). Both traverse node

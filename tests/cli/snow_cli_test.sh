@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# End-to-end checks of `hagoromo snow` (snow accumulation, methods.md section 5): the
+# End-to-end checks of `hagoromo snow` (snow accumulation, docs/methods.md section 5): the
 # outputs on a small scene (a 2 x 2 m plane under a small roof on a post, 5 cm cells,
 # 16 directions, 2 passes), the report's keys, exit codes and error messages.
 # Usage: snow_cli_test.sh <hagoromo binary> <source dir>

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# End-to-end checks of `hagoromo spheres` (sphere trees, methods.md section 6): the outputs
+# End-to-end checks of `hagoromo spheres` (sphere trees, docs/methods.md section 6): the outputs
 # for the built-in bottle at two resolutions, the report's numbers, exit codes and errors.
 # Usage: spheres_cli_test.sh <hagoromo binary> <source dir>
 set -u

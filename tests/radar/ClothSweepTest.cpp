@@ -1,4 +1,4 @@
-// Radar sweeps of cloth patches against the body (sim/radar/ClothSweep.h; methods.md
+// Radar sweeps of cloth patches against the body (sim/radar/ClothSweep.h; docs/methods.md
 // section 3): the patch partition, the clamp at the analytic time of impact, patches off
 // a collision course untouched, and a sheet dropped fast onto a thin bar at a large step
 // that tunnels with the discrete contacts alone and holds with the sweeps (CPU solver,

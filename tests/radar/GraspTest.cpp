@@ -1,4 +1,4 @@
-// The Cyber Radar grasp (sim/radar/Grasp.h; methods.md section 3, "Application in the
+// The Cyber Radar grasp (sim/radar/Grasp.h; docs/methods.md section 3, "Application in the
 // source"): 17 radars per hand, detection by ID past a distractor, an approach that stops
 // short of the target, fingers closed joint by joint to contact or their limit without
 // penetrating (exact distances to the analytic shape), five hands in one batch a frame.

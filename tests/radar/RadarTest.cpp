@@ -1,4 +1,4 @@
-// Cyber Radar, CPU reference (sim/radar/Radar.h; methods.md section 3): analytic time of
+// Cyber Radar, CPU reference (sim/radar/Radar.h; docs/methods.md section 3): analytic time of
 // impact, contact point and normal; non-convex and split sensors; mirroring; eliminated
 // pixels; detection by ID; mask reuse; the adaptive volume; the contact centre.
 #include <algorithm>

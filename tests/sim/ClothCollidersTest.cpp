@@ -1,4 +1,4 @@
-// Box (OBB) and sphere-tree colliders of the cloth (issue 9; methods.md sections 6 and 7):
+// Box (OBB) and sphere-tree colliders of the cloth (docs/methods.md sections 6 and 7):
 // resting heights against analytic references, and the scene keys that create them.
 #include <algorithm>
 #include <cmath>

@@ -132,7 +132,7 @@ TEST(BendingKernel, ForcesAreMinusTheEnergyGradient) {
 }
 
 TEST(BendingKernel, WingForceIsTrigOfAngleOverDistanceToHinge) {
-  // Source rule (seed 004): magnitude c * trig(theta) / d on the wing, d = distance to the hinge.
+  // Source rule (docs/methods.md section 1): magnitude c * trig(theta) / d on the wing, d = distance to the hinge.
   for (float d : {0.5f, 1.0f, 2.0f}) {
     const float angle = 0.6f;
     const vec3 x0(0.0f), x1(1.0f, 0.0f, 0.0f);

@@ -1,4 +1,4 @@
-// Filling a closed mesh with particles (sim/skinning/ParticleFill.h; methods.md section 4,
+// Filling a closed mesh with particles (sim/skinning/ParticleFill.h; docs/methods.md section 4,
 // "Filling the mesh with particles"): the closest packing, the y-z projection parity
 // inside test against CGAL's exact Side_of_triangle_mesh on meshes built so that many
 // rays pass exactly through vertices and edges, and the adaptive-radius fill. Units: metres.

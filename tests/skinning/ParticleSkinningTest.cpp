@@ -1,4 +1,4 @@
-// Particle skinning (methods.md section 4), CPU backend: the shared kernels, the model,
+// Particle skinning (docs/methods.md section 4), CPU backend: the shared kernels, the model,
 // invariants (rest pose, rigid motion, determinism) and the joint goals against LBS/DQS.
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// Garments draped on the mannequin against its depth views (issue 5): the penetration of
+// Garments draped on the mannequin against its depth views: the penetration of
 // the cloth into the body after the drape, measured against the exact reference (CGAL
 // distances to the body mesh), for the source's method (top, front and back views, one
 // layer) and the full method (five views, four depth-peeled layers, the feature pass),

@@ -1,4 +1,4 @@
-// Where snow lives and how it settles (sim/snow/SnowCover.h; methods.md section 5): the
+// Where snow lives and how it settles (sim/snow/SnowCover.h; docs/methods.md section 5): the
 // refinement of objects, the accumulation over time (open ground gets rate x hours, a
 // roof shelters, snow on snow changes what later passes see), and the angle-of-repose
 // relaxation (final slope, axes against diagonals, mass conservation with snow falling

@@ -1,4 +1,4 @@
-// Snow exports (methods.md section 5): the ground snow as a closed solid whose volume is
+// Snow exports (docs/methods.md section 5): the ground snow as a closed solid whose volume is
 // the snow's integral, the OBJ with its two groups, the 16-bit depth PNG round trip, and
 // atomic writes that name the path when they fail.
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
 // Snow exposure on the GPU (sim/gpu/GpuSnowExposure.h) against the CPU reference
-// (snowExposureCpu, sim/snow/SnowExposure.h; methods.md section 5): the open plane, the
+// (snowExposureCpu, sim/snow/SnowExposure.h; docs/methods.md section 5): the open plane, the
 // roofed plane and a roof edge's penumbra give the CPU's exposures, and a random cluttered
 // scene agrees point for point except for points whose depth lies within 1e-4 m of a
 // threshold (map depth + bias), where float (GPU) and double (CPU) interpolation of the map

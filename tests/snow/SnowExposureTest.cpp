@@ -1,5 +1,5 @@
 // Snowfall directions and the CPU reference of the shadow-map style exposure passes
-// (methods.md section 5) against analytic cases.
+// (docs/methods.md section 5) against analytic cases.
 #include <gtest/gtest.h>
 
 #include <algorithm>

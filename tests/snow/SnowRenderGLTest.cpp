@@ -1,4 +1,4 @@
-// The snow display (render/SnowSceneView.h; methods.md section 5): the ground grid and
+// The snow display (render/SnowSceneView.h; docs/methods.md section 5): the ground grid and
 // the objects displaced by vertex texture fetch land exactly where coveredSceneMesh puts
 // them (depth images against the covered mesh drawn as an ordinary mesh), no snow draws
 // the bare scene, snow changes the picture, and a caller's textures draw like uploaded snow.

@@ -1,4 +1,4 @@
-// Snow scene files and their procedural props (methods.md section 5): closed, outward
+// Snow scene files and their procedural props (docs/methods.md section 5): closed, outward
 // solids of the analytic volume; every shipped scene in scenes/snow loads; bad files give
 // errors naming the file and the key.
 #include <gtest/gtest.h>

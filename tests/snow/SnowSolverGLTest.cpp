@@ -1,5 +1,5 @@
 // The GPU snow solver (sim/gpu/GpuSnowSolver.h) against the CPU reference
-// (sim/snow/SnowCover.h; methods.md section 5): the same exposure per receiver, the same
+// (sim/snow/SnowCover.h; docs/methods.md section 5): the same exposure per receiver, the same
 // relaxation sweeps, the same cover after a whole snowfall, and the GPU's own invariants
 // (mass conservation, final slope).
 #include <algorithm>

@@ -1,4 +1,4 @@
-// Oriented bounding boxes (sim/geometry/Obb.h, sim/kernels/obb.glslh; methods.md section 7):
+// Oriented bounding boxes (sim/geometry/Obb.h, sim/kernels/obb.glslh; docs/methods.md section 7):
 // the point distance against an exact brute-force reference (closest point on the box's 12
 // triangles) per region, the OBB-sphere test, the signed contact, and the fits.
 #include <algorithm>

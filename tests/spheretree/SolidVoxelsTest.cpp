@@ -1,4 +1,4 @@
-// The solid voxelizer (sim/spheretree/SolidVoxels.h; methods.md section 6): exact counts on
+// The solid voxelizer (sim/spheretree/SolidVoxels.h; docs/methods.md section 6): exact counts on
 // a box, volumes against the meshes' own, every voxel against CGAL's exact inside test on a
 // convex and a non-convex mesh, and clear errors for meshes that bound no solid.
 #include <cmath>

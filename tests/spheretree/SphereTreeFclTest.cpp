@@ -1,4 +1,4 @@
-// Sphere trees against FCL (issue 9; methods.md section 6): the tree's yes/no collision
+// Sphere trees against FCL (docs/methods.md section 6): the tree's yes/no collision
 // answer against FCL's exact mesh-mesh test on the same meshes, over seeded random
 // placements and a sweep of signed separations measured in voxels.
 //

@@ -1,4 +1,4 @@
-// Sphere trees against OBBs (sim/spheretree/SphereTreeObb.h; methods.md sections 6 and 7):
+// Sphere trees against OBBs (sim/spheretree/SphereTreeObb.h; docs/methods.md sections 6 and 7):
 // the branch-and-bound minimum of (section 7's box-to-centre distance - radius) over the
 // leaves against brute force over every leaf, for random trees, poses and boxes; the
 // yes/no OBB-sphere test against brute force; and a filled icosphere against a box,

@@ -1,4 +1,4 @@
-// Sphere-tree batch queries (issue 9 item 5): the GPU backend (sim/gpu/GpuSphereTreeQueries,
+// Sphere-tree batch queries: the GPU backend (sim/gpu/GpuSphereTreeQueries,
 // shaders/sphere_tree_points.comp and sphere_tree_pairs.comp) against the CPU backend
 // (sim/spheretree/SphereTreeQueries), and the CPU batch against the single-query functions
 // (hg::nearestLeaf, hg::collide) and brute force over every leaf sphere. The scene: a

@@ -1,4 +1,4 @@
-// Sphere trees (sim/spheretree/SphereTree.h; methods.md section 6): Michener's digital
+// Sphere trees (sim/spheretree/SphereTree.h; docs/methods.md section 6): Michener's digital
 // sphere surface, the filling on analytic cases, the fill quality per level on the
 // source's bottle (sphere counts, union volume against the mesh's exact volume, two-sided
 // Hausdorff distance between the mesh and the union of spheres), the octree's invariants,
