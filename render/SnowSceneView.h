@@ -1,5 +1,5 @@
 #pragma once
-/// What a snow-covered scene looks like (methods.md section 5, display: "polygons are
+/// What a snow-covered scene looks like (docs/methods.md section 5, display: "polygons are
 /// displaced by the snow texture with displacement mapping through vertex texture
 /// fetch, and merged with the original scene").
 ///
