@@ -1,5 +1,5 @@
 #version 450 core
-// Cyber Radar (methods.md section 3; sim/gpu/GpuRadar.cpp): every radar of a batch in one
+// Cyber Radar (docs/methods.md section 3; sim/gpu/GpuRadar.cpp): every radar of a batch in one
 // instanced draw, instance r drawing into layer r of the layered framebuffer. The frame
 // buffer holds the radars' frames, then their mask frames (radarMaskFrame: from the
 // destination looking back), computed on the host. Image coordinates: the volume's

@@ -1,5 +1,5 @@
 #version 450 core
-// Cyber Radar analysis on the GPU (methods.md section 3; sim/gpu/GpuRadar.cpp), one
+// Cyber Radar analysis on the GPU (docs/methods.md section 3; sim/gpu/GpuRadar.cpp), one
 // workgroup per radar, the same steps as the CPU reference analyzeRadar
 // (sim/radar/Radar.cpp) with the per-pixel math of kernels/radar.glslh:
 //   1. min R, min key (L = R + M - d for a collision radar, R for detection), pixels seen,

@@ -1,5 +1,5 @@
 #version 450 core
-// Snow arrival of one pass (sim/snow/SnowCover.h SnowSolver::accumulate; methods.md
+// Snow arrival of one pass (sim/snow/SnowCover.h SnowSolver::accumulate; docs/methods.md
 // section 5): every receiver grows by the pass's depth on open ground times its exposure
 // (hits / directions). Receivers are the covered mesh's vertices: ground cells, then the
 // object vertices that hold snow (area > 0). Accumulated in the R32F ground image and the

@@ -1,4 +1,4 @@
-// Shared declarations of the snow cover passes (sim/gpu/GpuSnowSolver.cpp; methods.md
+// Shared declarations of the snow cover passes (sim/gpu/GpuSnowSolver.cpp; docs/methods.md
 // section 5): the height field images, the objects' buffers and the uniforms every pass
 // gets. Cell (i, j) is texel (i, j) of the images; index j * nx + i in the buffers.
 #include "kernels/snow_repose.glslh"

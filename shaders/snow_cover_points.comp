@@ -1,5 +1,5 @@
 #version 450 core
-// The covered scene's vertices (sim/snow/SnowCover.h coveredSceneMesh; methods.md section 5):
+// The covered scene's vertices (sim/snow/SnowCover.h coveredSceneMesh; docs/methods.md section 5):
 // first one per ground cell with ground, at its centre raised by its snow, then every object
 // vertex raised by its snow. Written as vec4 (xyz m, w 1) for the depth maps and, being the
 // receivers too, for the exposure pass (snow on snow: each pass sees the growing cover).

@@ -1,5 +1,5 @@
 #version 450 core
-// Snow exposure, the depth map of one snowfall direction (methods.md section 5;
+// Snow exposure, the depth map of one snowfall direction (docs/methods.md section 5;
 // sim/gpu/GpuSnowExposure.cpp): orthographic projection along the map's direction. The
 // image coordinates (texels) come from the CPU reference's own kernel function
 // (kernels/snow.glslh: snowMapImagePoint) and map to the viewport [0, width] x [0, height];

@@ -1,5 +1,5 @@
 #version 450 core
-// Snow exposure, the per-point pass of one snowfall direction (methods.md section 5;
+// Snow exposure, the per-point pass of one snowfall direction (docs/methods.md section 5;
 // sim/gpu/GpuSnowExposure.cpp): one invocation per receiving point (striding over the
 // rest when the dispatch is capped) looks the point up in the direction's depth map and
 // adds to its hit counter the number of the map's rays from which it is the first

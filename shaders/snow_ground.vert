@@ -1,6 +1,6 @@
 #version 450 core
 // The snow-covered ground by displacement mapping through vertex texture fetch
-// (methods.md section 5, display; render/SnowSceneView.h). One vertex per cell centre
+// (docs/methods.md section 5, display; render/SnowSceneView.h). One vertex per cell centre
 // of the snow grid, drawn with the triangles of coveredSceneMesh; the cell is
 // gl_VertexID (row-major, j * nx + i). Units: metres.
 layout(location = 0) in vec2 inCentre;  // m, the cell centre's (x, z)

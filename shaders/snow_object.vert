@@ -1,5 +1,5 @@
 #version 450 core
-// The snow-covered objects by displacement through vertex texture fetch (methods.md
+// The snow-covered objects by displacement through vertex texture fetch (docs/methods.md
 // section 5, display; render/SnowSceneView.h): each vertex of the refined object mesh
 // is raised by its snow depth, read from a buffer texture at gl_VertexID. Units: metres.
 layout(location = 0) in vec3 inPosition;  // m, world space

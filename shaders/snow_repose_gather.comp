@@ -1,6 +1,6 @@
 #version 450 core
 // Angle-of-repose relaxation, sweep part 2 (sim/snow/SnowCover.cpp CpuSnowSolver::sweep;
-// methods.md section 5): every holder subtracts what it sent and adds what its neighbours
+// docs/methods.md section 5): every holder subtracts what it sent and adds what its neighbours
 // sent it; ground cells also take the snow falling off objects onto them; object vertices
 // that hold nothing and have no ground below count what falls off there. Each volume
 // leaves one place and enters one: mass is conserved up to float rounding. Same order of

@@ -1,6 +1,6 @@
 #version 450 core
 // Angle-of-repose relaxation, sweep part 1 (sim/snow/SnowCover.cpp CpuSnowSolver::sweep;
-// kernels/snow_repose.glslh; methods.md section 5): every holder writes the volume it sends
+// kernels/snow_repose.glslh; docs/methods.md section 5): every holder writes the volume it sends
 // to each lower neighbour, from the old state. Invocations [0, cells) are ground cells
 // (8 entries each, m x cell^2), the rest object vertices (one entry per edge, m^3).
 #include "snow_common.glsl"

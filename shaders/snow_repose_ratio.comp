@@ -1,6 +1,6 @@
 #version 450 core
 // The steepest snow slope as a ratio to tan(repose) (sim/snow/SnowCover.h maxReposeRatio;
-// methods.md section 5), for the relaxation's convergence check: over every holder with
+// docs/methods.md section 5), for the relaxation's convergence check: over every holder with
 // snow (> 1e-6 m) and each lower neighbour, drop / (distance x tan(repose)); a neighbour
 // at no horizontal distance counts as 3e38 (the CPU's infinity). Reduced with atomicMax on
 // the float's bits (non-negative floats order as their bits).

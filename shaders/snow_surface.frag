@@ -1,5 +1,5 @@
 #version 450 core
-// Shading of the snow-covered scene (render/SnowSceneView.h; methods.md section 5):
+// Shading of the snow-covered scene (render/SnowSceneView.h; docs/methods.md section 5):
 // the surface's own colour, snow white where the snow is deep enough, lit by a sun and
 // a sky hemisphere. Two-sided. Units: metres.
 in vec3 worldPosition;

@@ -1,4 +1,4 @@
-// Sphere-tree traversals of the GPU passes (methods.md section 6; kernels/sphere_tree.glslh
+// Sphere-tree traversals of the GPU passes (docs/methods.md section 6; kernels/sphere_tree.glslh
 // for the per-node math): every tree of a pass concatenated in one node array, placed
 // trees as SphereTreeInstance records. The loops mirror sim/spheretree/SphereTree.cpp
 // (nearestLeaf, collide) node for node, children visited in the same order.

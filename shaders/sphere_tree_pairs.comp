@@ -1,5 +1,5 @@
 #version 450 core
-// Sphere-tree pair queries (methods.md section 6; sim/gpu/GpuSphereTreeQueries.cpp): one
+// Sphere-tree pair queries (docs/methods.md section 6; sim/gpu/GpuSphereTreeQueries.cpp): one
 // invocation per instance pair (striding over the rest when the dispatch is capped) runs
 // the all-pairs tree-vs-tree test (sphereTreeCollide, the traversal of hg::collide and
 // hg::sphereTreeQueryPair). Each result is written by its own invocation only.

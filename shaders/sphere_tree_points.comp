@@ -1,5 +1,5 @@
 #version 450 core
-// Sphere-tree point queries (methods.md section 6; sim/gpu/GpuSphereTreeQueries.cpp): one
+// Sphere-tree point queries (docs/methods.md section 6; sim/gpu/GpuSphereTreeQueries.cpp): one
 // invocation per query point (striding over the rest when the dispatch is capped) finds
 // the nearest leaf surface of one instance (sphereTreeNearest) or of all of them
 // (sphereTreeNearestAll), the traversal of hg::sphereTreeQueryPoint on the CPU. Each
