@@ -18,7 +18,7 @@
 namespace hg::bench {
 
 class DefaultOutput {
-public:
+ public:
   /// Copies argv and appends --benchmark_out=<results>/<stem>_<host>[_filtered].json.partial
   /// (JSON format) when no --benchmark_out was given.
   DefaultOutput(int argc, char** argv, const std::string& stem) : m_args(argv, argv + argc) {
@@ -61,7 +61,7 @@ public:
     return true;
   }
 
-private:
+ private:
   std::vector<char*> m_args;
   std::string m_path, m_outArg, m_formatArg = "--benchmark_out_format=json";
   bool m_explicit = false;

@@ -95,7 +95,8 @@ void oursStep(benchmark::State& state, int threads, const char* name) {
   spec.resolution = resolution;
   spec.size = kSize;
   spec.center = glm::vec3(0.0f, kHeight, 0.0f);
-  auto model = std::make_shared<const ClothModel>(buildClothModel(makeSquareSheet(spec).value(), ClothMaterial{}).value());
+  auto model =
+      std::make_shared<const ClothModel>(buildClothModel(makeSquareSheet(spec).value(), ClothMaterial{}).value());
   ClothSettings settings;
   settings.substeps = kSubsteps;
   settings.hasSphere = false;
@@ -140,11 +141,15 @@ void oursStep(benchmark::State& state, int threads, const char* name) {
                              double(m.springs.size() + 4 * m.hinges.size()) * sizeof(glm::vec4);
   const ClothState end = (*solver)->readState();
   bool finite = true;
-  for (const glm::vec4& x : end.positions) finite = finite && std::isfinite(x.x) && std::isfinite(x.y) && std::isfinite(x.z);
+  for (const glm::vec4& x : end.positions)
+    finite = finite && std::isfinite(x.x) && std::isfinite(x.y) && std::isfinite(x.z);
   double maxStrain = 0.0;
   for (const kernels::ClothSpring& spring : m.springs)
-    maxStrain = std::max(maxStrain, std::abs(double(glm::distance(glm::vec3(end.positions[spring.a]),
-                                                                  glm::vec3(end.positions[spring.b])) / spring.restLength) - 1.0));
+    maxStrain =
+        std::max(maxStrain,
+                 std::abs(double(glm::distance(glm::vec3(end.positions[spring.a]), glm::vec3(end.positions[spring.b])) /
+                                 spring.restLength) -
+                          1.0));
   state.counters["max_strain"] = maxStrain;  // at the end of the run (< kResetFrames frames after a reset)
 
   state.counters["vertices"] = n;
@@ -262,7 +267,8 @@ void bulletStep(benchmark::State& state, bool bending, const char* name) {
   const double links = double(cloth->m_links.size()), faces = double(cloth->m_faces.size());
   // Estimate: the node, link and face arrays plus one dbvt node per tree node (2 leaves - 1
   // per tree); leaves out the btSoftBody object, array slack, the world and the broadphase.
-  const double treeNodes = double(std::max(0, 2 * cloth->m_ndbvt.m_leaves - 1) + std::max(0, 2 * cloth->m_fdbvt.m_leaves - 1));
+  const double treeNodes =
+      double(std::max(0, 2 * cloth->m_ndbvt.m_leaves - 1) + std::max(0, 2 * cloth->m_fdbvt.m_leaves - 1));
   const double estimate = n * sizeof(btSoftBody::Node) + links * sizeof(btSoftBody::Link) +
                           faces * sizeof(btSoftBody::Face) + treeNodes * sizeof(btDbvtNode);
   bool finite = cloth->getActivationState() != DISABLE_SIMULATION;
@@ -271,14 +277,14 @@ void bulletStep(benchmark::State& state, bool bending, const char* name) {
   for (int l = 0; l < cloth->m_links.size(); ++l) {
     const btSoftBody::Link& link = cloth->m_links[l];
     if (!link.m_bbending)
-      maxStrain = std::max(maxStrain, std::abs(double((link.m_n[0]->m_x - link.m_n[1]->m_x).length() / link.m_rl) - 1.0));
+      maxStrain =
+          std::max(maxStrain, std::abs(double((link.m_n[0]->m_x - link.m_n[1]->m_x).length() / link.m_rl) - 1.0));
   }
   state.counters["max_strain"] = maxStrain;  // at the end of the run (< kResetFrames frames after a reset)
 
   state.counters["vertices"] = n;
   state.counters["substeps/frame"] = double(g_bulletSubsteps) / double(state.iterations());
-  state.counters["vertex_substeps/s"] =
-      benchmark::Counter(n * double(g_bulletSubsteps), benchmark::Counter::kIsRate);
+  state.counters["vertex_substeps/s"] = benchmark::Counter(n * double(g_bulletSubsteps), benchmark::Counter::kIsRate);
   state.counters["links/vertex"] = links / n;
   state.counters["faces/vertex"] = faces / n;
   state.counters["estimate_B/vertex"] = estimate / n;
@@ -297,7 +303,7 @@ void bulletStep(benchmark::State& state, bool bending, const char* name) {
 /// Console output as usual, plus the median real time of each benchmark (the single
 /// run without repetitions) for the summary.
 class SummaryReporter : public benchmark::ConsoleReporter {
-public:
+ public:
   void ReportRuns(const std::vector<Run>& runs) override {
     ConsoleReporter::ReportRuns(runs);
     for (const Run& run : runs) {
@@ -318,9 +324,18 @@ int main(int argc, char** argv) {
   const int resolutions[] = {64, 128, 256};  // 4k, 16k, 64k vertices
   for (int r : resolutions) {
     benchmark::RegisterBenchmark("ours", oursStep, 0, "ours")->Arg(r)->Unit(benchmark::kMillisecond)->UseRealTime();
-    benchmark::RegisterBenchmark("ours_1thread", oursStep, 1, "ours_1thread")->Arg(r)->Unit(benchmark::kMillisecond)->UseRealTime();
-    benchmark::RegisterBenchmark("bullet", bulletStep, false, "bullet")->Arg(r)->Unit(benchmark::kMillisecond)->UseRealTime();
-    benchmark::RegisterBenchmark("bullet_bend", bulletStep, true, "bullet_bend")->Arg(r)->Unit(benchmark::kMillisecond)->UseRealTime();
+    benchmark::RegisterBenchmark("ours_1thread", oursStep, 1, "ours_1thread")
+        ->Arg(r)
+        ->Unit(benchmark::kMillisecond)
+        ->UseRealTime();
+    benchmark::RegisterBenchmark("bullet", bulletStep, false, "bullet")
+        ->Arg(r)
+        ->Unit(benchmark::kMillisecond)
+        ->UseRealTime();
+    benchmark::RegisterBenchmark("bullet_bend", bulletStep, true, "bullet_bend")
+        ->Arg(r)
+        ->Unit(benchmark::kMillisecond)
+        ->UseRealTime();
   }
 
   bench::DefaultOutput output(argc, argv, "cloth_peer");
@@ -339,8 +354,8 @@ int main(int argc, char** argv) {
         const auto a = reporter.medians.find(key(ours, r) + "/real_time");
         const auto b = reporter.medians.find(key(peer, r) + "/real_time");
         if (a == reporter.medians.end() || b == reporter.medians.end()) continue;
-        std::printf("%-8d %-14s %12.3f %12s %12.3f %8.3f (%.2fx)\n", r * r, ours, a->second * 1e3, peer, b->second * 1e3,
-                    a->second / b->second, b->second / a->second);
+        std::printf("%-8d %-14s %12.3f %12s %12.3f %8.3f (%.2fx)\n", r * r, ours, a->second * 1e3, peer,
+                    b->second * 1e3, a->second / b->second, b->second / a->second);
       }
   return output.finish(ran) ? 0 : 1;
 }

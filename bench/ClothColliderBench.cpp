@@ -131,7 +131,8 @@ void BM_DepthViews(benchmark::State& state) {
   }
   std::vector<float> gaps(f.points.size());
   for (auto _ : state) {
-    for (std::size_t i = 0; i < f.points.size(); ++i) gaps[i] = depthViewContact(*images, f.points[i], 0.5f).normalGap.w;
+    for (std::size_t i = 0; i < f.points.size(); ++i)
+      gaps[i] = depthViewContact(*images, f.points[i], 0.5f).normalGap.w;
     benchmark::DoNotOptimize(gaps.data());
   }
   state.SetItemsProcessed(std::int64_t(state.iterations() * f.points.size()));

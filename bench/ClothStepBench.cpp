@@ -29,7 +29,8 @@ void clothStep(benchmark::State& state, Backend backend, ClothIntegrator integra
   const int resolution = int(state.range(0));
   SquareClothSpec spec;
   spec.resolution = resolution;
-  auto model = std::make_shared<const ClothModel>(buildClothModel(makeSquareSheet(spec).value(), ClothMaterial{}).value());
+  auto model =
+      std::make_shared<const ClothModel>(buildClothModel(makeSquareSheet(spec).value(), ClothMaterial{}).value());
   ClothSettings settings;
   settings.substeps = 10;
   settings.integrator = integrator;  // projective: 20 Jacobi iterations per substep (the default)
@@ -50,13 +51,31 @@ void clothStep(benchmark::State& state, Backend backend, ClothIntegrator integra
 
 // 4k, 16k, 64k, 256k vertices; each backend with each integrator.
 BENCHMARK_CAPTURE(clothStep, cpu_symplectic, Backend::Cpu, ClothIntegrator::SymplecticEuler)
-    ->Arg(64)->Arg(128)->Arg(256)->Arg(512)->Unit(benchmark::kMillisecond)->UseRealTime();
+    ->Arg(64)
+    ->Arg(128)
+    ->Arg(256)
+    ->Arg(512)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 BENCHMARK_CAPTURE(clothStep, gpu_symplectic, Backend::Gpu, ClothIntegrator::SymplecticEuler)
-    ->Arg(64)->Arg(128)->Arg(256)->Arg(512)->Unit(benchmark::kMillisecond)->UseRealTime();
+    ->Arg(64)
+    ->Arg(128)
+    ->Arg(256)
+    ->Arg(512)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 BENCHMARK_CAPTURE(clothStep, cpu_projective, Backend::Cpu, ClothIntegrator::ProjectiveJacobi)
-    ->Arg(64)->Arg(128)->Arg(256)->Unit(benchmark::kMillisecond)->UseRealTime();
+    ->Arg(64)
+    ->Arg(128)
+    ->Arg(256)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 BENCHMARK_CAPTURE(clothStep, gpu_projective, Backend::Gpu, ClothIntegrator::ProjectiveJacobi)
-    ->Arg(64)->Arg(128)->Arg(256)->Unit(benchmark::kMillisecond)->UseRealTime();
+    ->Arg(64)
+    ->Arg(128)
+    ->Arg(256)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 }  // namespace
 

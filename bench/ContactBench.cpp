@@ -281,9 +281,9 @@ const Body& body(int triangles) {
         shallow += b.cpuGap[i] > b.exact[i];
         outside += b.cpuGap[i] >= 0.0f;
       }
-    std::printf(" [%d,%d) mm: %zu pts p99 %.2f max %.2f >1mm %d (shallow %d, gap>=0 %d);", bin, bin + 1,
-                errors.size(), percentile(errors, 0.99),
-                errors.empty() ? 0.0 : *std::max_element(errors.begin(), errors.end()), over1mm, shallow, outside);
+    std::printf(" [%d,%d) mm: %zu pts p99 %.2f max %.2f >1mm %d (shallow %d, gap>=0 %d);", bin, bin + 1, errors.size(),
+                percentile(errors, 0.99), errors.empty() ? 0.0 : *std::max_element(errors.begin(), errors.end()),
+                over1mm, shallow, outside);
   }
   std::printf("\n");
   std::fflush(stdout);

@@ -28,8 +28,8 @@
 
 #include "render/gl/HeadlessContext.h"
 #include "sim/core/AtomicFile.h"
-#include "sim/gpu/GpuBodySkinner.h"
 #include "sim/core/TriangleMesh.h"
+#include "sim/gpu/GpuBodySkinner.h"
 #include "sim/gpu/GpuParticleSkinner.h"
 #include "sim/skinning/ParticleFill.h"
 #include "sim/skinning/SkinningRig.h"
@@ -73,7 +73,7 @@ void particleFrame(benchmark::State& state, Backend backend) {
   int frame = 0;
   for (auto _ : state) {
     const float degrees = 90.0f * (0.5f - 0.5f * std::cos(0.05f * float(frame++)));  // back and forth
-    if (Status s = (*skinner)->advance(bend(*body, degrees), 8); !s) {  // 1/60 s at 1/480 s
+    if (Status s = (*skinner)->advance(bend(*body, degrees), 8); !s) {               // 1/60 s at 1/480 s
       state.SkipWithError(s.error().message.c_str());
       return;
     }
@@ -103,14 +103,30 @@ void blendFrame(benchmark::State& state, Backend backend, SkinningMethod method)
   state.SetLabel(backend == Backend::Gpu ? g_context->renderer() : "OpenMP");
 }
 
-BENCHMARK_CAPTURE(blendFrame, cpu_linear, Backend::Cpu, SkinningMethod::Linear)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK_CAPTURE(blendFrame, cpu_linear, Backend::Cpu, SkinningMethod::Linear)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 BENCHMARK_CAPTURE(blendFrame, cpu_dual_quaternion, Backend::Cpu, SkinningMethod::DualQuaternion)
-    ->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK_CAPTURE(particleFrame, cpu, Backend::Cpu)->Arg(1000)->Arg(5000)->Arg(20000)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK_CAPTURE(blendFrame, gpu_linear, Backend::Gpu, SkinningMethod::Linear)->Unit(benchmark::kMillisecond)->UseRealTime();
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK_CAPTURE(particleFrame, cpu, Backend::Cpu)
+    ->Arg(1000)
+    ->Arg(5000)
+    ->Arg(20000)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK_CAPTURE(blendFrame, gpu_linear, Backend::Gpu, SkinningMethod::Linear)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 BENCHMARK_CAPTURE(blendFrame, gpu_dual_quaternion, Backend::Gpu, SkinningMethod::DualQuaternion)
-    ->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK_CAPTURE(particleFrame, gpu, Backend::Gpu)->Arg(1000)->Arg(5000)->Arg(20000)->Unit(benchmark::kMillisecond)->UseRealTime();
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK_CAPTURE(particleFrame, gpu, Backend::Gpu)
+    ->Arg(1000)
+    ->Arg(5000)
+    ->Arg(20000)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 /// The particle fill (ParticleFill.h) of a 0.3 m icosphere (20480 triangles) at a finest
 /// radius of 3 mm: the parity test alone over the closest-packing candidates, and the whole
@@ -162,7 +178,8 @@ bool stableAt(const std::shared_ptr<const SkinnedMesh>& body, ParticleSkinSettin
   for (int f = 1; f <= 90; ++f)
     if (!(*skinner)->advance(bend(*body, 3.0f * float(std::min(f, 30))), steps)) return false;
   float fastest = 0.0f;
-  for (const glm::vec4& v : (*skinner)->readParticles().velocities) fastest = std::max(fastest, glm::length(glm::vec3(v)));
+  for (const glm::vec4& v : (*skinner)->readParticles().velocities)
+    fastest = std::max(fastest, glm::length(glm::vec3(v)));
   return fastest < 0.05f;
 }
 
@@ -172,16 +189,18 @@ int writeIntegratorTable() {
   base.fill.radius = 0.02f;
   base.fill.levels = 2;
   std::string table =
-      "| integrator | iterations | evaluations / step | largest stable step (ms) | vs. leapfrog without iteration | steps to "
+      "| integrator | iterations | evaluations / step | largest stable step (ms) | vs. leapfrog without iteration | "
+      "steps to "
       "settle at 1/480 s | ms / step |\n|---|---|---|---|---|---|---|\n";
   double leapfrogStep = 0.0;
   struct Row {
     ParticleIntegrator integrator;
     int iterations;
   };
-  const Row rows[] = {{ParticleIntegrator::Leapfrog, 0}, {ParticleIntegrator::ImprovedEuler, 0}, {ParticleIntegrator::Adams, 0},
-                      {ParticleIntegrator::Leapfrog, 1}, {ParticleIntegrator::Leapfrog, 3},     {ParticleIntegrator::Leapfrog, 10},
-                      {ParticleIntegrator::Adams, 1},    {ParticleIntegrator::Adams, 3},        {ParticleIntegrator::Adams, 10}};
+  const Row rows[] = {
+      {ParticleIntegrator::Leapfrog, 0}, {ParticleIntegrator::ImprovedEuler, 0}, {ParticleIntegrator::Adams, 0},
+      {ParticleIntegrator::Leapfrog, 1}, {ParticleIntegrator::Leapfrog, 3},      {ParticleIntegrator::Leapfrog, 10},
+      {ParticleIntegrator::Adams, 1},    {ParticleIntegrator::Adams, 3},         {ParticleIntegrator::Adams, 10}};
   std::size_t particles = 0;
   for (const Row& row : rows) {
     ParticleSkinSettings settings = base;
@@ -208,8 +227,8 @@ int writeIntegratorTable() {
     auto settled = (*skinner)->settle(bend(*body, 90.0f), 1e-4f, 100000);
     const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     const int evaluations = row.integrator == ParticleIntegrator::ImprovedEuler ? 2
-                            : row.integrator == ParticleIntegrator::Adams      ? 2 + row.iterations
-                                                                               : 1 + row.iterations;
+                            : row.integrator == ParticleIntegrator::Adams       ? 2 + row.iterations
+                                                                                : 1 + row.iterations;
     char line[320];
     std::snprintf(line, sizeof line, "| %s | %d | %d | %.3f | %.2fx | %s | %.4f |\n",
                   std::string(particleIntegratorName(row.integrator)).c_str(), row.iterations, evaluations,
@@ -222,7 +241,8 @@ int writeIntegratorTable() {
   }
   char host[128] = "host";
   gethostname(host, sizeof host - 1);
-  const std::string header = "# Particle skinning integrators\n\nTwo-bone cylinder 1 m x 0.15 m, " + std::to_string(particles) +
+  const std::string header = "# Particle skinning integrators\n\nTwo-bone cylinder 1 m x 0.15 m, " +
+                             std::to_string(particles) +
                              " particles (radius 20 / 40 mm), CPU backend. Stable: 30 frames of 1/60 s bending to 90 "
                              "degrees and 1 s held without divergence, fastest particle < 0.05 m/s at the end. Settle: "
                              "the 90-degree bend applied at once, until every particle is slower than 1e-4 m/s.\n\n";

@@ -102,8 +102,8 @@ void BM_RadarBatch(benchmark::State& state) {
     benchmark::DoNotOptimize(hits->data());
   }
   state.counters["radars_per_s"] = benchmark::Counter(double(count), benchmark::Counter::kIsIterationInvariantRate);
-  state.counters["us_per_radar"] =
-      benchmark::Counter(1e-6 * double(count), benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+  state.counters["us_per_radar"] = benchmark::Counter(
+      1e-6 * double(count), benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
   state.counters["collisions"] = collisions;
   state.counters["triangles"] = double(sphereBox().triangleCount());
   state.SetLabel(std::string(radar->name()) + " " + std::to_string(edge) + "x" + std::to_string(edge));
@@ -173,8 +173,14 @@ void BM_RadarContinuous(benchmark::State& state) {
   state.SetLabel(std::string(radar->name()) + " " + std::to_string(edge) + "x" + std::to_string(edge));
 }
 BENCHMARK(BM_RadarContinuous)
-    ->Args({0, 32})->Args({0, 64})->Args({0, 128})->Args({1, 32})->Args({1, 64})->Args({1, 128})
-    ->Unit(benchmark::kMillisecond)->UseRealTime();
+    ->Args({0, 32})
+    ->Args({0, 64})
+    ->Args({0, 128})
+    ->Args({1, 32})
+    ->Args({1, 64})
+    ->Args({1, 128})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 // RSS trees: FCL 0.7's conservative advancement between meshes is broken for OBBRSS (the
 // signed bounds of MeshConservativeAdvancementTraversalNode::leafTesting cancel; fcl issue
@@ -240,9 +246,15 @@ void BM_FclContinuous(benchmark::State& state) {
   state.SetLabel(state.range(0) == 0 ? "fcl conservative advancement (RSS)"
                                      : "fcl naive (" + std::to_string(state.range(1)) + " samples)");
 }
-BENCHMARK_TEMPLATE(BM_FclContinuous, fcl::BVHModel<fcl::RSSd>)->Args({0, 0})->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK_TEMPLATE(BM_FclContinuous, fcl::BVHModel<fcl::RSSd>)
+    ->Args({0, 0})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 BENCHMARK_TEMPLATE(BM_FclContinuous, fcl::BVHModel<fcl::OBBRSSd>)
-    ->Args({1, 10})->Args({1, 100})->Unit(benchmark::kMillisecond)->UseRealTime();
+    ->Args({1, 10})
+    ->Args({1, 100})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 }  // namespace
 }  // namespace hg

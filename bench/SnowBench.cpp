@@ -52,7 +52,8 @@ TriangleMesh groundGrid(int cells) {
   TriangleMesh mesh;
   const float step = kExtent / float(cells), origin = -0.5f * kExtent;
   for (int j = 0; j <= cells; ++j)
-    for (int i = 0; i <= cells; ++i) mesh.positions.emplace_back(origin + step * float(i), 0.0f, origin + step * float(j));
+    for (int i = 0; i <= cells; ++i)
+      mesh.positions.emplace_back(origin + step * float(i), 0.0f, origin + step * float(j));
   for (int j = 0; j < cells; ++j)
     for (int i = 0; i < cells; ++i) {
       const auto a = std::uint32_t(j * (cells + 1) + i), b = a + 1, c = a + std::uint32_t(cells + 1), d = c + 1;
@@ -76,10 +77,12 @@ Town buildTown(int triangles) {
     const float size = spacing * (0.3f + 0.3f * unit(rng));
     if (k % 2 == 0) {  // a house
       const glm::vec3 half(0.5f * size, 0.0f, 0.5f * size * (0.6f + 0.8f * unit(rng)));
-      appendMesh(result.scene, makeBox(base - half, base + half + glm::vec3(0.0f, size * (0.6f + 0.6f * unit(rng)), 0.0f), 0));
+      appendMesh(result.scene,
+                 makeBox(base - half, base + half + glm::vec3(0.0f, size * (0.6f + 0.6f * unit(rng)), 0.0f), 0));
     } else {  // a tree: trunk and crown
       const float trunk = 0.08f * size, height = size * (0.8f + 0.6f * unit(rng));
-      appendMesh(result.scene, makeBox(base - glm::vec3(trunk, 0.0f, trunk), base + glm::vec3(trunk, height, trunk), 0));
+      appendMesh(result.scene,
+                 makeBox(base - glm::vec3(trunk, 0.0f, trunk), base + glm::vec3(trunk, height, trunk), 0));
       appendMesh(result.scene, makeIcosphere(base + glm::vec3(0.0f, height, 0.0f), 0.45f * size, 1));
     }
   }

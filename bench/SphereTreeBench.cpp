@@ -147,9 +147,8 @@ const std::vector<Placement>& placements() {
 
 void setQueryCounters(benchmark::State& state, std::size_t queries, int hits, int agree, double work = -1.0,
                       const char* workName = "node_pairs") {
-  state.counters["us_per_query"] = benchmark::Counter(1e-6 * double(queries),
-                                                      benchmark::Counter::kIsIterationInvariantRate |
-                                                          benchmark::Counter::kInvert);
+  state.counters["us_per_query"] = benchmark::Counter(
+      1e-6 * double(queries), benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
   state.counters["queries"] = double(queries);
   state.counters["hits"] = hits;
   if (agree >= 0) state.counters["agree"] = agree;
@@ -369,7 +368,9 @@ struct Box {
   }
 };
 
-Box triangleBox(const V3& a, const V3& b, const V3& c) { return {a.cwiseMin(b).cwiseMin(c), a.cwiseMax(b).cwiseMax(c)}; }
+Box triangleBox(const V3& a, const V3& b, const V3& c) {
+  return {a.cwiseMin(b).cwiseMin(c), a.cwiseMax(b).cwiseMax(c)};
+}
 
 /// 2D (projected) closed-triangle overlap for Moller's coplanar case: an edge of one
 /// crosses an edge of the other, or a vertex of one lies in the other.
@@ -377,11 +378,15 @@ bool coplanarOverlap(const V3& n, const std::array<V3, 3>& v, const std::array<V
   int i0 = 0, i1 = 1;  // the projection plane drops n's largest component
   const V3 a = n.cwiseAbs();
   if (a.x() > a.y()) {
-    if (a.x() > a.z()) i0 = 1, i1 = 2;
-    else i0 = 0, i1 = 1;
+    if (a.x() > a.z())
+      i0 = 1, i1 = 2;
+    else
+      i0 = 0, i1 = 1;
   } else {
-    if (a.z() > a.y()) i0 = 0, i1 = 1;
-    else i0 = 0, i1 = 2;
+    if (a.z() > a.y())
+      i0 = 0, i1 = 1;
+    else
+      i0 = 0, i1 = 2;
   }
   auto p = [&](const V3& q) { return Eigen::Vector2d(q[i0], q[i1]); };
   auto cross = [](const Eigen::Vector2d& x, const Eigen::Vector2d& y) { return x.x() * y.y() - x.y() * y.x(); };
@@ -390,8 +395,8 @@ bool coplanarOverlap(const V3& n, const std::array<V3, 3>& v, const std::array<V
     const double d3 = cross(q1 - q0, p0 - q0), d4 = cross(q1 - q0, p1 - q0);
     if (((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0))) return true;
     auto on = [](Eigen::Vector2d s0, Eigen::Vector2d s1, Eigen::Vector2d q) {
-      return q.x() >= std::min(s0.x(), s1.x()) && q.x() <= std::max(s0.x(), s1.x()) && q.y() >= std::min(s0.y(), s1.y()) &&
-             q.y() <= std::max(s0.y(), s1.y());
+      return q.x() >= std::min(s0.x(), s1.x()) && q.x() <= std::max(s0.x(), s1.x()) &&
+             q.y() >= std::min(s0.y(), s1.y()) && q.y() <= std::max(s0.y(), s1.y());
     };
     return (d1 == 0 && on(p0, p1, q0)) || (d2 == 0 && on(p0, p1, q1)) || (d3 == 0 && on(q0, q1, p0)) ||
            (d4 == 0 && on(q0, q1, p1));
@@ -428,12 +433,18 @@ bool triangleTriangle(const std::array<V3, 3>& v, const std::array<V3, 3>& u) {
     double a, b, c, x0, x1;
   };
   auto interval = [](double p0, double p1, double p2, double e0, double e1, double e2, Interval& out) {
-    if (e0 * e1 > 0.0) out = {p2, (p0 - p2) * e2, (p1 - p2) * e2, e2 - e0, e2 - e1};
-    else if (e0 * e2 > 0.0) out = {p1, (p0 - p1) * e1, (p2 - p1) * e1, e1 - e0, e1 - e2};
-    else if (e1 * e2 > 0.0 || e0 != 0.0) out = {p0, (p1 - p0) * e0, (p2 - p0) * e0, e0 - e1, e0 - e2};
-    else if (e1 != 0.0) out = {p1, (p0 - p1) * e1, (p2 - p1) * e1, e1 - e0, e1 - e2};
-    else if (e2 != 0.0) out = {p2, (p0 - p2) * e2, (p1 - p2) * e2, e2 - e0, e2 - e1};
-    else return false;  // coplanar
+    if (e0 * e1 > 0.0)
+      out = {p2, (p0 - p2) * e2, (p1 - p2) * e2, e2 - e0, e2 - e1};
+    else if (e0 * e2 > 0.0)
+      out = {p1, (p0 - p1) * e1, (p2 - p1) * e1, e1 - e0, e1 - e2};
+    else if (e1 * e2 > 0.0 || e0 != 0.0)
+      out = {p0, (p1 - p0) * e0, (p2 - p0) * e0, e0 - e1, e0 - e2};
+    else if (e1 != 0.0)
+      out = {p1, (p0 - p1) * e1, (p2 - p1) * e1, e1 - e0, e1 - e2};
+    else if (e2 != 0.0)
+      out = {p2, (p0 - p2) * e2, (p1 - p2) * e2, e2 - e0, e2 - e1};
+    else
+      return false;  // coplanar
     return true;
   };
   Interval iv{}, iu{};
@@ -536,12 +547,14 @@ void BM_TriangleTest(benchmark::State& state) {
   state.counters["tri_tests"] = double(stats.triangleTests) / double(queries);
 }
 BENCHMARK(BM_TriangleTest)
-    ->Args({1, kTriangleStride})->Args({0, 10 * kTriangleStride})
-    ->Unit(benchmark::kMillisecond)->Iterations(1);
+    ->Args({1, kTriangleStride})
+    ->Args({0, 10 * kTriangleStride})
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);
 
 /// Collects us_per_query per benchmark for the summary.
 class SummaryReporter : public benchmark::ConsoleReporter {
-public:
+ public:
   void ReportRuns(const std::vector<Run>& runs) override {
     ConsoleReporter::ReportRuns(runs);
     for (const Run& run : runs) {
@@ -584,8 +597,9 @@ int main(int argc, char** argv) {
     std::printf("%-42s %14.2f %12.4g %12.4g\n", name.c_str(), us, ref > 0 ? us / ref : 0.0,
                 triangles > 0 ? us / triangles : 0.0);
   }
-  std::printf("(/FCL: against FCL collide on OBBRSS, or FCL distance on OBBRSS for distance queries;"
-              " /triangles: against the culled triangle test)\n");
+  std::printf(
+      "(/FCL: against FCL collide on OBBRSS, or FCL distance on OBBRSS for distance queries;"
+      " /triangles: against the culled triangle test)\n");
   for (const auto& [name, timeAndSpheres] : reporter.build)
     std::printf("%-42s %10.2f ms %8.0f spheres\n", name.c_str(), timeAndSpheres.first, timeAndSpheres.second);
   return output.finish(ran) ? 0 : 1;

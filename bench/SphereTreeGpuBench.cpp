@@ -134,8 +134,10 @@ SphereTreeQueryBackend* backend(bool gpu) {
   if (!b) {
     if (gpu) {
       auto created = GpuSphereTreeQueries::create();
-      if (created) b = std::move(created).value();
-      else std::fprintf(stderr, "%s\n", created.error().message.c_str());
+      if (created)
+        b = std::move(created).value();
+      else
+        std::fprintf(stderr, "%s\n", created.error().message.c_str());
     } else {
       auto created = CpuSphereTreeQueries::create();
       if (created) b = std::move(created).value();
@@ -174,7 +176,8 @@ void BM_Points(benchmark::State& state) {
   state.counters["queries"] = double(scene.points.size());
   state.counters["hits"] = double(hits);
   state.counters["nodes"] = double(scene.set.nodes.size());
-  state.counters["us_per_1k_queries"] = 1e6 * seconds / double(state.iterations()) / (1e-3 * double(scene.points.size()));
+  state.counters["us_per_1k_queries"] =
+      1e6 * seconds / double(state.iterations()) / (1e-3 * double(scene.points.size()));
   state.SetLabel(std::string(b->name()) + " 100k points near " + scene.name);
 }
 

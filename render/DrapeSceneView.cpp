@@ -33,8 +33,10 @@ DrapeSceneView::DrapeSceneView(const ClothModel& model, const ClothSettings& set
   if (settings.hasGround) {
     const float extent = 2.0f * m_radius;
     const float y = settings.groundHeight;
-    m_ground.positions = {{m_center.x - extent, y, m_center.z - extent}, {m_center.x - extent, y, m_center.z + extent},
-                          {m_center.x + extent, y, m_center.z + extent}, {m_center.x + extent, y, m_center.z - extent}};
+    m_ground.positions = {{m_center.x - extent, y, m_center.z - extent},
+                          {m_center.x - extent, y, m_center.z + extent},
+                          {m_center.x + extent, y, m_center.z + extent},
+                          {m_center.x + extent, y, m_center.z - extent}};
     m_ground.normals.assign(4, glm::vec3(0.0f, 1.0f, 0.0f));
     m_ground.indices = {0, 1, 2, 0, 2, 3};
   }
@@ -131,11 +133,10 @@ OrbitCamera DrapeSceneView::viewFrom(float azimuth) const {
   return camera;
 }
 
-void DrapeSceneView::draw(MeshRenderer& renderer, const OrbitCamera& camera, int width, int height,
-                          bool showCloth, bool showColliders) const {
+void DrapeSceneView::draw(MeshRenderer& renderer, const OrbitCamera& camera, int width, int height, bool showCloth,
+                          bool showColliders) const {
   std::vector<DrawItem> items;
-  if (!m_ground.indices.empty())
-    items.push_back({&m_ground, glm::vec3(0.55f, 0.57f, 0.60f), glm::vec3(0.3f), true});
+  if (!m_ground.indices.empty()) items.push_back({&m_ground, glm::vec3(0.55f, 0.57f, 0.60f), glm::vec3(0.3f), true});
   if (showColliders && !m_sphere.indices.empty())
     items.push_back({&m_sphere, glm::vec3(0.80f, 0.62f, 0.50f), glm::vec3(0.4f), false});
   if (showColliders && !m_body.indices.empty())
@@ -147,10 +148,12 @@ void DrapeSceneView::draw(MeshRenderer& renderer, const OrbitCamera& camera, int
       items.push_back({&m_props[p], p < m_propColors.size() ? m_propColors[p] : kProps[p % std::size(kProps)],
                        glm::vec3(0.3f), false});
   // Garment colours (linear RGB): blue, rust, green, plum, sand; back faces darker.
-  static const glm::vec3 kPalette[] = {{0.10f, 0.25f, 0.62f}, {0.62f, 0.20f, 0.08f}, {0.12f, 0.42f, 0.20f},
-                                       {0.40f, 0.14f, 0.40f}, {0.70f, 0.55f, 0.30f}};
-  if (showCloth && m_pieces.empty())
-    items.push_back({&m_cloth, kPalette[0], glm::vec3(0.55f, 0.12f, 0.12f), false});
+  static const glm::vec3 kPalette[] = {{0.10f, 0.25f, 0.62f},
+                                       {0.62f, 0.20f, 0.08f},
+                                       {0.12f, 0.42f, 0.20f},
+                                       {0.40f, 0.14f, 0.40f},
+                                       {0.70f, 0.55f, 0.30f}};
+  if (showCloth && m_pieces.empty()) items.push_back({&m_cloth, kPalette[0], glm::vec3(0.55f, 0.12f, 0.12f), false});
   if (showCloth)
     for (std::size_t p = 0; p < m_pieces.size(); ++p) {
       const glm::vec3 color = kPalette[p % std::size(kPalette)];

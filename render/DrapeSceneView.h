@@ -13,7 +13,7 @@
 namespace hg {
 
 class DrapeSceneView {
-public:
+ public:
   /// `body`: the avatar's surface to draw (a collider like the sphere), or null.
   DrapeSceneView(const ClothModel& model, const ClothSettings& settings, const TriangleMesh* body = nullptr);
 
@@ -40,10 +40,10 @@ public:
   /// +y; 0 looks at the front of a body that faces +z, pi/2 from its left, pi from behind),
   /// nearly level: the front / side / back views of a garment.
   OrbitCamera viewFrom(float azimuth) const;
-  void draw(MeshRenderer& renderer, const OrbitCamera& camera, int width, int height,
-            bool showCloth = true, bool showColliders = true) const;
+  void draw(MeshRenderer& renderer, const OrbitCamera& camera, int width, int height, bool showCloth = true,
+            bool showColliders = true) const;
 
-private:
+ private:
   TriangleMesh m_cloth;
   TriangleMesh m_sphere;
   TriangleMesh m_body;

@@ -21,13 +21,13 @@ struct DrawItem {
 };
 
 class MeshRenderer {
-public:
+ public:
   static Result<MeshRenderer> create(const gl::ShaderRegistry& registry);
 
   /// Clears the bound framebuffer's viewport (width x height pixels) and draws the items.
   void draw(std::span<const DrawItem> items, const OrbitCamera& camera, int width, int height);
 
-private:
+ private:
   explicit MeshRenderer(gl::Program program);
   gl::Program m_program;
   gl::VertexArray m_vao;

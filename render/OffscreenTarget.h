@@ -7,7 +7,7 @@
 namespace hg {
 
 class OffscreenTarget {
-public:
+ public:
   OffscreenTarget(int width, int height, int samples = 4);
   /// Binds the multisampled framebuffer for drawing.
   void bind() const;
@@ -16,7 +16,7 @@ public:
   int width() const { return m_width; }
   int height() const { return m_height; }
 
-private:
+ private:
   int m_width, m_height;
   gl::Framebuffer m_msaa, m_resolved;
   gl::Renderbuffer m_msaaColor, m_msaaDepth, m_resolvedColor;

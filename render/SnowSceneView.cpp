@@ -142,8 +142,7 @@ SnowSceneView::~SnowSceneView() {
 Result<std::unique_ptr<SnowSceneView>> SnowSceneView::create(const SnowCover& cover) {
   const SnowGrid& grid = cover.grid;
   const std::size_t cells = grid.cellCount();
-  if (grid.nx <= 0 || grid.nz <= 0 || !(grid.cell > 0.0f))
-    return Error{"snow view: the cover's grid is empty"};
+  if (grid.nx <= 0 || grid.nz <= 0 || !(grid.cell > 0.0f)) return Error{"snow view: the cover's grid is empty"};
   if (cover.ground.size() != cells || cover.groundSnow.size() != cells)
     return Error{"snow view: the cover's ground arrays do not match its grid of " + std::to_string(cells) + " cells"};
   const std::size_t vertices = cover.objects.positions.size();
@@ -263,7 +262,8 @@ Status SnowSceneView::setSnow(std::span<const float> groundSnow, std::span<const
     return Error{"snow view: " + std::to_string(objectSnow.size()) + " object snow depths for " +
                  std::to_string(m_objectVertices) + " vertices"};
   glTextureSubImage2D(m_groundSnow.id(), 0, 0, 0, m_grid.nx, m_grid.nz, GL_RED, GL_FLOAT, groundSnow.data());
-  if (!objectSnow.empty()) glNamedBufferSubData(m_objectSnow.id(), 0, GLsizeiptr(objectSnow.size_bytes()), objectSnow.data());
+  if (!objectSnow.empty())
+    glNamedBufferSubData(m_objectSnow.id(), 0, GLsizeiptr(objectSnow.size_bytes()), objectSnow.data());
   m_externalGroundSnow = 0;
   m_useExternalObjectSnow = false;
   return Status::success();

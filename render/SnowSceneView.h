@@ -95,12 +95,12 @@ class SnowSceneView {
   gl::VertexArray m_groundVao, m_objectVao;
   gl::Buffer m_groundCentres, m_groundIndices;
   gl::Buffer m_objectPositions, m_objectNormals, m_objectIndices, m_objectSnowLine;
-  gl::Texture m_groundHeight;      ///< R32F nx x nz, m; no ground: a large negative sentinel
-  gl::Texture m_groundSnow;        ///< R32F nx x nz, m (the view's own)
-  gl::Buffer m_objectSnow;         ///< float per object vertex, m (the view's own; >= 1 float)
-  gl::Texture m_objectSnowTexture; ///< buffer texture over m_objectSnow
+  gl::Texture m_groundHeight;               ///< R32F nx x nz, m; no ground: a large negative sentinel
+  gl::Texture m_groundSnow;                 ///< R32F nx x nz, m (the view's own)
+  gl::Buffer m_objectSnow;                  ///< float per object vertex, m (the view's own; >= 1 float)
+  gl::Texture m_objectSnowTexture;          ///< buffer texture over m_objectSnow
   gl::Texture m_externalObjectSnowTexture;  ///< buffer texture over the caller's buffer
-  GLuint m_sampler = 0;            ///< nearest, clamp: texelFetch needs complete textures
+  GLuint m_sampler = 0;                     ///< nearest, clamp: texelFetch needs complete textures
   GLuint m_externalGroundSnow = 0;
   bool m_useExternalObjectSnow = false;
   std::optional<OffscreenTarget> m_target;

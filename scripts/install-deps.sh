@@ -7,6 +7,8 @@ set -euo pipefail
 packages=(
   # build
   cmake make ninja-build g++ pkg-config
+  # the format check of scripts/test.sh (scripts/check-format.sh, .clang-format)
+  clang-format
   # GL loader generation (GLAD 2, generated at build time) and headless EGL on Mesa
   python3-glad libegl-dev libegl-mesa0 libgbm1 libgl1-mesa-dri libgl-dev
   # windowed viewer and its screenshot test

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite: installs what is missing, builds with warnings as errors, runs
 # every test (GL tests included: headless EGL, llvmpipe without a GPU), then a second stage
-# with AddressSanitizer + UndefinedBehaviorSanitizer.
+# with AddressSanitizer + UndefinedBehaviorSanitizer. First it checks the C++ formatting
+# (scripts/check-format.sh; fix with --fix).
 #   stage 1: Release, every test (ctest), each test at most 60 s.
 #   stage 2: ASan + UBSan at -O1 -g1 (about half the compile time of -O2 -g), every test but
 #            those labelled *_long (ctest -LE long: seconds in Release, minutes under the
@@ -49,6 +50,9 @@ run_tests() {
 
 t0=$(date +%s)
 "$root/scripts/install-deps.sh"
+
+stage "format: every C++ file as .clang-format says"
+"$root/scripts/check-format.sh"
 
 stage "stage 1: Release build, warnings as errors"
 t1=$(date +%s)

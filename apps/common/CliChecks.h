@@ -9,8 +9,9 @@ namespace hg::app {
 
 /// Refuses "" ("--out ''" must not silently write into the current folder).
 inline CLI::Validator nonEmpty() {
-  return CLI::Validator([](const std::string& value) { return value.empty() ? std::string("must not be empty") : std::string(); },
-                        "NOT EMPTY");
+  return CLI::Validator(
+      [](const std::string& value) { return value.empty() ? std::string("must not be empty") : std::string(); },
+      "NOT EMPTY");
 }
 
 }  // namespace hg::app

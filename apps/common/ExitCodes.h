@@ -10,12 +10,12 @@ namespace hg::app {
 
 enum ExitCode : int {
   kExitOk = 0,
-  kExitUsage = 1,        ///< bad command line (the option is named)
-  kExitInput = 2,        ///< unreadable or invalid input file (scene, mesh, texture, motion): file and key named
-  kExitGraphics = 3,     ///< no usable OpenGL 4.5 context, a shader that does not build, a GL error
-  kExitSimulation = 4,   ///< the simulation failed (unstable: NaN or speed limit; seams never closed); nothing written
-  kExitOutput = 5,       ///< an output file could not be written; nothing written
-  kExitInternal = 70,    ///< a bug or out of memory (an unexpected exception); nothing written
+  kExitUsage = 1,       ///< bad command line (the option is named)
+  kExitInput = 2,       ///< unreadable or invalid input file (scene, mesh, texture, motion): file and key named
+  kExitGraphics = 3,    ///< no usable OpenGL 4.5 context, a shader that does not build, a GL error
+  kExitSimulation = 4,  ///< the simulation failed (unstable: NaN or speed limit; seams never closed); nothing written
+  kExitOutput = 5,      ///< an output file could not be written; nothing written
+  kExitInternal = 70,   ///< a bug or out of memory (an unexpected exception); nothing written
   kExitInterrupted = 130,  ///< SIGINT (Ctrl-C): staged outputs removed
   kExitTerminated = 143,   ///< SIGTERM: staged outputs removed
 };
@@ -23,11 +23,16 @@ enum ExitCode : int {
 /// The one table: the exit code of a failure of `kind`.
 constexpr ExitCode exitCodeOf(ErrorKind kind) {
   switch (kind) {
-    case ErrorKind::CommandLine: return kExitUsage;
-    case ErrorKind::Input: return kExitInput;
-    case ErrorKind::Graphics: return kExitGraphics;
-    case ErrorKind::Simulation: return kExitSimulation;
-    case ErrorKind::Output: return kExitOutput;
+    case ErrorKind::CommandLine:
+      return kExitUsage;
+    case ErrorKind::Input:
+      return kExitInput;
+    case ErrorKind::Graphics:
+      return kExitGraphics;
+    case ErrorKind::Simulation:
+      return kExitSimulation;
+    case ErrorKind::Output:
+      return kExitOutput;
   }
   return kExitInternal;
 }

@@ -70,7 +70,8 @@ Status OutputSet::write(const std::string& name, const std::function<Status(cons
     if (!fs::exists(m_directory, ec)) {
       // The outermost folder this run creates: removed again (when empty) if the run fails.
       fs::path top = m_directory;
-      while (top.has_parent_path() && top.parent_path() != top && !fs::exists(top.parent_path(), ec)) top = top.parent_path();
+      while (top.has_parent_path() && top.parent_path() != top && !fs::exists(top.parent_path(), ec))
+        top = top.parent_path();
       fs::create_directories(m_directory, ec);
       if (ec) return outputError("cannot create the output folder " + m_directory.string() + ": " + ec.message());
       m_createdDirectory = true;

@@ -19,7 +19,7 @@
 namespace hg::app {
 
 class OutputSet {
-public:
+ public:
   /// Outputs go to `directory` (created when the first file is staged).
   explicit OutputSet(std::filesystem::path directory);
   ~OutputSet();  ///< removes whatever is staged unless commit() succeeded
@@ -45,11 +45,11 @@ public:
   std::vector<std::string> finalPathStrings() const;
   const std::filesystem::path& directory() const { return m_directory; }
 
-private:
+ private:
   void discard();
 
   std::filesystem::path m_directory;
-  std::filesystem::path m_staging;  ///< empty until the first write
+  std::filesystem::path m_staging;     ///< empty until the first write
   std::filesystem::path m_createdTop;  ///< the outermost folder this run created (with m_createdDirectory)
   bool m_createdDirectory = false;
   bool m_committed = false;

@@ -10,9 +10,11 @@
 namespace hg::app {
 
 class Progress {
-public:
+ public:
   Progress(std::string label, long total, bool enabled = isatty(STDERR_FILENO) != 0)
-      : m_label(std::move(label)), m_total(total), m_enabled(enabled && total > 0),
+      : m_label(std::move(label)),
+        m_total(total),
+        m_enabled(enabled && total > 0),
         m_start(std::chrono::steady_clock::now()) {}
   ~Progress() { finish(); }
 
@@ -38,7 +40,7 @@ public:
     m_drawn = false;
   }
 
-private:
+ private:
   std::string m_label;
   long m_total;
   bool m_enabled;

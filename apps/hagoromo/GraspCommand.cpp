@@ -20,9 +20,9 @@
 #include "render/MeshRenderer.h"
 #include "render/OffscreenTarget.h"
 #include "render/gl/HeadlessContext.h"
+#include "sim/gpu/GpuRadar.h"
 #include "sim/io/MeshExport.h"
 #include "sim/radar/Grasp.h"
-#include "sim/gpu/GpuRadar.h"
 
 namespace hg::app {
 namespace {
@@ -34,11 +34,15 @@ constexpr double kRadToDeg = 180.0 / 3.14159265358979323846;
 /// 0 detect, 1 approach, 2 close, 3 done or failed: the phases a hand is past.
 int phaseRank(GraspPhase phase) {
   switch (phase) {
-    case GraspPhase::Detect: return 0;
-    case GraspPhase::Approach: return 1;
-    case GraspPhase::Close: return 2;
+    case GraspPhase::Detect:
+      return 0;
+    case GraspPhase::Approach:
+      return 1;
+    case GraspPhase::Close:
+      return 2;
     case GraspPhase::Done:
-    case GraspPhase::Failed: return 3;
+    case GraspPhase::Failed:
+      return 3;
   }
   return 3;
 }
@@ -92,8 +96,11 @@ Result<Image> renderGrasp(const GraspSimulation& sim, int width, int height) {
   for (const TriangleMesh& d : sim.distractorMeshes())
     items.push_back({&d, glm::vec3(0.35f, 0.45f, 0.60f), glm::vec3(0.3f), false});
   // Skin tones per hand (linear RGB).
-  static const glm::vec3 kSkin[] = {{0.85f, 0.66f, 0.55f}, {0.75f, 0.55f, 0.45f}, {0.90f, 0.74f, 0.62f},
-                                    {0.62f, 0.45f, 0.36f}, {0.80f, 0.62f, 0.50f}};
+  static const glm::vec3 kSkin[] = {{0.85f, 0.66f, 0.55f},
+                                    {0.75f, 0.55f, 0.45f},
+                                    {0.90f, 0.74f, 0.62f},
+                                    {0.62f, 0.45f, 0.36f},
+                                    {0.80f, 0.62f, 0.50f}};
   for (std::size_t h = 0; h < hands.size(); ++h) {
     const glm::vec3 c = kSkin[h % std::size(kSkin)];
     items.push_back({&hands[h], c, 0.5f * c, false});
@@ -118,12 +125,14 @@ Result<Image> renderGrasp(const GraspSimulation& sim, int width, int height) {
 }  // namespace
 
 CLI::App* addGraspCommand(CLI::App& app, GraspOptions& options) {
-  CLI::App* command = app.add_subcommand(
-      "grasp", "Cyber Radar grasp: hands of 17 radars detect a target by ID, approach it and close on it; "
-               "writes PNG, OBJ and metrics JSON");
+  CLI::App* command =
+      app.add_subcommand("grasp",
+                         "Cyber Radar grasp: hands of 17 radars detect a target by ID, approach it and close on it; "
+                         "writes PNG, OBJ and metrics JSON");
   command->add_option("scene", options.scenePath, "Grasp scene JSON file (see scenes/grasp/*.json)")->required();
   command->add_option("--out", options.outDir, "Override the output folder")->check(nonEmpty());
-  command->add_option("--backend", options.backend, "Radar backend (default cpu)")->check(CLI::IsMember({"cpu", "gpu"}));
+  command->add_option("--backend", options.backend, "Radar backend (default cpu)")
+      ->check(CLI::IsMember({"cpu", "gpu"}));
   command->add_flag("--quiet,-q", options.quiet, "Print errors only");
   command->footer("Example: hagoromo grasp scenes/grasp/five_hands.json --out /tmp/grasp");
   return command;
@@ -199,7 +208,8 @@ int runGrasp(const GraspOptions& options) {
   const auto tRendered = Clock::now();
 
   OutputSet outputs(scene.outputDirectory);  // staged, moved into place together (apps/common/OutputSet.h)
-  if (Status s = outputs.write(scene.name + ".obj", [&](const fs::path& p) { return exportMesh(sim.sceneMesh(), p); }); !s)
+  if (Status s = outputs.write(scene.name + ".obj", [&](const fs::path& p) { return exportMesh(sim.sceneMesh(), p); });
+      !s)
     return fail(s.error());
   if (Status s = outputs.write(scene.name + ".png", [&](const fs::path& p) { return writePng(*image, p); }); !s)
     return fail(s.error());
@@ -259,18 +269,19 @@ int runGrasp(const GraspOptions& options) {
     }
     hands.push_back({{"phase", std::string(graspPhaseName(r.phase))},
                      {"failure", r.failure.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.failure)},
-                     {"frames", {{"detect", r.phaseFrames[0]},
-                                 {"approach", r.phaseFrames[1]},
-                                 {"wait", r.waitFrames},
-                                 {"close", r.phaseFrames[2]}}},
+                     {"frames",
+                      {{"detect", r.phaseFrames[0]},
+                       {"approach", r.phaseFrames[1]},
+                       {"wait", r.waitFrames},
+                       {"close", r.phaseFrames[2]}}},
                      {"scan_frames", r.scanFrames},
                      {"target_seen_at", {r.targetSeenAt.x, r.targetSeenAt.y, r.targetSeenAt.z}},
-                     {"approach", {{"distance_m", r.approachDistance},
-                                   {"final_radar_gap_m", metres(r.approachGap, true)},
-                                   {"stopped_at_object", r.approachObject == kRadarNoObject
-                                                             ? nlohmann::json(nullptr)
-                                                             : nlohmann::json(r.approachObject)},
-                                   {"mask_reused", r.maskReused}}},
+                     {"approach",
+                      {{"distance_m", r.approachDistance},
+                       {"final_radar_gap_m", metres(r.approachGap, true)},
+                       {"stopped_at_object", r.approachObject == kRadarNoObject ? nlohmann::json(nullptr)
+                                                                                : nlohmann::json(r.approachObject)},
+                       {"mask_reused", r.maskReused}}},
                      {"fingers", fingers},
                      {"segments", segments}});
   }
@@ -295,8 +306,8 @@ int runGrasp(const GraspOptions& options) {
       // Solid segment boxes and segment vertices against the target (m; >= 0: no penetration):
       // exact for an analytic target, from its sphere tree (about a voxel) for a mesh.
       {"distance_method", report.distanceMethod},
-      {"distance_voxel_m", report.distanceMethod == "sphere_tree" ? nlohmann::json(report.distanceVoxel)
-                                                                  : nlohmann::json(nullptr)},
+      {"distance_voxel_m",
+       report.distanceMethod == "sphere_tree" ? nlohmann::json(report.distanceVoxel) : nlohmann::json(nullptr)},
       {"min_exact_distance_m", metres(minExact)},
       {"min_exact_vertex_distance_m", metres(minVertex)},
       // A sphere tree is accurate to about its voxel: only a deeper overlap counts.
@@ -305,16 +316,18 @@ int runGrasp(const GraspOptions& options) {
       // Every segment box against the target's sphere tree (section 7's OBB-sphere test per
       // leaf); penetration estimate max over leaves of (radius - box-to-centre distance), > 0:
       // interpenetration (about a voxel accurate).
-      {"sphere_tree_check", {{"resolution", report.checkResolution},
-                             {"voxel_m", report.checkVoxel},
-                             {"spheres", report.checkSpheres},
-                             {"segments_overlapping", treeOverlaps},
-                             {"overlap", treeOverlaps > 0},
-                             {"max_penetration_m", metres(maxTreePenetration)}}},
-      {"seconds", {{"setup", seconds(tStart, tSetup)},
-                   {"simulate", seconds(tSetup, tSimulated)},
-                   {"radar", report.radarSeconds},
-                   {"render", seconds(tSimulated, tRendered)}}},
+      {"sphere_tree_check",
+       {{"resolution", report.checkResolution},
+        {"voxel_m", report.checkVoxel},
+        {"spheres", report.checkSpheres},
+        {"segments_overlapping", treeOverlaps},
+        {"overlap", treeOverlaps > 0},
+        {"max_penetration_m", metres(maxTreePenetration)}}},
+      {"seconds",
+       {{"setup", seconds(tStart, tSetup)},
+        {"simulate", seconds(tSetup, tSimulated)},
+        {"radar", report.radarSeconds},
+        {"render", seconds(tSimulated, tRendered)}}},
       {"hands", hands},
       {"outputs", outputs.finalPathStrings()},
   };
@@ -325,18 +338,21 @@ int runGrasp(const GraspOptions& options) {
     std::printf("%d frames, %zu radars per frame, %zu radars run in %.2f s (%.2f s in the radar backend)\n",
                 report.frames, report.radarsPerFrame, report.radarsRun, seconds(tSetup, tSimulated),
                 report.radarSeconds);
-    std::printf("%d of %zu fingers in contact, %d at their limits, %d hand(s) failed; "
-                "smallest %s distance to the target %.3f mm\n",
-                fingersInContact, report.hands.size() * std::size_t(kHandFingers), fingersAtLimit, failedHands,
-                report.distanceMethod == "sphere_tree" ? "sphere-tree" : "exact", 1e3 * minExact);
-    std::printf("sphere-tree check (%zu spheres, voxel %.2f mm): %d segment(s) overlap the target, "
-                "largest penetration estimate %.3f mm\n",
-                report.checkSpheres, 1e3 * double(report.checkVoxel), treeOverlaps, 1e3 * maxTreePenetration);
+    std::printf(
+        "%d of %zu fingers in contact, %d at their limits, %d hand(s) failed; "
+        "smallest %s distance to the target %.3f mm\n",
+        fingersInContact, report.hands.size() * std::size_t(kHandFingers), fingersAtLimit, failedHands,
+        report.distanceMethod == "sphere_tree" ? "sphere-tree" : "exact", 1e3 * minExact);
+    std::printf(
+        "sphere-tree check (%zu spheres, voxel %.2f mm): %d segment(s) overlap the target, "
+        "largest penetration estimate %.3f mm\n",
+        report.checkSpheres, 1e3 * double(report.checkVoxel), treeOverlaps, 1e3 * maxTreePenetration);
     std::printf("wrote %zu files:\n", outputs.size());
     for (const fs::path& path : outputs.finalPaths()) std::printf("  %s\n", path.c_str());
   }
   for (const GraspHandReport& r : report.hands)
-    if (r.phase == GraspPhase::Failed) std::fprintf(stderr, "hagoromo: warning: a hand failed: %s\n", r.failure.c_str());
+    if (r.phase == GraspPhase::Failed)
+      std::fprintf(stderr, "hagoromo: warning: a hand failed: %s\n", r.failure.c_str());
   return kExitOk;
 }
 

@@ -15,8 +15,8 @@ namespace hg::app {
 
 struct GraspOptions {
   std::string scenePath;
-  std::string outDir;          ///< overrides the scene's output.directory
-  std::string backend = "cpu"; ///< cpu (reference) or gpu (sim/gpu/GpuRadar.h, when built)
+  std::string outDir;           ///< overrides the scene's output.directory
+  std::string backend = "cpu";  ///< cpu (reference) or gpu (sim/gpu/GpuRadar.h, when built)
   bool quiet = false;
 };
 

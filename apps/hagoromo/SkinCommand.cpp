@@ -116,10 +116,15 @@ Status writePlots(const SkinningRig& rig, const std::vector<MethodResult>& resul
   };
   const std::vector<Metric> metrics{
       {"plot_volume.svg", "joint-zone volume / rest", [](const JointZoneRatios& q) { return q.volumeRatio; }, {0.95}},
-      {"plot_min_radius.svg", "min joint radius / rest", [](const JointZoneRatios& q) { return q.minRadiusRatio; }, {0.8}},
+      {"plot_min_radius.svg",
+       "min joint radius / rest",
+       [](const JointZoneRatios& q) { return q.minRadiusRatio; },
+       {0.8}},
       {"plot_bulge.svg", "max bulge (r / r_rest - 1)", [](const JointZoneRatios& q) { return q.maxBulge; }, {}},
-      {"plot_self_intersections.svg", "self-intersecting triangle pairs",
-       [](const JointZoneRatios& q) { return double(q.selfIntersections); }, {}},
+      {"plot_self_intersections.svg",
+       "self-intersecting triangle pairs",
+       [](const JointZoneRatios& q) { return double(q.selfIntersections); },
+       {}},
   };
   for (const Metric& metric : metrics) {
     if (!rig.angleRig() && std::string(metric.file) == "plot_self_intersections.svg") continue;
@@ -141,7 +146,8 @@ Status writePlots(const SkinningRig& rig, const std::vector<MethodResult>& resul
       }
       plot.series.push_back(std::move(series));
     }
-    if (Status s = outputs.write(metric.file, [&](const fs::path& p) { return writeSvgLinePlot(plot, p); }); !s) return s;
+    if (Status s = outputs.write(metric.file, [&](const fs::path& p) { return writeSvgLinePlot(plot, p); }); !s)
+      return s;
     written.push_back((outputs.directory() / metric.file).string());
   }
   return Status::success();
@@ -151,11 +157,13 @@ Status writePlots(const SkinningRig& rig, const std::vector<MethodResult>& resul
 
 CLI::App* addSkinCommand(CLI::App& app, SkinOptions& options) {
   CLI::App* command = app.add_subcommand(
-      "skin", "Run a skinning rig: LBS, DQS and particle skinning over a bend, twist or animation; writes OBJ per "
-              "frame, a comparison PNG, metrics CSV and SVG plots");
+      "skin",
+      "Run a skinning rig: LBS, DQS and particle skinning over a bend, twist or animation; writes OBJ per "
+      "frame, a comparison PNG, metrics CSV and SVG plots");
   command->add_option("rig", options.rigPath, "Rig JSON file (see scenes/skin/)")->required();
   command->add_option("--out", options.outDir, "Override the output folder")->check(nonEmpty());
-  command->add_option("--backend", options.backend, "Skinning backend (default cpu)")->check(CLI::IsMember({"cpu", "gpu"}));
+  command->add_option("--backend", options.backend, "Skinning backend (default cpu)")
+      ->check(CLI::IsMember({"cpu", "gpu"}));
   command->add_option("--methods", options.methods, "Comma-separated methods (linear,dual_quaternion,particle)")
       ->check(nonEmpty())
       ->each([&options](const std::string&) { options.methodsGiven = true; });
@@ -179,7 +187,8 @@ int runSkin(const SkinOptions& options) {
         return failUsage("--methods: unknown method '" + method + "' (linear, dual_quaternion, particle)");
       rig.methods.push_back(method == "lbs" ? "linear" : method == "dqs" ? "dual_quaternion" : method);
     }
-    if (rig.methods.empty()) return failUsage("--methods: give at least one method (linear, dual_quaternion, particle)");
+    if (rig.methods.empty())
+      return failUsage("--methods: give at least one method (linear, dual_quaternion, particle)");
   }
   const Backend backend = options.backend == "gpu" ? Backend::Gpu : Backend::Cpu;
 
@@ -244,7 +253,8 @@ int runSkin(const SkinOptions& options) {
       char name[32];
       std::snprintf(name, sizeof name, "frame_%04zu.obj", f);
       const TriangleMesh posed = posedMesh(rig.body->mesh, r.frames[f]);
-      if (Status s = outputs.write(r.run.method + "/" + name, [&](const fs::path& p) { return exportMesh(posed, p); }); !s)
+      if (Status s = outputs.write(r.run.method + "/" + name, [&](const fs::path& p) { return exportMesh(posed, p); });
+          !s)
         return fail(s.error());
     }
     written.push_back((dir / r.run.method / "frame_*.obj").string());

@@ -108,8 +108,12 @@ nlohmann::json exposureJson(std::span<const float> e) {
     open += v >= 1.0f;
   }
   const double n = double(e.size());
-  return {{"receivers", e.size()}, {"mean", sum / n}, {"min", lo}, {"max", hi},
-          {"fraction_sheltered", double(sheltered) / n}, {"fraction_open", double(open) / n}};
+  return {{"receivers", e.size()},
+          {"mean", sum / n},
+          {"min", lo},
+          {"max", hi},
+          {"fraction_sheltered", double(sheltered) / n},
+          {"fraction_open", double(open) / n}};
 }
 
 /// Viridis (approximated by 5 stops), t in [0, 1] -> sRGB bytes.
@@ -160,21 +164,26 @@ bool allFinite(const std::vector<float>& values) {
 
 CLI::App* addSnowCommand(CLI::App& app, SnowOptions& options) {
   CLI::App* command = app.add_subcommand(
-      "snow", "Snow accumulation on a scene: snowfall passes (shadow-map exposure) and repose relaxation; writes "
-              "before/after PNGs, the snow as OBJ, a 16-bit depth PNG, a preview and a report JSON");
+      "snow",
+      "Snow accumulation on a scene: snowfall passes (shadow-map exposure) and repose relaxation; writes "
+      "before/after PNGs, the snow as OBJ, a 16-bit depth PNG, a preview and a report JSON");
   command->add_option("scene", options.scenePath, "Snow scene JSON file (see scenes/snow/)")->required();
   command->add_option("--out", options.outDir, "Output folder (default out/snow/<scene name>)")->check(nonEmpty());
-  command->add_option("--backend", options.backend,
-                      "Snow solver (default: gpu on a hardware driver, cpu on a software rasterizer)")
+  command
+      ->add_option("--backend", options.backend,
+                   "Snow solver (default: gpu on a hardware driver, cpu on a software rasterizer)")
       ->check(CLI::IsMember({"cpu", "gpu"}));
-  command->add_option("--directions", options.directions, "Snowfall directions per pass")->check(CLI::Range(1, limits::kMaxSnowDirections));
+  command->add_option("--directions", options.directions, "Snowfall directions per pass")
+      ->check(CLI::Range(1, limits::kMaxSnowDirections));
   command->add_option("--passes", options.passes, "Accumulation passes")->check(CLI::Range(1, limits::kMaxSnowPasses));
   command->add_option("--hours", options.hours, "Snowfall duration, hours")->check(CLI::PositiveNumber);
-  command->add_option("--map-resolution", options.mapResolution,
-                      "Depth map texels across the scene (0 keeps the scene's texel)")
+  command
+      ->add_option("--map-resolution", options.mapResolution,
+                   "Depth map texels across the scene (0 keeps the scene's texel)")
       ->check(CLI::Range(0, 16384));
-  command->add_option("--rays", options.rays,
-                      "Rays traced through each depth map (1: the plain shadow-map test; default 8)")
+  command
+      ->add_option("--rays", options.rays,
+                   "Rays traced through each depth map (1: the plain shadow-map test; default 8)")
       ->check(CLI::Range(1, 64));
   command->add_option("--width", options.width, "Image width, pixels (default 1024)")
       ->check(CLI::Range(limits::kMinImageSide, limits::kMaxImageSide));
@@ -199,8 +208,9 @@ int runSnow(const SnowOptions& options) {
   const bool overridden = options.directions >= 1 || options.passes >= 1 || options.hours > 0.0 ||
                           options.mapResolution >= 0 || options.rays >= 1;
   if (Status s = settings.validate(); !s)  // only a combination can fail here: each option is checked by CLI11
-    return overridden ? failUsage("the scene " + options.scenePath + " with the command line's options: " + s.error().message)
-                      : fail(s.error().prefixed(options.scenePath + ": "));
+    return overridden
+               ? failUsage("the scene " + options.scenePath + " with the command line's options: " + s.error().message)
+               : fail(s.error().prefixed(options.scenePath + ": "));
   const fs::path outDir = options.outDir.empty() ? fs::path("out") / "snow" / scene.name : fs::path(options.outDir);
 
   // A context for the renders, made first so that a missing driver fails before the snowfall.
@@ -230,17 +240,19 @@ int runSnow(const SnowOptions& options) {
     } else if (!options.backend.empty()) {
       return fail(gpu.error().prefixed("the GPU snow solver: "));
     } else {
-      if (!options.quiet) std::printf("GPU snow solver unavailable (%s); using the CPU one\n", gpu.error().message.c_str());
+      if (!options.quiet)
+        std::printf("GPU snow solver unavailable (%s); using the CPU one\n", gpu.error().message.c_str());
       backend = "cpu";
     }
   }
   if (!solver) solver = makeCpuSnowSolver(bare, exposure);
   if (!options.quiet)
-    std::printf("scene %s: %d x %d cells of %.3f m (%zu with ground), %zu object vertices; %d passes x %d directions, "
-                "%.3g h, depth maps of %.4f m texels, %s backend\n",
-                scene.name.c_str(), bare.grid.nx, bare.grid.nz, double(bare.grid.cell), groundCells,
-                bare.objects.positions.size(), settings.passes, settings.fall.count, double(settings.hours),
-                double(exposure.texel), backend.c_str());
+    std::printf(
+        "scene %s: %d x %d cells of %.3f m (%zu with ground), %zu object vertices; %d passes x %d directions, "
+        "%.3g h, depth maps of %.4f m texels, %s backend\n",
+        scene.name.c_str(), bare.grid.nx, bare.grid.nz, double(bare.grid.cell), groundCells,
+        bare.objects.positions.size(), settings.passes, settings.fall.count, double(settings.hours),
+        double(exposure.texel), backend.c_str());
   const auto tSolver = Clock::now();
   TimedSolver timed(*solver);
   Progress progress("snow " + scene.name + " (" + backend + ")", settings.passes,
@@ -254,14 +266,15 @@ int runSnow(const SnowOptions& options) {
   auto lastExposure = timed.lastExposure();
   if (!lastExposure) return fail(lastExposure.error());
   if (!allFinite(cover.groundSnow) || !allFinite(cover.objectSnow) || !std::isfinite(report->finalVolume))
-    return fail(simulationError(options.scenePath + ": the snow depths are not finite (NaN or infinite); no output written"));
+    return fail(
+        simulationError(options.scenePath + ": the snow depths are not finite (NaN or infinite); no output written"));
   const auto tSnowfall = Clock::now();
 
   // Renders: the bare scene and the covered one, from the same camera.
   auto view = SnowSceneView::create(cover);
   if (!view) return fail(view.error());
-  const SnowCamera camera = scene.camera.set ? snowCameraLookingAt(scene.camera.eye, scene.camera.target)
-                                             : defaultSnowCamera(cover);
+  const SnowCamera camera =
+      scene.camera.set ? snowCameraLookingAt(scene.camera.eye, scene.camera.target) : defaultSnowCamera(cover);
   auto before = (*view)->render(camera, options.width, options.height, /*withSnow=*/false);
   if (!before) return fail(before.error());
   // The GPU solver's snow is drawn from its own texture and buffer (no upload); the
@@ -293,10 +306,12 @@ int runSnow(const SnowOptions& options) {
   const std::pair<const Image*, const char*> images[] = {
       {&*before, "before.png"}, {&*after, "after.png"}, {&preview, "snow_depth_preview.png"}};
   for (const auto& [image, name] : images)
-    if (Status s = outputs.write(name, [&](const fs::path& p) { return writePng(*image, p); }); !s) return fail(s.error());
+    if (Status s = outputs.write(name, [&](const fs::path& p) { return writePng(*image, p); }); !s)
+      return fail(s.error());
   if (Status s = outputs.write("snow.obj", [&](const fs::path& p) { return exportSnowObj(cover, p); }); !s)
     return fail(s.error());
-  if (Status s = outputs.write("snow_depth.png", [&](const fs::path& p) { return writeSnowDepthPng16(cover, p, pngScale); });
+  if (Status s =
+          outputs.write("snow_depth.png", [&](const fs::path& p) { return writeSnowDepthPng16(cover, p, pngScale); });
       !s)
     return fail(s.error());
   const auto tWritten = Clock::now();
@@ -304,7 +319,9 @@ int runSnow(const SnowOptions& options) {
   nlohmann::json passes = nlohmann::json::array();
   for (std::size_t p = 0; p < report->relaxations.size(); ++p) {
     const SnowRelaxation& r = report->relaxations[p];
-    passes.push_back({{"pass", p + 1}, {"relaxation_iterations", r.iterations}, {"max_repose_ratio", r.maxRatio},
+    passes.push_back({{"pass", p + 1},
+                      {"relaxation_iterations", r.iterations},
+                      {"max_repose_ratio", r.maxRatio},
                       {"converged", r.converged}});
   }
   const std::span<const float> e(*lastExposure);
@@ -326,35 +343,46 @@ int runSnow(const SnowOptions& options) {
       {"map_resolution", settings.mapResolution},
       {"rays_per_direction", exposure.raysPerDirection},
       {"ray_spread", exposure.raySpread},
-      {"grid", {{"nx", cover.grid.nx}, {"nz", cover.grid.nz}, {"cells_with_ground", groundCells},
-                {"origin_m", {cover.grid.originX, cover.grid.originZ}}}},
-      {"objects", {{"vertices", cover.objects.positions.size()}, {"triangles", objectTriangles},
-                   {"holding_vertices", objects.count}}},
-      {"seconds", {{"load", seconds(tStart, tLoaded)},
-                   {"cover", seconds(tLoaded, tCover)},
-                   {"solver_setup", seconds(tCover, tSolver)},
-                   {"accumulate", timed.accumulateSeconds},
-                   {"relax", timed.relaxSeconds},
-                   {"read_cover", timed.readSeconds},
-                   {"snowfall", seconds(tSolver, tSnowfall)},
-                   {"render", seconds(tSnowfall, tRendered)},
-                   {"write", seconds(tRendered, tWritten)},
-                   {"total", seconds(tStart, tWritten)}}},
+      {"grid",
+       {{"nx", cover.grid.nx},
+        {"nz", cover.grid.nz},
+        {"cells_with_ground", groundCells},
+        {"origin_m", {cover.grid.originX, cover.grid.originZ}}}},
+      {"objects",
+       {{"vertices", cover.objects.positions.size()},
+        {"triangles", objectTriangles},
+        {"holding_vertices", objects.count}}},
+      {"seconds",
+       {{"load", seconds(tStart, tLoaded)},
+        {"cover", seconds(tLoaded, tCover)},
+        {"solver_setup", seconds(tCover, tSolver)},
+        {"accumulate", timed.accumulateSeconds},
+        {"relax", timed.relaxSeconds},
+        {"read_cover", timed.readSeconds},
+        {"snowfall", seconds(tSolver, tSnowfall)},
+        {"render", seconds(tSnowfall, tRendered)},
+        {"write", seconds(tRendered, tWritten)},
+        {"total", seconds(tStart, tWritten)}}},
       {"fallen_volume_m3", report->fallenVolume},
       {"final_volume_m3", report->finalVolume},
       {"spilled_outside_m3", cover.spilledOutsideVolume()},
       {"max_relative_mass_drift", report->maxRelativeMassDrift},
       {"relaxation", passes},
       {"snow_depth", {{"ground", statsJson(ground, "cells")}, {"objects", statsJson(objects, "vertices")}}},
-      {"exposure_last_pass", {{"ground", exposureJson(e.subspan(0, cellReceivers))},
-                              {"objects", exposureJson(e.subspan(cellReceivers))}}},
+      {"exposure_last_pass",
+       {{"ground", exposureJson(e.subspan(0, cellReceivers))}, {"objects", exposureJson(e.subspan(cellReceivers))}}},
       {"snow_depth_png", {{"metres_per_unit", pngScale}, {"bits", 16}}},
-      {"snow_depth_preview", {{"colormap", "viridis"}, {"min_m", 0.0}, {"max_m", previewMax},
-                              {"max_is", "99th percentile of the ground snow (deeper cells saturate)"},
-                              {"no_ground", "grey"}, {"orientation", "x right, z up (north up)"}}},
-      {"camera", {{"eye", {camera.eye().x, camera.eye().y, camera.eye().z}},
-                  {"target", {camera.target.x, camera.target.y, camera.target.z}},
-                  {"from_scene", scene.camera.set}}},
+      {"snow_depth_preview",
+       {{"colormap", "viridis"},
+        {"min_m", 0.0},
+        {"max_m", previewMax},
+        {"max_is", "99th percentile of the ground snow (deeper cells saturate)"},
+        {"no_ground", "grey"},
+        {"orientation", "x right, z up (north up)"}}},
+      {"camera",
+       {{"eye", {camera.eye().x, camera.eye().y, camera.eye().z}},
+        {"target", {camera.target.x, camera.target.y, camera.target.z}},
+        {"from_scene", scene.camera.set}}},
   };
   json["outputs"] = outputs.finalPathStrings();
   if (Status s = outputs.writeText("report.json", json.dump(2) + "\n"); !s) return fail(s.error());
@@ -365,10 +393,11 @@ int runSnow(const SnowOptions& options) {
                 settings.fall.count, seconds(tSolver, tSnowfall), timed.accumulateSeconds, timed.relaxSeconds);
     int iterations = 0;
     for (const SnowRelaxation& r : report->relaxations) iterations += r.iterations;
-    std::printf("volume: fallen %.4g m^3, final %.4g m^3, max mass drift %.2g; %d relaxation sweeps, last max repose "
-                "ratio %.3f\n",
-                report->fallenVolume, report->finalVolume, report->maxRelativeMassDrift, iterations,
-                report->relaxations.empty() ? 0.0 : report->relaxations.back().maxRatio);
+    std::printf(
+        "volume: fallen %.4g m^3, final %.4g m^3, max mass drift %.2g; %d relaxation sweeps, last max repose "
+        "ratio %.3f\n",
+        report->fallenVolume, report->finalVolume, report->maxRelativeMassDrift, iterations,
+        report->relaxations.empty() ? 0.0 : report->relaxations.back().maxRatio);
     std::printf("snow depth: ground max %.1f cm, mean %.1f cm; objects max %.1f cm, mean %.1f cm\n", 100.0 * ground.max,
                 100.0 * ground.mean, 100.0 * objects.max, 100.0 * objects.mean);
     std::printf("preview colour bar: 0 to %.1f cm; total %.2f s; wrote:\n", 100.0 * double(previewMax),

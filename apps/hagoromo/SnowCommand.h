@@ -25,13 +25,14 @@ namespace hg::app {
 
 struct SnowOptions {
   std::string scenePath;
-  std::string outDir;     ///< default out/snow/<scene name>
-  std::string backend;    ///< cpu or gpu; empty: gpu on a hardware driver, cpu on a software one (or without a GPU solver)
-  int directions = -1;    ///< overrides snowfall.directions (count) when >= 1
-  int passes = -1;        ///< overrides the passes when >= 1
-  double hours = -1.0;    ///< overrides the snowfall duration (h) when > 0
-  int mapResolution = -1; ///< overrides the depth maps' resolution (texels across) when >= 0
-  int rays = 0;           ///< overrides the rays per direction when >= 1
+  std::string outDir;  ///< default out/snow/<scene name>
+  std::string
+      backend;  ///< cpu or gpu; empty: gpu on a hardware driver, cpu on a software one (or without a GPU solver)
+  int directions = -1;             ///< overrides snowfall.directions (count) when >= 1
+  int passes = -1;                 ///< overrides the passes when >= 1
+  double hours = -1.0;             ///< overrides the snowfall duration (h) when > 0
+  int mapResolution = -1;          ///< overrides the depth maps' resolution (texels across) when >= 0
+  int rays = 0;                    ///< overrides the rays per direction when >= 1
   int width = 1024, height = 768;  ///< before.png / after.png, pixels
   bool quiet = false;
 };

@@ -80,8 +80,7 @@ Image sideBySide(const std::vector<Image>& panels) {
   out.rgba.assign(std::size_t(out.width) * std::size_t(out.height) * 4, 255);
   int x0 = 0;
   for (const Image& p : panels) {
-    for (int y = 0; y < p.height; ++y)
-      std::copy_n(p.pixel(0, y), std::size_t(p.width) * 4, out.pixel(x0, y));
+    for (int y = 0; y < p.height; ++y) std::copy_n(p.pixel(0, y), std::size_t(p.width) * 4, out.pixel(x0, y));
     x0 += p.width;
   }
   return out;
@@ -91,8 +90,9 @@ Image sideBySide(const std::vector<Image>& panels) {
 
 CLI::App* addSpheresCommand(CLI::App& app, SpheresOptions& options) {
   CLI::App* command = app.add_subcommand(
-      "spheres", "Sphere trees of a watertight mesh (voxelize, fill with spheres, octree) at several resolutions; "
-                 "writes PNG and JSON");
+      "spheres",
+      "Sphere trees of a watertight mesh (voxelize, fill with spheres, octree) at several resolutions; "
+      "writes PNG and JSON");
   command->add_option("mesh", options.meshPath, "Watertight mesh file (OBJ or any format assimp reads)");
   command->add_option("--builtin", options.builtin, "Built-in shape instead of a file")
       ->check(CLI::IsMember({"bottle", "torus", "sphere", "mannequin"}));
@@ -119,8 +119,7 @@ int runSpheres(const SpheresOptions& options) {
     return fail(s.error().prefixed(what + ": not a closed surface, so it bounds no solid to fill: "));
   if (mesh.normals.size() != mesh.positions.size()) computeVertexNormals(mesh);
   const double meshVolume = enclosedVolume(mesh);
-  if (!(meshVolume > 0.0))
-    return fail(Error{what + ": encloses no positive volume (inward-facing triangles?)"});
+  if (!(meshVolume > 0.0)) return fail(Error{what + ": encloses no positive volume (inward-facing triangles?)"});
   const std::string name = options.meshPath.empty() ? options.builtin : fs::path(options.meshPath).stem().string();
   const fs::path outDir = options.outDir.empty() ? fs::path("out") / "spheres" / name : fs::path(options.outDir);
 
@@ -179,7 +178,8 @@ int runSpheres(const SpheresOptions& options) {
     renderer->draw(std::span<const DrawItem>(&item, 1), camera, options.width, options.height);
     panels.push_back(target.read());
   }
-  const glm::vec3 kColours[] = {{0.20f, 0.40f, 0.85f}, {0.25f, 0.70f, 0.55f}, {0.90f, 0.70f, 0.20f}, {0.85f, 0.30f, 0.20f}};
+  const glm::vec3 kColours[] = {
+      {0.20f, 0.40f, 0.85f}, {0.25f, 0.70f, 0.55f}, {0.90f, 0.70f, 0.20f}, {0.85f, 0.30f, 0.20f}};
   for (const Level& level : levels) {
     const std::vector<TriangleMesh> classes = sphereMeshes(level.tree);
     std::vector<DrawItem> items;

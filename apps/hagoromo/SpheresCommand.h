@@ -24,7 +24,7 @@ struct SpheresOptions {
   std::string meshPath;  ///< a mesh file, or empty with `builtin`
   std::string builtin;   ///< bottle (12,090 triangles, like the source's), torus, sphere, mannequin
   std::vector<int> levels{64, 128, 256};
-  std::string outDir;    ///< default out/spheres/<name>
+  std::string outDir;             ///< default out/spheres/<name>
   int width = 480, height = 640;  ///< one panel of spheres.png, pixels
   bool quiet = false;
 };

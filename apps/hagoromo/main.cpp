@@ -12,8 +12,8 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
-#include <vector>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
@@ -65,14 +65,15 @@ struct DrapeOptions {
 nlohmann::json penetrationReport(const std::vector<float>& exact, const std::vector<glm::vec3>& points,
                                  const SceneBody& body, float contactOffset, float texel) {
   auto block = [&](const PenetrationStats& s) {
-    return nlohmann::json{{"vertices", s.points},       {"inside", s.inside},         {"p50_m", s.p50},
-                          {"p99_m", s.p99},             {"p99_9_m", s.p999},          {"max_m", s.max}};
+    return nlohmann::json{{"vertices", s.points}, {"inside", s.inside}, {"p50_m", s.p50},
+                          {"p99_m", s.p99},       {"p99_9_m", s.p999},  {"max_m", s.max}};
   };
   nlohmann::json report = {{"all", block(penetrationStats(exact))}, {"skin_offset_m", contactOffset}};
   if (texel > 0.0f) report["texel_m"] = texel;
   const BodyMeasurements& m = body.measurements;
   const bool hasJoints = m.jointPositions.count("upper_arm_l") && m.jointPositions.count("upper_arm_r") &&
-                         m.jointPositions.count("chest") && m.jointPositions.count("thigh_l") && m.jointPositions.count("thigh_r");
+                         m.jointPositions.count("chest") && m.jointPositions.count("thigh_l") &&
+                         m.jointPositions.count("thigh_r");
   if (hasJoints) {
     const float radius = 0.08f;  // m
     const glm::vec3 regions[3][2] = {{m.joint("upper_arm_l"), m.joint("chest")},
@@ -81,9 +82,9 @@ nlohmann::json penetrationReport(const std::vector<float>& exact, const std::vec
     const char* names[3] = {"armpit_left", "armpit_right", "crotch"};
     for (int r = 0; r < 3; ++r) {
       // Armpit: below the shoulder joint, halfway toward the chest; crotch: between the hips, below them.
-      glm::vec3 centre = r < 2 ? glm::vec3(glm::mix(regions[r][0].x, regions[r][1].x, 0.35f), regions[r][0].y - 0.06f,
-                                           regions[r][0].z)
-                               : 0.5f * (regions[r][0] + regions[r][1]) - glm::vec3(0.0f, 0.06f, 0.0f);
+      glm::vec3 centre =
+          r < 2 ? glm::vec3(glm::mix(regions[r][0].x, regions[r][1].x, 0.35f), regions[r][0].y - 0.06f, regions[r][0].z)
+                : 0.5f * (regions[r][0] + regions[r][1]) - glm::vec3(0.0f, 0.06f, 0.0f);
       std::vector<float> near;
       for (std::size_t i = 0; i < points.size(); ++i)
         if (glm::distance(points[i], centre) < radius) near.push_back(exact[i]);
@@ -140,9 +141,8 @@ int runDrape(const DrapeOptions& options) {
     const DepthViewSetup& setup = body->views->setup;
     std::string names;
     for (DepthViewDirection d : setup.directions) names += (names.empty() ? "" : ", ") + std::string(depthViewName(d));
-    std::printf("body collider: %zu depth views (%s) x %d layers, %.2f mm texels, %.1f M texels\n",
-                setup.views.size(), names.c_str(), setup.layers, 1e3 * double(setup.texelSize()),
-                1e-6 * double(setup.texelCount()));
+    std::printf("body collider: %zu depth views (%s) x %d layers, %.2f mm texels, %.1f M texels\n", setup.views.size(),
+                names.c_str(), setup.layers, 1e3 * double(setup.texelSize()), 1e-6 * double(setup.texelCount()));
   } else if (!options.quiet && body && body->collider) {
     std::printf("body collider: signed distance grid, %.1f mm cells\n", 1e3 * double(body->collider->cellSize));
   } else if (!options.quiet && body && body->sphereTree) {
@@ -150,14 +150,15 @@ int runDrape(const DrapeOptions& options) {
                 1e3 * double(body->sphereTree->voxel()));
   }
   if (!options.quiet && (!scene.boxes.empty() || !scene.props.empty()))
-    std::printf("props: %zu boxes, %zu props (%zu sphere trees, %zu leaf spheres built in %.2f s)\n", scene.boxes.size(),
-                scene.props.size(), prepared->props.trees.instances.size(),
-                [&] {
-                  std::size_t leaves = 0;
-                  for (const auto& t : prepared->props.trees.instances) leaves += t.base.z;
-                  return leaves;
-                }(),
-                prepared->props.buildSeconds);
+    std::printf(
+        "props: %zu boxes, %zu props (%zu sphere trees, %zu leaf spheres built in %.2f s)\n", scene.boxes.size(),
+        scene.props.size(), prepared->props.trees.instances.size(),
+        [&] {
+          std::size_t leaves = 0;
+          for (const auto& t : prepared->props.trees.instances) leaves += t.base.z;
+          return leaves;
+        }(),
+        prepared->props.buildSeconds);
   if (!options.quiet && dressed)
     std::printf("sewn in %d frames (largest seam gap %.2f mm, %zu vertices welded), %zu cloth vertices\n",
                 dressed->sewingFrames, 1e3 * double(dressed->largestGapBeforeWeld), dressed->weldedVertices,
@@ -209,8 +210,8 @@ int runDrape(const DrapeOptions& options) {
     relaxed = (*solver)->relaxToRest(scene.restSpeed, scene.frames * scene.settings.substeps);
     if (any(relaxed->status)) {
       progress.finish();
-      return fail(simulationError(options.scenePath + ": drape to rest: " + describe(relaxed->status) +
-                                  "; no output written"));
+      return fail(
+          simulationError(options.scenePath + ": drape to rest: " + describe(relaxed->status) + "; no output written"));
     }
     progress.update(scene.frames);
   } else {
@@ -228,7 +229,8 @@ int runDrape(const DrapeOptions& options) {
                                     describe(status) + "; no output written"));
       }
       progress.update(frame + 1);
-      if (body && (frame + 1) % kSnapshotEvery == 0 && frame + 1 < scene.frames) snapshot(frame + 1, (*solver)->readState());
+      if (body && (frame + 1) % kSnapshotEvery == 0 && frame + 1 < scene.frames)
+        snapshot(frame + 1, (*solver)->readState());
       if (scene.objEvery > 0 && (frame + 1) % scene.objEvery == 0) {
         const ClothState s = (*solver)->readState();
         std::vector<glm::vec3>& p = frameShapes.emplace_back(frame + 1, s.positions.size()).second;
@@ -330,10 +332,11 @@ int runDrape(const DrapeOptions& options) {
       {"vertices", sharedModel->vertexCount()},
       {"springs", sharedModel->springs.size()},
       {"state_hash", hash},
-      {"seconds", {{"prepare", seconds(tStart, tPrepared)},
-                   {"setup", seconds(tPrepared, tSetup)},
-                   {"simulate", seconds(tSetup, tSimulated)},
-                   {"render", seconds(tSimulated, tRendered)}}},
+      {"seconds",
+       {{"prepare", seconds(tStart, tPrepared)},
+        {"setup", seconds(tPrepared, tSetup)},
+        {"simulate", seconds(tSetup, tSimulated)},
+        {"render", seconds(tSimulated, tRendered)}}},
       {"outputs", outputs.finalPathStrings()},
   };
   if (!scene.boxes.empty() || !scene.props.empty()) {
@@ -400,7 +403,9 @@ int runDrape(const DrapeOptions& options) {
                                                    views ? views->setup.texelSize() : 0.0f);
         if (!options.quiet)
           std::printf("penetration (exact reference, %s): %s\n",
-                      views ? "depth views" : body->sphereTree ? "sphere tree" : "distance grid",
+                      views              ? "depth views"
+                      : body->sphereTree ? "sphere tree"
+                                         : "distance grid",
                       describe(penetrationStats(*exact)).c_str());
       }
     } else {
@@ -463,17 +468,20 @@ int main(int argc, char** argv) {
              "OMP_WAIT_POLICY (default here PASSIVE: idle OpenMP threads sleep instead of spinning).");
 
   DrapeOptions drape;
-  CLI::App* drapeCommand = app.add_subcommand("drape", "Simulate a drape scene headless and write OBJ, PNG and metrics JSON");
+  CLI::App* drapeCommand =
+      app.add_subcommand("drape", "Simulate a drape scene headless and write OBJ, PNG and metrics JSON");
   drapeCommand->add_option("scene", drape.scenePath, "Scene JSON file (see scenes/)")->required();
-  drapeCommand->add_option("--backend", drape.backend, "Override the scene's backend")->check(CLI::IsMember({"cpu", "gpu"}));
+  drapeCommand->add_option("--backend", drape.backend, "Override the scene's backend")
+      ->check(CLI::IsMember({"cpu", "gpu"}));
   drapeCommand->add_option("--frames", drape.frames, "Override the number of frames")
       ->check(CLI::Range(0, limits::kMaxFrames));
   drapeCommand->add_option("--out", drape.outDir, "Override the output folder")->check(nonEmpty());
   drapeCommand->add_option("--threads", drape.threads, "CPU backend threads (0 = all cores)")
       ->check(CLI::Range(0, limits::kMaxThreads));
   drapeCommand->add_flag("--quiet,-q", drape.quiet, "Print errors only");
-  drapeCommand->add_flag("--measure-penetration", drape.measurePenetration,
-                         "Add penetration percentiles (all, armpits, crotch) against the exact body mesh to the metrics");
+  drapeCommand->add_flag(
+      "--measure-penetration", drape.measurePenetration,
+      "Add penetration percentiles (all, armpits, crotch) against the exact body mesh to the metrics");
   drapeCommand->footer("Example: hagoromo drape scenes/cloth_on_sphere.json --backend cpu --out /tmp/drape");
 
   GraspOptions grasp;

@@ -18,19 +18,19 @@
 #include <memory>
 #include <string>
 
-#include <CLI/CLI.hpp>
-#include <imgui/imgui.h>
 #include <imgui/backends/imgui_impl_glfw.h>
 #include <imgui/backends/imgui_impl_opengl3.h>
+#include <imgui/imgui.h>
+#include <CLI/CLI.hpp>
 
 #include "apps/common/ExitCodes.h"
 #include "apps/common/OutputSet.h"
 #include "render/DrapeSceneView.h"
 #include "render/Image.h"
 #include "render/MeshRenderer.h"
+#include "sim/cloth/FabricPresets.h"
 #include "sim/gpu/GpuClothSolver.h"
 #include "sim/gpu/GpuDepthViewRenderer.h"
-#include "sim/cloth/FabricPresets.h"
 #include "sim/scene/DrapeScene.h"
 #include "sim/scene/DrapeSetup.h"
 
@@ -38,7 +38,6 @@ namespace {
 
 using namespace hg;
 using namespace hg::app;
-
 
 struct ViewerState {
   OrbitCamera camera;
@@ -75,16 +74,18 @@ static int runViewer(int argc, char** argv) {
   int captureFrames = -1;
   int width = 1280, height = 960;
   app.add_option("scene", scenePath, "Scene JSON file");
-  app.add_option("--backend", backendOverride, "cpu or gpu (default: the scene's)")->check(CLI::IsMember({"cpu", "gpu"}));
+  app.add_option("--backend", backendOverride, "cpu or gpu (default: the scene's)")
+      ->check(CLI::IsMember({"cpu", "gpu"}));
   app.add_option("--screenshot", screenshotPath, "Write a PNG after --frames frames and exit");
   bool panelInScreenshot = false;
   app.add_flag("--panel", panelInScreenshot, "Batch capture: include the control panel in the screenshot");
   app.add_option("--frames", captureFrames, "Frames to simulate before --screenshot")->check(CLI::NonNegativeNumber);
   app.add_option("--width", width, "Window width")->check(CLI::Range(64, 8192));
   app.add_option("--height", height, "Window height")->check(CLI::Range(64, 8192));
-  app.footer("Keys: Space play/pause, N step, R reset, C cloth, B colliders, P screenshot, H panel, Esc quit.\n"
-             "Exit codes: 0 ok, 1 bad command line, 2 invalid scene, 3 no window / OpenGL 4.5, 4 the scene's sewing\n"
-             "failed, 5 screenshot not written, 70 internal error, 130 / 143 interrupted.");
+  app.footer(
+      "Keys: Space play/pause, N step, R reset, C cloth, B colliders, P screenshot, H panel, Esc quit.\n"
+      "Exit codes: 0 ok, 1 bad command line, 2 invalid scene, 3 no window / OpenGL 4.5, 4 the scene's sewing\n"
+      "failed, 5 screenshot not written, 70 internal error, 130 / 143 interrupted.");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -194,15 +195,32 @@ static int runViewer(int argc, char** argv) {
       if (action != GLFW_PRESS || ImGui::GetIO().WantCaptureKeyboard) return;
       auto& s = *static_cast<ViewerState*>(glfwGetWindowUserPointer(w));
       switch (key) {
-        case GLFW_KEY_SPACE: s.playing = !s.playing; break;
-        case GLFW_KEY_N: s.stepOnce = true; break;
-        case GLFW_KEY_R: s.reset = true; break;
-        case GLFW_KEY_C: s.showCloth = !s.showCloth; break;
-        case GLFW_KEY_B: s.showColliders = !s.showColliders; break;
-        case GLFW_KEY_P: s.screenshot = true; break;
-        case GLFW_KEY_H: s.showPanel = !s.showPanel; break;
-        case GLFW_KEY_ESCAPE: glfwSetWindowShouldClose(w, GLFW_TRUE); break;
-        default: break;
+        case GLFW_KEY_SPACE:
+          s.playing = !s.playing;
+          break;
+        case GLFW_KEY_N:
+          s.stepOnce = true;
+          break;
+        case GLFW_KEY_R:
+          s.reset = true;
+          break;
+        case GLFW_KEY_C:
+          s.showCloth = !s.showCloth;
+          break;
+        case GLFW_KEY_B:
+          s.showColliders = !s.showColliders;
+          break;
+        case GLFW_KEY_P:
+          s.screenshot = true;
+          break;
+        case GLFW_KEY_H:
+          s.showPanel = !s.showPanel;
+          break;
+        case GLFW_KEY_ESCAPE:
+          glfwSetWindowShouldClose(w, GLFW_TRUE);
+          break;
+        default:
+          break;
       }
     });
     glfwSetMouseButtonCallback(window, [](GLFWwindow* w, int button, int action, int) {

@@ -11,7 +11,7 @@ namespace hg::gl {
 
 template <class Traits>
 class Object {
-public:
+ public:
   Object() = default;
   explicit Object(GLuint id) : m_id(id) {}
   Object(Object&& other) noexcept : m_id(std::exchange(other.m_id, 0)) {}
@@ -33,16 +33,28 @@ public:
     m_id = 0;
   }
 
-private:
+ private:
   GLuint m_id = 0;
 };
 
-struct BufferTraits { static void destroy(GLuint id) { glDeleteBuffers(1, &id); } };
-struct TextureTraits { static void destroy(GLuint id) { glDeleteTextures(1, &id); } };
-struct FramebufferTraits { static void destroy(GLuint id) { glDeleteFramebuffers(1, &id); } };
-struct RenderbufferTraits { static void destroy(GLuint id) { glDeleteRenderbuffers(1, &id); } };
-struct VertexArrayTraits { static void destroy(GLuint id) { glDeleteVertexArrays(1, &id); } };
-struct ProgramTraits { static void destroy(GLuint id) { glDeleteProgram(id); } };
+struct BufferTraits {
+  static void destroy(GLuint id) { glDeleteBuffers(1, &id); }
+};
+struct TextureTraits {
+  static void destroy(GLuint id) { glDeleteTextures(1, &id); }
+};
+struct FramebufferTraits {
+  static void destroy(GLuint id) { glDeleteFramebuffers(1, &id); }
+};
+struct RenderbufferTraits {
+  static void destroy(GLuint id) { glDeleteRenderbuffers(1, &id); }
+};
+struct VertexArrayTraits {
+  static void destroy(GLuint id) { glDeleteVertexArrays(1, &id); }
+};
+struct ProgramTraits {
+  static void destroy(GLuint id) { glDeleteProgram(id); }
+};
 
 using Buffer = Object<BufferTraits>;
 using Texture = Object<TextureTraits>;
@@ -53,8 +65,7 @@ using Program = Object<ProgramTraits>;
 
 /// Immutable-storage buffer (glNamedBufferStorage) of `bytes`, optionally filled.
 /// `flags`: GL_DYNAMIC_STORAGE_BIT so that glNamedBufferSubData can update it.
-Buffer createBuffer(std::size_t bytes, const void* data = nullptr,
-                    GLbitfield flags = GL_DYNAMIC_STORAGE_BIT);
+Buffer createBuffer(std::size_t bytes, const void* data = nullptr, GLbitfield flags = GL_DYNAMIC_STORAGE_BIT);
 
 template <class T>
 Buffer createBuffer(std::span<const T> data, GLbitfield flags = GL_DYNAMIC_STORAGE_BIT) {

@@ -23,24 +23,34 @@ constexpr const char* kDriverHint =
 
 const char* eglErrorName(EGLint code) {
   switch (code) {
-    case EGL_SUCCESS: return "EGL_SUCCESS";
-    case EGL_NOT_INITIALIZED: return "EGL_NOT_INITIALIZED";
-    case EGL_BAD_ACCESS: return "EGL_BAD_ACCESS";
-    case EGL_BAD_ALLOC: return "EGL_BAD_ALLOC";
-    case EGL_BAD_ATTRIBUTE: return "EGL_BAD_ATTRIBUTE";
-    case EGL_BAD_CONFIG: return "EGL_BAD_CONFIG";
-    case EGL_BAD_CONTEXT: return "EGL_BAD_CONTEXT";
-    case EGL_BAD_DISPLAY: return "EGL_BAD_DISPLAY";
-    case EGL_BAD_MATCH: return "EGL_BAD_MATCH";
-    case EGL_BAD_PARAMETER: return "EGL_BAD_PARAMETER";
-    case EGL_BAD_SURFACE: return "EGL_BAD_SURFACE";
-    default: return "EGL error";
+    case EGL_SUCCESS:
+      return "EGL_SUCCESS";
+    case EGL_NOT_INITIALIZED:
+      return "EGL_NOT_INITIALIZED";
+    case EGL_BAD_ACCESS:
+      return "EGL_BAD_ACCESS";
+    case EGL_BAD_ALLOC:
+      return "EGL_BAD_ALLOC";
+    case EGL_BAD_ATTRIBUTE:
+      return "EGL_BAD_ATTRIBUTE";
+    case EGL_BAD_CONFIG:
+      return "EGL_BAD_CONFIG";
+    case EGL_BAD_CONTEXT:
+      return "EGL_BAD_CONTEXT";
+    case EGL_BAD_DISPLAY:
+      return "EGL_BAD_DISPLAY";
+    case EGL_BAD_MATCH:
+      return "EGL_BAD_MATCH";
+    case EGL_BAD_PARAMETER:
+      return "EGL_BAD_PARAMETER";
+    case EGL_BAD_SURFACE:
+      return "EGL_BAD_SURFACE";
+    default:
+      return "EGL error";
   }
 }
 
-std::string eglFailure(const char* call) {
-  return std::string(call) + " failed (" + eglErrorName(eglGetError()) + ")";
-}
+std::string eglFailure(const char* call) { return std::string(call) + " failed (" + eglErrorName(eglGetError()) + ")"; }
 
 struct Candidate {
   std::string name;
@@ -59,9 +69,7 @@ GLADapiproc loadEglSymbol(void* userptr, const char* name) {
   return lib->getProcAddress ? reinterpret_cast<GLADapiproc>(lib->getProcAddress(name)) : nullptr;
 }
 
-GLADapiproc loadGlSymbol(const char* name) {
-  return reinterpret_cast<GLADapiproc>(eglGetProcAddress(name));
-}
+GLADapiproc loadGlSymbol(const char* name) { return reinterpret_cast<GLADapiproc>(eglGetProcAddress(name)); }
 
 bool hasExtension(const char* list, std::string_view name) {
   if (list == nullptr) return false;
@@ -97,8 +105,7 @@ Result<std::unique_ptr<HeadlessContext>> HeadlessContext::create() {
     if (library.handle == nullptr)
       return graphicsError(std::string("No OpenGL context: cannot load the EGL library '") + libraryName + "' (" +
                            dlerror() + "). " + kDriverHint);
-    library.getProcAddress =
-        reinterpret_cast<PFNEGLGETPROCADDRESSPROC>(dlsym(library.handle, "eglGetProcAddress"));
+    library.getProcAddress = reinterpret_cast<PFNEGLGETPROCADDRESSPROC>(dlsym(library.handle, "eglGetProcAddress"));
   }
   if (gladLoadEGLUserPtr(EGL_NO_DISPLAY, loadEglSymbol, &library) == 0)
     return graphicsError(std::string("No OpenGL context: '") + libraryName + "' is not a usable EGL 1.4+ library. " +
@@ -118,8 +125,8 @@ Result<std::unique_ptr<HeadlessContext>> HeadlessContext::create() {
         const char* deviceExtensions =
             GLAD_EGL_EXT_device_query ? eglQueryDeviceStringEXT(devices[i], EGL_EXTENSIONS) : nullptr;
         const bool isSoft = hasExtension(deviceExtensions, "EGL_MESA_device_software");
-        Candidate c{"EGL device " + std::to_string(i) + (isSoft ? " (software)" : ""),
-                    EGL_PLATFORM_DEVICE_EXT, devices[i]};
+        Candidate c{"EGL device " + std::to_string(i) + (isSoft ? " (software)" : ""), EGL_PLATFORM_DEVICE_EXT,
+                    devices[i]};
         (isSoft ? software : hardware).push_back(c);
       }
       if (devices.empty()) failures.push_back("EGL device platform: no devices");
@@ -129,8 +136,8 @@ Result<std::unique_ptr<HeadlessContext>> HeadlessContext::create() {
   }
   if (platformChoice != "device") {
     if (hasExtension(clientExtensions, "EGL_MESA_platform_surfaceless"))
-      surfaceless.push_back({"EGL surfaceless (Mesa)", EGL_PLATFORM_SURFACELESS_MESA,
-                             reinterpret_cast<void*>(EGL_DEFAULT_DISPLAY)});
+      surfaceless.push_back(
+          {"EGL surfaceless (Mesa)", EGL_PLATFORM_SURFACELESS_MESA, reinterpret_cast<void*>(EGL_DEFAULT_DISPLAY)});
     else
       failures.push_back("EGL surfaceless: EGL_MESA_platform_surfaceless missing (not Mesa)");
   }
@@ -141,9 +148,15 @@ Result<std::unique_ptr<HeadlessContext>> HeadlessContext::create() {
   for (const Candidate& candidate : candidates) {
     auto fail = [&](const std::string& why) { failures.push_back(candidate.name + ": " + why); };
     EGLDisplay display = eglGetPlatformDisplayEXT(candidate.platform, candidate.nativeDisplay, nullptr);
-    if (display == EGL_NO_DISPLAY) { fail(eglFailure("eglGetPlatformDisplayEXT")); continue; }
+    if (display == EGL_NO_DISPLAY) {
+      fail(eglFailure("eglGetPlatformDisplayEXT"));
+      continue;
+    }
     EGLint major = 0, minor = 0;
-    if (!eglInitialize(display, &major, &minor)) { fail(eglFailure("eglInitialize")); continue; }
+    if (!eglInitialize(display, &major, &minor)) {
+      fail(eglFailure("eglInitialize"));
+      continue;
+    }
     // Reload with the display to see its extensions (surfaceless_context, ...).
     gladLoadEGLUserPtr(display, loadEglSymbol, &library);
     if (!eglBindAPI(EGL_OPENGL_API)) {
@@ -151,8 +164,7 @@ Result<std::unique_ptr<HeadlessContext>> HeadlessContext::create() {
       eglTerminate(display);
       continue;
     }
-    const EGLint configAttribs[] = {EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE,
-                                    EGL_OPENGL_BIT, EGL_NONE};
+    const EGLint configAttribs[] = {EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_NONE};
     EGLConfig config = nullptr;
     EGLint configCount = 0;
     if (!eglChooseConfig(display, configAttribs, &config, 1, &configCount) || configCount == 0) {
@@ -160,9 +172,9 @@ Result<std::unique_ptr<HeadlessContext>> HeadlessContext::create() {
       eglTerminate(display);
       continue;
     }
-    const EGLint contextAttribs[] = {EGL_CONTEXT_MAJOR_VERSION, 4, EGL_CONTEXT_MINOR_VERSION, 5,
-                                     EGL_CONTEXT_OPENGL_PROFILE_MASK,
-                                     EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE};
+    const EGLint contextAttribs[] = {
+        EGL_CONTEXT_MAJOR_VERSION,           4,       EGL_CONTEXT_MINOR_VERSION, 5, EGL_CONTEXT_OPENGL_PROFILE_MASK,
+        EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE};
     EGLContext context = eglCreateContext(display, config, EGL_NO_CONTEXT, contextAttribs);
     if (context == EGL_NO_CONTEXT) {
       fail(eglFailure("eglCreateContext(OpenGL 4.5 core)"));
@@ -189,13 +201,13 @@ Result<std::unique_ptr<HeadlessContext>> HeadlessContext::create() {
     result->m_context = context;
     result->m_library = library.handle;
     result->m_renderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
-    result->m_description = candidate.name + ", " + result->m_renderer + ", " +
-                            reinterpret_cast<const char*>(glGetString(GL_VERSION));
+    result->m_description =
+        candidate.name + ", " + result->m_renderer + ", " + reinterpret_cast<const char*>(glGetString(GL_VERSION));
     return result;
   }
 
-  std::string message = "No usable OpenGL 4.5 core context through headless EGL (" +
-                        std::string(libraryName) + ", HG_EGL_PLATFORM=" + platformChoice + "). Tried:";
+  std::string message = "No usable OpenGL 4.5 core context through headless EGL (" + std::string(libraryName) +
+                        ", HG_EGL_PLATFORM=" + platformChoice + "). Tried:";
   if (failures.empty()) failures.push_back("no EGL platform available");
   for (const std::string& f : failures) message += "\n  - " + f;
   message += std::string("\n") + kDriverHint;

@@ -15,7 +15,7 @@
 namespace hg::gl {
 
 class HeadlessContext {
-public:
+ public:
   /// Creates the context and makes it current on the calling thread.
   /// On failure the error lists every platform tried, why it failed, and the
   /// Debian packages that provide a working driver.
@@ -32,7 +32,7 @@ public:
   /// True on a software rasterizer (llvmpipe, softpipe, swrast).
   bool isSoftware() const;
 
-private:
+ private:
   HeadlessContext() = default;
   void* m_display = nullptr;
   void* m_context = nullptr;

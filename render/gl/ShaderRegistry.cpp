@@ -67,13 +67,12 @@ Result<ShaderRegistry::Expanded> ShaderRegistry::expand(std::string_view name) c
   static const std::regex versionLine(R"(^\s*#\s*version\b.*$)");
 
   // Recursive lambda: appends `file` (already resolved) to result.source.
-  auto append = [&](auto& self, const std::string& file, const std::string& includer,
-                    int includerLine) -> Status {
+  auto append = [&](auto& self, const std::string& file, const std::string& includer, int includerLine) -> Status {
     auto it = m_files.find(file);
     if (it == m_files.end()) {
       if (includer.empty()) return graphicsError("shader '" + file + "' is not registered");
       return graphicsError(includer + ":" + std::to_string(includerLine) + ": #include \"" + file +
-                   "\": no such shader file");
+                           "\": no such shader file");
     }
     if (!included.insert(file).second) return Status::success();
     const std::size_t id = result.fileIds.size();
@@ -176,12 +175,9 @@ Result<Program> ShaderRegistry::link(std::initializer_list<std::string_view> sta
   return program;
 }
 
-Result<Program> ShaderRegistry::buildCompute(std::string_view computeName) const {
-  return link({computeName});
-}
+Result<Program> ShaderRegistry::buildCompute(std::string_view computeName) const { return link({computeName}); }
 
-Result<Program> ShaderRegistry::buildGraphics(std::string_view vertexName,
-                                              std::string_view fragmentName) const {
+Result<Program> ShaderRegistry::buildGraphics(std::string_view vertexName, std::string_view fragmentName) const {
   return link({vertexName, fragmentName});
 }
 

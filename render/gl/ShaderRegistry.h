@@ -20,7 +20,7 @@
 namespace hg::gl {
 
 class ShaderRegistry {
-public:
+ public:
   /// Registry over the embedded shaders.
   ShaderRegistry();
   /// Registry over the given files (tests use this for broken sources).
@@ -41,7 +41,7 @@ public:
   /// Compiles one stage alone (the shader compile test); the error holds the driver's log.
   Status compileStage(std::string_view name) const;
 
-private:
+ private:
   struct Expanded {
     std::string source;
     std::vector<std::string> fileIds;  // source-string number -> file name

@@ -7,8 +7,8 @@
 #include <limits>
 #include <numbers>
 #include <string>
-#include <unordered_map>
 #include <tuple>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -101,36 +101,62 @@ struct Torso {
 // Skeleton layout.
 
 enum JointId : int {
-  kPelvis, kSpine, kChest, kNeck, kHead,
-  kClavicleL, kUpperArmL, kForearmL, kHandL,
-  kClavicleR, kUpperArmR, kForearmR, kHandR,
-  kThighL, kShinL, kFootL, kThighR, kShinR, kFootR,
+  kPelvis,
+  kSpine,
+  kChest,
+  kNeck,
+  kHead,
+  kClavicleL,
+  kUpperArmL,
+  kForearmL,
+  kHandL,
+  kClavicleR,
+  kUpperArmR,
+  kForearmR,
+  kHandR,
+  kThighL,
+  kShinL,
+  kFootL,
+  kThighR,
+  kShinR,
+  kFootR,
   kJointCount
 };
 constexpr std::array<const char*, kJointCount> kJointNames = {
-    "pelvis",    "spine",       "chest",     "neck",   "head",      "clavicle_l",  "upper_arm_l",
-    "forearm_l", "hand_l",      "clavicle_r", "upper_arm_r", "forearm_r", "hand_r", "thigh_l",
-    "shin_l",    "foot_l",      "thigh_r",   "shin_r", "foot_r"};
+    "pelvis",    "spine",  "chest",      "neck",        "head",      "clavicle_l", "upper_arm_l",
+    "forearm_l", "hand_l", "clavicle_r", "upper_arm_r", "forearm_r", "hand_r",     "thigh_l",
+    "shin_l",    "foot_l", "thigh_r",    "shin_r",      "foot_r"};
 constexpr std::array<int, kJointCount> kJointParents = {
-    -1, kPelvis, kSpine, kChest, kNeck,
-    kChest, kClavicleL, kUpperArmL, kForearmL,
-    kChest, kClavicleR, kUpperArmR, kForearmR,
-    kPelvis, kThighL, kShinL, kPelvis, kThighR, kShinR};
+    -1,         kPelvis,    kSpine,    kChest,  kNeck,   kChest, kClavicleL, kUpperArmL, kForearmL, kChest,
+    kClavicleR, kUpperArmR, kForearmR, kPelvis, kThighL, kShinL, kPelvis,    kThighR,    kShinR};
 
 /// Body parts of the implicit body, each owned by one joint.
 enum PartId : int {
-  kTorsoPart, kNeckPart, kHeadPart,
-  kClavicleLPart, kUpperArmLPart, kForearmLPart, kHandLPart,
-  kClavicleRPart, kUpperArmRPart, kForearmRPart, kHandRPart,
-  kThighLPart, kShinLPart, kFootLPart, kThighRPart, kShinRPart, kFootRPart,
+  kTorsoPart,
+  kNeckPart,
+  kHeadPart,
+  kClavicleLPart,
+  kUpperArmLPart,
+  kForearmLPart,
+  kHandLPart,
+  kClavicleRPart,
+  kUpperArmRPart,
+  kForearmRPart,
+  kHandRPart,
+  kThighLPart,
+  kShinLPart,
+  kFootLPart,
+  kThighRPart,
+  kShinRPart,
+  kFootRPart,
   kPartCount
 };
 
 /// Fillet sizes of the smooth unions, metres.
-constexpr float kLimbJointBlend = 0.02f;   ///< between the parts of one limb
-constexpr float kArmBlend = 0.02f;         ///< arms onto the torso (small: keeps the armpit open)
-constexpr float kLegBlend = 0.035f;        ///< legs onto the torso (crotch and buttock creases)
-constexpr float kNeckHeadBlend = 0.03f;    ///< neck onto torso and head
+constexpr float kLimbJointBlend = 0.02f;  ///< between the parts of one limb
+constexpr float kArmBlend = 0.02f;        ///< arms onto the torso (small: keeps the armpit open)
+constexpr float kLegBlend = 0.035f;       ///< legs onto the torso (crotch and buttock creases)
+constexpr float kNeckHeadBlend = 0.03f;   ///< neck onto torso and head
 
 /// Scale factors the girth fit adjusts (1 = the initial estimate), and the crotch offset.
 struct FitState {
@@ -528,7 +554,8 @@ int enclosingLoop(const Slice& slice, glm::vec2 q) {
   for (std::size_t s = 0; s < slice.segments.size(); ++s) {
     const glm::vec2 a = slice.segments[s][0], b = slice.segments[s][1];
     glm::vec4& box = bounds[slice.loop[s]];
-    for (const glm::vec2 e : {a, b}) box = {std::min(box.x, e.x), std::min(box.y, e.y), std::max(box.z, e.x), std::max(box.w, e.y)};
+    for (const glm::vec2 e : {a, b})
+      box = {std::min(box.x, e.x), std::min(box.y, e.y), std::max(box.z, e.x), std::max(box.w, e.y)};
     if ((a.y > q.y) != (b.y > q.y)) {
       const float x = a.x + (q.y - a.y) / (b.y - a.y) * (b.x - a.x);
       if (x > q.x) ++crossings[slice.loop[s]];
@@ -641,7 +668,8 @@ Result<SkinnedMesh> buildMannequin(const MannequinParams& params) {
         {"chestGirth", p.chestGirth, fieldGirth(body, body.joints[kChest].y, {0.0f, 0.0f})},
         {"waistGirth", p.waistGirth, fieldGirth(body, body.joints[kSpine].y, {0.0f, 0.0f})},
         {"hipGirth", p.hipGirth, fieldGirth(body, body.joints[kPelvis].y, {0.0f, body.hipZ})},
-        {"neckGirth", p.neckGirth, fieldGirth(body, 0.5f * (body.joints[kNeck].y + body.joints[kHead].y), {0.0f, 0.0f})},
+        {"neckGirth", p.neckGirth,
+         fieldGirth(body, 0.5f * (body.joints[kNeck].y + body.joints[kHead].y), {0.0f, 0.0f})},
         {"thighGirth", p.thighGirth, fieldGirth(body, thighY, thighAxisAt(hip, knee, thighY))},
         {"legLength", p.legLength, crotch},
     }};
@@ -649,7 +677,9 @@ Result<SkinnedMesh> buildMannequin(const MannequinParams& params) {
     for (const Measured& m : measured)
       if (!(std::abs(m.measured - m.requested) <= kFitTolerance)) converged = false;
     if (converged || iteration == kMaxFitIterations) break;
-    const auto ratio = [](const Measured& m) { return std::isfinite(m.measured) && m.measured > 0.0f ? m.requested / m.measured : 1.0f; };
+    const auto ratio = [](const Measured& m) {
+      return std::isfinite(m.measured) && m.measured > 0.0f ? m.requested / m.measured : 1.0f;
+    };
     fit.chest *= ratio(measured[0]);
     fit.waist *= ratio(measured[1]);
     fit.hip *= ratio(measured[2]);
@@ -673,7 +703,8 @@ Result<SkinnedMesh> buildMannequin(const MannequinParams& params) {
     box.min = glm::min(box.min, c - glm::vec3(r));
     box.max = glm::max(box.max, c + glm::vec3(r));
   };
-  for (const auto* group : {&body.clavicle, &body.upperArm, &body.forearm, &body.hand, &body.thigh, &body.shin, &body.foot})
+  for (const auto* group :
+       {&body.clavicle, &body.upperArm, &body.forearm, &body.hand, &body.thigh, &body.shin, &body.foot})
     for (const TaperedCapsule& c : *group) {
       grow(c.a, std::max(c.ra, c.rb) * c.widthScale);
       grow(c.b, std::max(c.ra, c.rb) * c.widthScale);
@@ -687,7 +718,7 @@ Result<SkinnedMesh> buildMannequin(const MannequinParams& params) {
   box.max += glm::vec3(margin);
   box.min.y = -1.5f * p.cellSize;
   Result<TriangleMesh> surface = extractIsoSurface([&body](const glm::vec3& q) { return body.value(q); }, box,
-                                                    IsoSurfaceSettings{p.cellSize, 64u << 20, kCollapseEdgeFraction});
+                                                   IsoSurfaceSettings{p.cellSize, 64u << 20, kCollapseEdgeFraction});
   if (!surface) return surface.error().prefixed("mannequin: ");
 
   SkinnedMesh out;
@@ -722,7 +753,8 @@ BodyMeasurements measureBody(const SkinnedMesh& body) {
   BodyMeasurements m;
   const TriangleMesh& mesh = body.mesh;
   const std::vector<glm::mat4> global = globalMatrices(body.skeleton, restPose(body.skeleton));
-  for (std::size_t j = 0; j < global.size(); ++j) m.jointPositions[body.skeleton.joints[j].name] = glm::vec3(global[j][3]);
+  for (std::size_t j = 0; j < global.size(); ++j)
+    m.jointPositions[body.skeleton.joints[j].name] = glm::vec3(global[j][3]);
 
   float floor = std::numeric_limits<float>::max(), top = -std::numeric_limits<float>::max();
   for (const glm::vec3& q : mesh.positions) {

@@ -47,7 +47,7 @@ struct MannequinParams {
   float legLength = 0.0f;      ///< inseam: crotch to floor; 0 -> 0.46 * height
   MannequinPose pose = MannequinPose::APose;
   float aPoseArmAngleDegrees = 45.0f;  ///< A-pose: arms down from horizontal, degrees, [0, 60]
-  float cellSize = 0.01f;      ///< grid spacing of the surface extraction, metres, [0.004, 0.03]
+  float cellSize = 0.01f;              ///< grid spacing of the surface extraction, metres, [0.004, 0.03]
 
   /// The parameters with every 0 ("derive from height") replaced by its derived value.
   MannequinParams resolved() const;
@@ -69,21 +69,21 @@ Result<SkinnedMesh> buildMannequin(const MannequinParams& params);
 /// legs apart, arms away from the torso below the armpits), in its rest pose. Lengths in
 /// metres. A field whose joints are missing is NaN.
 struct BodyMeasurements {
-  float height = 0.0f;          ///< top of head minus the lowest point (the floor), m
-  float chestGirth = 0.0f;      ///< m, convex-hull perimeter of the torso slice at chestHeight
-  float waistGirth = 0.0f;      ///< m, same at waistHeight
-  float hipGirth = 0.0f;        ///< m, same at hipHeight
-  float neckGirth = 0.0f;       ///< m, same around the neck at neckHeight
-  float thighGirth = 0.0f;      ///< m, same around the left thigh at thighHeight
-  float chestHeight = 0.0f;     ///< m above the floor: the chest joint
-  float waistHeight = 0.0f;     ///< m above the floor: the spine joint
-  float hipHeight = 0.0f;       ///< m above the floor: the pelvis joint
-  float neckHeight = 0.0f;      ///< m above the floor: halfway between the neck and head joints
-  float thighHeight = 0.0f;     ///< m above the floor: crotchHeight - 0.05 m
-  float crotchHeight = 0.0f;    ///< m above the floor: lowest point of the body in the plane x = pelvis x
-  float shoulderWidth = 0.0f;   ///< m, distance between the upper_arm_l and upper_arm_r joints
-  float armLength = 0.0f;       ///< m, left shoulder to wrist along the bones (upper_arm_l -> forearm_l -> hand_l)
-  float legLength = 0.0f;       ///< m, inseam = crotchHeight
+  float height = 0.0f;         ///< top of head minus the lowest point (the floor), m
+  float chestGirth = 0.0f;     ///< m, convex-hull perimeter of the torso slice at chestHeight
+  float waistGirth = 0.0f;     ///< m, same at waistHeight
+  float hipGirth = 0.0f;       ///< m, same at hipHeight
+  float neckGirth = 0.0f;      ///< m, same around the neck at neckHeight
+  float thighGirth = 0.0f;     ///< m, same around the left thigh at thighHeight
+  float chestHeight = 0.0f;    ///< m above the floor: the chest joint
+  float waistHeight = 0.0f;    ///< m above the floor: the spine joint
+  float hipHeight = 0.0f;      ///< m above the floor: the pelvis joint
+  float neckHeight = 0.0f;     ///< m above the floor: halfway between the neck and head joints
+  float thighHeight = 0.0f;    ///< m above the floor: crotchHeight - 0.05 m
+  float crotchHeight = 0.0f;   ///< m above the floor: lowest point of the body in the plane x = pelvis x
+  float shoulderWidth = 0.0f;  ///< m, distance between the upper_arm_l and upper_arm_r joints
+  float armLength = 0.0f;      ///< m, left shoulder to wrist along the bones (upper_arm_l -> forearm_l -> hand_l)
+  float legLength = 0.0f;      ///< m, inseam = crotchHeight
   /// Global rest position (m, model space) of every joint, by name.
   std::map<std::string, glm::vec3, std::less<>> jointPositions;
   /// The rest position of joint `name`, or NaN if there is no such joint.

@@ -96,8 +96,9 @@ void appendInfluences(SkinWeights& skin, std::vector<std::pair<std::uint32_t, fl
                       std::uint32_t fallbackJoint) {
   std::erase_if(influences, [](const auto& p) { return !(p.second > 0.0f) || !std::isfinite(p.second); });
   // Largest first; ties by joint index so the result does not depend on input order.
-  std::sort(influences.begin(), influences.end(),
-            [](const auto& a, const auto& b) { return a.second != b.second ? a.second > b.second : a.first < b.first; });
+  std::sort(influences.begin(), influences.end(), [](const auto& a, const auto& b) {
+    return a.second != b.second ? a.second > b.second : a.first < b.first;
+  });
   if (influences.size() > 4) influences.resize(4);
   glm::uvec4 joints(0u);
   glm::vec4 weights(0.0f);
@@ -175,7 +176,8 @@ Pose Animation::sample(const Skeleton& skeleton, float seconds) const {
     if (c.joint < 0 || std::size_t(c.joint) >= pose.size()) continue;
     Transform& t = pose[std::size_t(c.joint)];
     if (!c.translation.empty())
-      t.translation = sampleTrack(c.translation, seconds, [](glm::vec3 a, glm::vec3 b, float u) { return glm::mix(a, b, u); });
+      t.translation =
+          sampleTrack(c.translation, seconds, [](glm::vec3 a, glm::vec3 b, float u) { return glm::mix(a, b, u); });
     if (!c.scale.empty())
       t.scale = sampleTrack(c.scale, seconds, [](glm::vec3 a, glm::vec3 b, float u) { return glm::mix(a, b, u); });
     if (!c.rotation.empty())

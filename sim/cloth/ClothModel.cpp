@@ -3,15 +3,15 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
-#include <tuple>
 #include <string>
+#include <tuple>
 #include <utility>
 
-#include <assimp/Importer.hpp>
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
-#include <glm/geometric.hpp>
 #include <stb/stb_image.h>
+#include <assimp/Importer.hpp>
+#include <glm/geometric.hpp>
 
 #include "sim/core/Limits.h"
 #include "sim/io/AssimpRead.h"
@@ -33,8 +33,7 @@ AnisotropyTexture AnisotropyTexture::uniform(glm::vec4 multipliers, float scale)
 }
 
 Result<AnisotropyTexture> loadAnisotropyTexture(const std::filesystem::path& path, float scale) {
-  if (!(scale > 0.0f) || !std::isfinite(scale))
-    return Error{path.string() + ": anisotropy scale must be > 0"};
+  if (!(scale > 0.0f) || !std::isfinite(scale)) return Error{path.string() + ": anisotropy scale must be > 0"};
   int width = 0, height = 0, channels = 0;
   // The header first: size and channels are checked before anything is decoded.
   if (stbi_info(path.c_str(), &width, &height, &channels) == 0)
@@ -46,8 +45,7 @@ Result<AnisotropyTexture> loadAnisotropyTexture(const std::filesystem::path& pat
     return Error{path.string() + ": anisotropy texture has " + std::to_string(channels) +
                  " channel(s); it needs RGBA (R warp, G weft, B and A the two bias directions)"};
   stbi_uc* data = stbi_load(path.c_str(), &width, &height, &channels, 4);
-  if (data == nullptr)
-    return Error{path.string() + ": cannot read anisotropy texture (" + stbi_failure_reason() + ")"};
+  if (data == nullptr) return Error{path.string() + ": cannot read anisotropy texture (" + stbi_failure_reason() + ")"};
   AnisotropyTexture t;
   t.width = width;
   t.height = height;
@@ -76,8 +74,9 @@ void applyAnisotropy(ClothModel& model) {
     if (model.anisotropy) {
       const AnisotropyTexture& t = *model.anisotropy;
       const kernels::BilinearTaps taps = kernels::bilinearTaps(glm::vec2(s.uv), glm::ivec2(t.width, t.height));
-      const glm::vec4 k = kernels::blendTaps(t.texel(taps.texels.x, taps.texels.y), t.texel(taps.texels.z, taps.texels.y),
-                                             t.texel(taps.texels.x, taps.texels.w), t.texel(taps.texels.z, taps.texels.w), taps);
+      const glm::vec4 k =
+          kernels::blendTaps(t.texel(taps.texels.x, taps.texels.y), t.texel(taps.texels.z, taps.texels.y),
+                             t.texel(taps.texels.x, taps.texels.w), t.texel(taps.texels.z, taps.texels.w), taps);
       factor = kernels::anisotropyFactor(k * t.scale, glm::vec2(s.uv.z, s.uv.w));
     }
     s.stiffness = s.baseStiffness * factor;
@@ -121,8 +120,10 @@ Status addSprings(ClothModel& model, std::span<const SpringSpec> springs) {
   const std::size_t n = model.vertexCount();
   for (std::size_t i = 0; i < springs.size(); ++i) {
     const SpringSpec& s = springs[i];
-    const std::string name = "extra spring " + std::to_string(i) + " (" + std::to_string(s.a) + "-" + std::to_string(s.b) + ")";
-    if (s.a >= n || s.b >= n) return Error{name + " has a vertex outside the cloth's " + std::to_string(n) + " vertices"};
+    const std::string name =
+        "extra spring " + std::to_string(i) + " (" + std::to_string(s.a) + "-" + std::to_string(s.b) + ")";
+    if (s.a >= n || s.b >= n)
+      return Error{name + " has a vertex outside the cloth's " + std::to_string(n) + " vertices"};
     if (s.a == s.b) return Error{name + " joins a vertex to itself"};
     if (!(s.restLength >= 0.0f) || !std::isfinite(s.restLength)) return Error{name + ": rest length must be >= 0 m"};
     if (!(s.stiffness > 0.0f) || !std::isfinite(s.stiffness)) return Error{name + ": stiffness must be > 0 N/m"};
@@ -169,7 +170,8 @@ Result<ClothModel> buildClothModel(const TriangleMesh& mesh, const ClothMaterial
   for (std::size_t t = 0; t < triangleCount; ++t) {
     const std::uint32_t a = mesh.indices[3 * t], b = mesh.indices[3 * t + 1], c = mesh.indices[3 * t + 2];
     if (a >= n || b >= n || c >= n) return Error{"triangle " + std::to_string(t) + " has a vertex index out of range"};
-    areas[t] = 0.5f * glm::length(glm::cross(mesh.positions[b] - mesh.positions[a], mesh.positions[c] - mesh.positions[a]));
+    areas[t] =
+        0.5f * glm::length(glm::cross(mesh.positions[b] - mesh.positions[a], mesh.positions[c] - mesh.positions[a]));
     if (!(areas[t] > 0.0f)) return Error{"triangle " + std::to_string(t) + " is degenerate (zero area)"};
     for (std::uint32_t v : {a, b, c}) vertexArea[v] += areas[t] / 3.0f;
     totalArea += areas[t];
@@ -230,7 +232,8 @@ Result<ClothModel> buildClothModel(const TriangleMesh& mesh, const ClothMaterial
       const EdgeUse& second = uses[0].forward ? uses[1] : uses[0];
       kernels::ClothHinge h{};
       h.vertices = glm::uvec4(a, b, first.opposite, second.opposite);
-      h = kernels::withRestAngle(h, kernels::hingeAngle(pa, pb, mesh.positions[first.opposite], mesh.positions[second.opposite]));
+      h = kernels::withRestAngle(
+          h, kernels::hingeAngle(pa, pb, mesh.positions[first.opposite], mesh.positions[second.opposite]));
       h.stiffness = material.bendingRigidity * 3.0f * length * length / adjacentArea;
       model.hinges.push_back(h);
     }
@@ -242,7 +245,8 @@ Result<ClothModel> buildClothModel(const TriangleMesh& mesh, const ClothMaterial
 
 Result<TriangleMesh> makeSquareSheet(const SquareClothSpec& spec) {
   const int r = spec.resolution;
-  if (r < 2 || r > 4096) return Error{"cloth resolution " + std::to_string(r) + " is outside 2..4096 vertices per side"};
+  if (r < 2 || r > 4096)
+    return Error{"cloth resolution " + std::to_string(r) + " is outside 2..4096 vertices per side"};
   if (!(spec.size > 0.0f) || !std::isfinite(spec.size)) return Error{"cloth size must be a positive number of metres"};
   TriangleMesh mesh;
   for (int row = 0; row < r; ++row)
@@ -254,7 +258,8 @@ Result<TriangleMesh> makeSquareSheet(const SquareClothSpec& spec) {
   auto index = [r](int row, int col) { return std::uint32_t(row * r + col); };
   for (int row = 0; row + 1 < r; ++row)
     for (int col = 0; col + 1 < r; ++col) {
-      const std::uint32_t a = index(row, col), b = index(row, col + 1), c = index(row + 1, col + 1), d = index(row + 1, col);
+      const std::uint32_t a = index(row, col), b = index(row, col + 1), c = index(row + 1, col + 1),
+                          d = index(row + 1, col);
       if ((row + col) % 2 == 0)
         mesh.indices.insert(mesh.indices.end(), {a, b, c, a, c, d});
       else
@@ -266,8 +271,8 @@ Result<TriangleMesh> makeSquareSheet(const SquareClothSpec& spec) {
 
 Result<TriangleMesh> importClothMesh(const std::filesystem::path& path) {
   Assimp::Importer importer;
-  const aiScene* scene = readWithAssimp(importer, path, aiProcess_Triangulate | aiProcess_JoinIdenticalVertices |
-                                                              aiProcess_PreTransformVertices);
+  const aiScene* scene = readWithAssimp(
+      importer, path, aiProcess_Triangulate | aiProcess_JoinIdenticalVertices | aiProcess_PreTransformVertices);
   if (scene == nullptr) return Error{path.string() + ": cannot read mesh (" + importer.GetErrorString() + ")"};
   TriangleMesh mesh;
   std::map<std::tuple<float, float, float>, std::uint32_t> welded;

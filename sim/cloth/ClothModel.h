@@ -44,11 +44,11 @@ struct AnisotropyTexture {
 Result<AnisotropyTexture> loadAnisotropyTexture(const std::filesystem::path& path, float scale);
 
 struct ClothMaterial {
-  float arealDensity = 0.15f;      ///< kg/m^2 (cloth weight W = density * area * g)
-  bool areaWeightedMass = false;   ///< false: W/p per vertex (docs/methods.md 1); true: 1/3 of adjacent areas
-  float tensileStiffness = 500.0f; ///< E, N/m (force per unit width per unit strain)
-  float bendingRigidity = 2e-6f;   ///< D, N m
-  float springDamping = 0.002f;    ///< axial damping per spring, N s/m
+  float arealDensity = 0.15f;       ///< kg/m^2 (cloth weight W = density * area * g)
+  bool areaWeightedMass = false;    ///< false: W/p per vertex (docs/methods.md 1); true: 1/3 of adjacent areas
+  float tensileStiffness = 500.0f;  ///< E, N/m (force per unit width per unit strain)
+  float bendingRigidity = 2e-6f;    ///< D, N m
+  float springDamping = 0.002f;     ///< axial damping per spring, N s/m
 };
 
 /// Vertex indices pinned (infinite mass). Their positions follow setPinTargets().
@@ -57,10 +57,10 @@ using PinSet = std::vector<std::uint32_t>;
 struct ClothModel {
   /// N rest positions (m), w = inverse mass (1/kg); w = 0 pins the vertex.
   std::vector<glm::vec4> restPositions;
-  std::vector<glm::vec2> uvs;                    ///< N texture coordinates (per vertex)
-  std::vector<std::uint32_t> triangles;          ///< 3 x T vertex indices
-  std::vector<kernels::ClothSpring> springs;     ///< one per mesh edge
-  std::vector<kernels::ClothHinge> hinges;       ///< one per interior edge
+  std::vector<glm::vec2> uvs;                 ///< N texture coordinates (per vertex)
+  std::vector<std::uint32_t> triangles;       ///< 3 x T vertex indices
+  std::vector<kernels::ClothSpring> springs;  ///< one per mesh edge
+  std::vector<kernels::ClothHinge> hinges;    ///< one per interior edge
   /// CSR adjacency, sorted by neighbour (a fixed gather order keeps the CPU backend
   /// bitwise deterministic for any thread count): springs of vertex i are
   /// springEntries[springOffsets[i] .. springOffsets[i + 1]).
@@ -70,8 +70,8 @@ struct ClothModel {
   /// hinge index * 4 + role (role 0, 1 hinge ends, 2, 3 wings).
   std::vector<std::uint32_t> hingeOffsets;
   std::vector<std::uint32_t> hingeEntries;
-  std::optional<AnisotropyTexture> anisotropy;   ///< none: K = 1 for every spring
-  float totalMass = 0.0f;                        ///< kg, free and pinned vertices
+  std::optional<AnisotropyTexture> anisotropy;  ///< none: K = 1 for every spring
+  float totalMass = 0.0f;                       ///< kg, free and pinned vertices
 
   std::size_t vertexCount() const { return restPositions.size(); }
   /// The rest shape as a mesh (positions, uvs, triangles, normals).
@@ -81,15 +81,14 @@ struct ClothModel {
 /// Builds the cloth from a triangle mesh with per-vertex UVs. Errors name the problem:
 /// degenerate or out-of-range triangles, edges shared by more than two triangles,
 /// inconsistent winding, missing UVs, pins out of range.
-Result<ClothModel> buildClothModel(const TriangleMesh& mesh, const ClothMaterial& material,
-                                   const PinSet& pinned = {},
+Result<ClothModel> buildClothModel(const TriangleMesh& mesh, const ClothMaterial& material, const PinSet& pinned = {},
                                    std::optional<AnisotropyTexture> anisotropy = std::nullopt);
 
 /// A square sheet, horizontal (in the xz plane, facing +y), u along +x, v along -z.
 struct SquareClothSpec {
-  int resolution = 48;                     ///< vertices per side (>= 2)
-  float size = 1.6f;                       ///< side length, m
-  glm::vec3 center{0.0f, 1.3f, 0.0f};      ///< m
+  int resolution = 48;                 ///< vertices per side (>= 2)
+  float size = 1.6f;                   ///< side length, m
+  glm::vec3 center{0.0f, 1.3f, 0.0f};  ///< m
 };
 
 /// The sheet's mesh: a grid with alternating diagonals (no preferred shear direction).

@@ -1,8 +1,8 @@
 #include "sim/cloth/ClothSolver.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <algorithm>
 #include <string>
 
 #include <glm/geometric.hpp>
@@ -40,13 +40,12 @@ Status ClothSettings::validate() const {
   if (!(velocityDamping >= 0.0f) || !std::isfinite(velocityDamping))
     return Error{"velocity_damping must be >= 0 (1/s)"};
   if (!(friction >= 0.0f) || !std::isfinite(friction)) return Error{"friction must be >= 0"};
-  if (!(contactOffset >= 0.0f) || !std::isfinite(contactOffset))
-    return Error{"contact_offset must be >= 0 m"};
+  if (!(contactOffset >= 0.0f) || !std::isfinite(contactOffset)) return Error{"contact_offset must be >= 0 m"};
   if (!finite(gravity)) return Error{"gravity must be finite"};
   if (hasSphere && (!finite(sphereCenter) || !(sphereRadius > 0.0f) || !std::isfinite(sphereRadius)))
     return Error{"sphere needs a finite center and a radius > 0 m"};
-  if (hasGround && (!std::isfinite(groundHeight) || !finite(groundNormal) ||
-                    std::abs(glm::length(groundNormal) - 1.0f) > 1e-4f))
+  if (hasGround &&
+      (!std::isfinite(groundHeight) || !finite(groundNormal) || std::abs(glm::length(groundNormal) - 1.0f) > 1e-4f))
     return Error{"ground needs a finite height and a unit normal"};
   if (!(maxSpeed > 0.0f)) return Error{"max_speed must be > 0 m/s"};
   if (threads < 0) return Error{"threads must be >= 0"};
@@ -76,7 +75,8 @@ Status ClothSettings::validate() const {
       const kernels::SphereTreeInstance& t = sphereTrees->instances[i];
       if (std::size_t(t.base.x) + t.base.y > sphereTrees->nodes.size() || t.base.y == 0)
         return Error{"sphere tree collider " + std::to_string(i) + " points outside the node array"};
-      if (!(t.translation.w >= 0.0f)) return Error{"sphere tree collider " + std::to_string(i) + ": friction must be >= 0"};
+      if (!(t.translation.w >= 0.0f))
+        return Error{"sphere tree collider " + std::to_string(i) + ": friction must be >= 0"};
     }
   }
   return Status::success();
@@ -108,8 +108,8 @@ kernels::ClothStepParams ClothSettings::stepParams(const ClothModel& model, int 
     p.bodyGridDims = glm::uvec4(glm::uvec3(body->dims), 0u);
   }
   if (bodyViews) p.depthViews = glm::uvec4(std::uint32_t(bodyViews->setup.views.size()), 0u, 0u, 0u);
-  p.colliders = glm::uvec4(std::uint32_t(boxes.size()), sphereTrees ? std::uint32_t(sphereTrees->instances.size()) : 0u,
-                           0u, 0u);
+  p.colliders =
+      glm::uvec4(std::uint32_t(boxes.size()), sphereTrees ? std::uint32_t(sphereTrees->instances.size()) : 0u, 0u, 0u);
   p.colliderSearch = glm::vec4(sphereTreeSearchRadius(), 0.0f, 0.0f, 0.0f);
   return p;
 }
@@ -186,7 +186,9 @@ RelaxReport ClothSolver::relaxToRest(float speedThreshold, int maxIterations) {
     float largest = 0.0f;
     for (std::size_t i = 0; i < current.positions.size(); ++i) {
       const float w = current.positions[i].w;
-      if (w > 0.0f) kinetic += 0.5 / double(w) * double(glm::dot(glm::vec3(current.velocities[i]), glm::vec3(current.velocities[i])));
+      if (w > 0.0f)
+        kinetic +=
+            0.5 / double(w) * double(glm::dot(glm::vec3(current.velocities[i]), glm::vec3(current.velocities[i])));
       largest = std::max(largest, glm::distance(glm::vec3(current.positions[i]), glm::vec3(previous.positions[i])));
     }
     report.maxSpeed = largest / m_settings.frameDt;

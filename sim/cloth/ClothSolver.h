@@ -33,7 +33,7 @@ struct ClothState;
 /// crossed an obstacle back to the time of impact. Works with any backend: the solver
 /// hands it states through readState/writeState (a readback on the GPU).
 class ContinuousCollision {
-public:
+ public:
   virtual ~ContinuousCollision() = default;
   /// `before`: the state at the start of the step; `after`: at its end, `dt` seconds
   /// later (positions m, velocities m/s), changed in place. Sets `changed` when it moved
@@ -83,9 +83,9 @@ struct ClothSettings {
   /// Substeps per step(); substep = frameDt / substeps. 0: chosen when the solver is made
   /// (the explicit integrator's stable count, sim/cloth/StableStep.h).
   int substeps = 40;
-  float velocityDamping = 0.2f;           ///< 1/s, dv/dt = -c v (air drag stand-in)
-  float friction = 0.4f;                  ///< Coulomb mu at colliders
-  float contactOffset = 0.005f;           ///< m kept between cloth and colliders
+  float velocityDamping = 0.2f;  ///< 1/s, dv/dt = -c v (air drag stand-in)
+  float friction = 0.4f;         ///< Coulomb mu at colliders
+  float contactOffset = 0.005f;  ///< m kept between cloth and colliders
   bool hasSphere = true;
   glm::vec3 sphereCenter{0.0f, 0.6f, 0.0f};  ///< m
   float sphereRadius = 0.5f;                 ///< m
@@ -116,11 +116,11 @@ struct ClothSettings {
   /// default): see ContinuousCollision. Shared, not copied, by the solvers given these
   /// settings.
   std::shared_ptr<ContinuousCollision> continuousCollision;
-  float maxSpeed = 50.0f;                    ///< m/s; faster flags StepStatus::SpeedLimitExceeded
-  int threads = 0;                           ///< CPU backend: OpenMP threads (0 = default)
+  float maxSpeed = 50.0f;  ///< m/s; faster flags StepStatus::SpeedLimitExceeded
+  int threads = 0;         ///< CPU backend: OpenMP threads (0 = default)
   ClothIntegrator integrator = ClothIntegrator::SymplecticEuler;
-  int solverIterations = 20;                 ///< ProjectiveJacobi: Jacobi iterations per substep
-  float chebyshevRho = 0.9f;                 ///< ProjectiveJacobi: spectral radius estimate (0: no acceleration)
+  int solverIterations = 20;  ///< ProjectiveJacobi: Jacobi iterations per substep
+  float chebyshevRho = 0.9f;  ///< ProjectiveJacobi: spectral radius estimate (0: no acceleration)
 
   // Tension law (docs/methods.md section 1): compression f = k a L |e|^n, extension f = k b L e^n.
   float compressionScale = 1.0f;  ///< a
@@ -163,14 +163,14 @@ ClothState restState(const ClothModel& model);
 
 /// Result of a drape-to-rest relaxation.
 struct RelaxReport {
-  int iterations = 0;       ///< substeps taken
-  float maxSpeed = 0.0f;    ///< m/s, largest vertex speed (frame displacement / frameDt) at the end
-  bool converged = false;   ///< maxSpeed fell below the threshold
+  int iterations = 0;      ///< substeps taken
+  float maxSpeed = 0.0f;   ///< m/s, largest vertex speed (frame displacement / frameDt) at the end
+  bool converged = false;  ///< maxSpeed fell below the threshold
   StepStatus status = StepStatus::Ok;
 };
 
 class ClothSolver {
-public:
+ public:
   virtual ~ClothSolver() = default;
   virtual Backend backend() const = 0;
   const ClothModel& model() const { return *m_model; }
@@ -229,7 +229,7 @@ public:
   /// The hinges as the solver holds them (rest angles after plastic creep).
   virtual std::vector<kernels::ClothHinge> readHinges() const = 0;
 
-protected:
+ protected:
   ClothSolver(std::shared_ptr<const ClothModel> model, const ClothSettings& settings)
       : m_model(std::move(model)), m_settings(settings), m_boxRecords(settings.boxRecords()) {}
   /// Runs `substeps` substeps of frameDt / substeps with the given velocity damping.

@@ -17,7 +17,7 @@ struct PinKey {
 };
 
 class PinAnimation {
-public:
+ public:
   PinAnimation() = default;
   /// Keys in increasing time; error if the times are not strictly increasing.
   static Result<PinAnimation> fromKeys(std::vector<PinKey> keys);
@@ -28,7 +28,7 @@ public:
   /// Moves `pinned` vertices of the solver's model to rest + translationAt(time).
   void apply(ClothSolver& solver, const std::vector<std::uint32_t>& pinned, float time) const;
 
-private:
+ private:
   std::vector<PinKey> m_keys;
 };
 

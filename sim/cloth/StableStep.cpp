@@ -89,7 +89,9 @@ StableStep explicitStableStep(const ClothModel& model, const ClothSettings& sett
     const std::uint32_t v[4] = {h.vertices.x, h.vertices.y, h.vertices.z, h.vertices.w};
     for (int k = 0; k < 4; ++k) hingeRows[v[k]] += w(v[k]) * double(h.stiffness) * g[k] * sum;
   }
-  const auto largest = [&](const std::vector<double>& rows) { return n ? *std::max_element(rows.begin(), rows.end()) : 0.0; };
+  const auto largest = [&](const std::vector<double>& rows) {
+    return n ? *std::max_element(rows.begin(), rows.end()) : 0.0;
+  };
   // Springs: the power-iteration estimate with 10 % headroom, never above Gershgorin's
   // bound; hinges: Gershgorin's bound, added (Weyl: the largest eigenvalue of a sum is at
   // most the sum of the largest).
@@ -99,7 +101,7 @@ StableStep explicitStableStep(const ClothModel& model, const ClothSettings& sett
   result.damping = largest(damping) + double(settings.velocityDamping);
   const double o2 = result.omegaSquared, g = result.damping;
   // The positive root of o2 dt^2 + 2 g dt = 4.
-  const double dt = o2 > 0.0   ? (-g + std::sqrt(g * g + 4.0 * o2)) / o2
+  const double dt = o2 > 0.0  ? (-g + std::sqrt(g * g + 4.0 * o2)) / o2
                     : g > 0.0 ? 2.0 / g
                               : std::numeric_limits<double>::infinity();
   result.maxSubstep = 0.9 * dt;
@@ -119,10 +121,13 @@ Result<ClothSettings> substepsFor(const ClothModel& model, ClothSettings setting
   if (settings.substeps != 0 && !checkFixed) return settings;
   const StableStep stable = explicitStableStep(model, settings);
   char why[160];
-  std::snprintf(why, sizeof why, " (the explicit integrator's stable substep here is %.3g us: omega %.4g rad/s, the stiffest "
-                "spring with the mass it moves)", stable.maxSubstep * 1e6, std::sqrt(stable.omegaSquared));
+  std::snprintf(why, sizeof why,
+                " (the explicit integrator's stable substep here is %.3g us: omega %.4g rad/s, the stiffest "
+                "spring with the mass it moves)",
+                stable.maxSubstep * 1e6, std::sqrt(stable.omegaSquared));
   if (stable.substepsPerFrame > limits::kMaxSubsteps)
-    return Error{"the cloth needs more than " + std::to_string(limits::kMaxSubsteps) + " substeps per frame" + std::string(why) +
+    return Error{"the cloth needs more than " + std::to_string(limits::kMaxSubsteps) + " substeps per frame" +
+                 std::string(why) +
                  "; lower the stiffness, coarsen the mesh, or use solver.integrator projective_jacobi"};
   if (settings.substeps == 0) {
     settings.substeps = stable.substepsPerFrame;

@@ -22,10 +22,10 @@
 namespace hg {
 
 struct StableStep {
-  double omegaSquared = 0.0;   ///< 1/s^2, upper bound of the stiffest mode
-  double damping = 0.0;        ///< 1/s, upper bound of the damping rate (springs + velocity damping)
-  double maxSubstep = 0.0;     ///< s, the largest stable substep (with a 0.9 safety factor); infinity with no springs
-  int substepsPerFrame = 1;    ///< ceil(frameDt / maxSubstep)
+  double omegaSquared = 0.0;  ///< 1/s^2, upper bound of the stiffest mode
+  double damping = 0.0;       ///< 1/s, upper bound of the damping rate (springs + velocity damping)
+  double maxSubstep = 0.0;    ///< s, the largest stable substep (with a 0.9 safety factor); infinity with no springs
+  int substepsPerFrame = 1;   ///< ceil(frameDt / maxSubstep)
 };
 
 /// The bound for `model` simulated with `settings` (its frameDt, velocityDamping and

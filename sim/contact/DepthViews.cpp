@@ -14,20 +14,26 @@
 namespace hg {
 namespace {
 
-constexpr DepthViewDirection kAllDirections[] = {DepthViewDirection::Top,  DepthViewDirection::Front,
-                                                 DepthViewDirection::Back, DepthViewDirection::Left,
+constexpr DepthViewDirection kAllDirections[] = {DepthViewDirection::Top,   DepthViewDirection::Front,
+                                                 DepthViewDirection::Back,  DepthViewDirection::Left,
                                                  DepthViewDirection::Right, DepthViewDirection::Bottom};
 
 }  // namespace
 
 std::string_view depthViewName(DepthViewDirection direction) {
   switch (direction) {
-    case DepthViewDirection::Top: return "top";
-    case DepthViewDirection::Front: return "front";
-    case DepthViewDirection::Back: return "back";
-    case DepthViewDirection::Left: return "left";
-    case DepthViewDirection::Right: return "right";
-    case DepthViewDirection::Bottom: return "bottom";
+    case DepthViewDirection::Top:
+      return "top";
+    case DepthViewDirection::Front:
+      return "front";
+    case DepthViewDirection::Back:
+      return "back";
+    case DepthViewDirection::Left:
+      return "left";
+    case DepthViewDirection::Right:
+      return "right";
+    case DepthViewDirection::Bottom:
+      return "bottom";
   }
   return "unknown";
 }
@@ -41,12 +47,18 @@ Result<DepthViewDirection> parseDepthViewDirection(std::string_view name) {
 
 DepthViewAxes depthViewAxes(DepthViewDirection direction) {
   switch (direction) {
-    case DepthViewDirection::Top: return {{1, 0, 0}, {0, 0, -1}, {0, -1, 0}};
-    case DepthViewDirection::Front: return {{1, 0, 0}, {0, 1, 0}, {0, 0, -1}};
-    case DepthViewDirection::Back: return {{-1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
-    case DepthViewDirection::Left: return {{0, 0, -1}, {0, 1, 0}, {-1, 0, 0}};
-    case DepthViewDirection::Right: return {{0, 0, 1}, {0, 1, 0}, {1, 0, 0}};
-    case DepthViewDirection::Bottom: return {{1, 0, 0}, {0, 0, 1}, {0, 1, 0}};
+    case DepthViewDirection::Top:
+      return {{1, 0, 0}, {0, 0, -1}, {0, -1, 0}};
+    case DepthViewDirection::Front:
+      return {{1, 0, 0}, {0, 1, 0}, {0, 0, -1}};
+    case DepthViewDirection::Back:
+      return {{-1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+    case DepthViewDirection::Left:
+      return {{0, 0, -1}, {0, 1, 0}, {-1, 0, 0}};
+    case DepthViewDirection::Right:
+      return {{0, 0, 1}, {0, 1, 0}, {1, 0, 0}};
+    case DepthViewDirection::Bottom:
+      return {{1, 0, 0}, {0, 0, 1}, {0, 1, 0}};
   }
   return {};
 }
@@ -164,8 +176,7 @@ Result<DepthViewImages> rasterizeDepthViews(const TriangleMesh& mesh, std::span<
   if (Status s = validateDepthViewBody(mesh, vertexVelocities, "rasterizeDepthViews"); !s) return s.error();
   const std::size_t n = mesh.positions.size();
   for (const kernels::DepthView& v : setup.views)
-    if (v.texels.y < 1 || v.texels.y > HG_MAX_DEPTH_LAYERS || !(v.origin.w > 0.0f) || v.right.w < 1.0f ||
-        v.up.w < 1.0f)
+    if (v.texels.y < 1 || v.texels.y > HG_MAX_DEPTH_LAYERS || !(v.origin.w > 0.0f) || v.right.w < 1.0f || v.up.w < 1.0f)
       return Error{"rasterizeDepthViews: the setup has an invalid view (texel size, size or layers)"};
 
   // The triangles' own (geometric) normals, in double as depth_view.frag computes them:
@@ -211,8 +222,8 @@ Result<DepthViewImages> rasterizeDepthViews(const TriangleMesh& mesh, std::span<
           const RasterFragment& f = fragments[s];
           const float depth = float(f.depth);
           if (k >= layers || !(depth > lastDepth)) continue;
-          const std::size_t at =
-              std::size_t(view.texels.x) + (std::size_t(k) * std::size_t(height) + std::size_t(j)) * std::size_t(width) + i;
+          const std::size_t at = std::size_t(view.texels.x) +
+                                 (std::size_t(k) * std::size_t(height) + std::size_t(j)) * std::size_t(width) + i;
           glm::dvec3 velocity(0.0);
           if (!vertexVelocities.empty())
             for (int c = 0; c < 3; ++c)
@@ -246,7 +257,8 @@ kernels::VertexContact depthViewContact(const DepthViewImages& images, glm::vec3
   kernels::VertexContact contact;
   const float localRadius = HG_DEPTH_LOCAL_TEXELS * images.setup.texelSize();
   contact.normalGap = kernels::depthContactNormalGap(search, localRadius, texel);
-  const glm::vec3 velocity = contact.normalGap.w < HG_NO_CONTACT_GAP ? glm::vec3(images.velocity[texel]) : glm::vec3(0.0f);
+  const glm::vec3 velocity =
+      contact.normalGap.w < HG_NO_CONTACT_GAP ? glm::vec3(images.velocity[texel]) : glm::vec3(0.0f);
   contact.surfaceVelocityFriction = glm::vec4(velocity, friction);
   return contact;
 }

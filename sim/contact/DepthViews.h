@@ -63,9 +63,9 @@ struct DepthViewOptions {
   std::vector<DepthViewDirection> directions{DepthViewDirection::Top, DepthViewDirection::Front,
                                              DepthViewDirection::Back, DepthViewDirection::Left,
                                              DepthViewDirection::Right};
-  float texelSize = 0.0025f;  ///< m, edge of a texel (all views)
-  int layers = 4;             ///< K depth layers per view (1 = the source's method), 1..HG_MAX_DEPTH_LAYERS
-  float margin = 0.05f;       ///< m of view box beyond the body's bounding box on every side
+  float texelSize = 0.0025f;        ///< m, edge of a texel (all views)
+  int layers = 4;                   ///< K depth layers per view (1 = the source's method), 1..HG_MAX_DEPTH_LAYERS
+  float margin = 0.05f;             ///< m of view box beyond the body's bounding box on every side
   int maxTexelsPerView = 16 << 20;  ///< width x height guard per view (bad settings fail, not swap)
 
   /// Checks ranges; the error names the setting.

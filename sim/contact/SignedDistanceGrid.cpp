@@ -4,8 +4,8 @@
 #include <cmath>
 #include <string>
 
-#include <glm/common.hpp>
 #include <omp.h>
+#include <glm/common.hpp>
 
 #include <CGAL/AABB_face_graph_triangle_primitive.h>
 #include <CGAL/AABB_traits.h>
@@ -89,14 +89,16 @@ Result<std::vector<float>> exactSignedDistances(const TriangleMesh& closedMesh, 
   return distances;
 }
 
-Result<SignedDistanceGrid> buildSignedDistanceGrid(const TriangleMesh& closedMesh, const SignedDistanceOptions& options) {
+Result<SignedDistanceGrid> buildSignedDistanceGrid(const TriangleMesh& closedMesh,
+                                                   const SignedDistanceOptions& options) {
   if (!(options.cellSize > 0.0f) || !std::isfinite(options.cellSize))
     return Error{"signed distance grid: cellSize must be > 0 m"};
   if (!(options.band >= 2.0f * options.cellSize))
     return Error{"signed distance grid: band (" + std::to_string(options.band) + " m) must be at least two cells (" +
                  std::to_string(2.0f * options.cellSize) + " m)"};
   if (!(options.margin >= options.band + options.cellSize))
-    return Error{"signed distance grid: margin must exceed band + one cell, so the grid's border lies outside the band"};
+    return Error{
+        "signed distance grid: margin must exceed band + one cell, so the grid's border lies outside the band"};
   if (closedMesh.triangleCount() == 0) return Error{"body mesh has no triangles"};
 
   Result<SurfaceMesh> surface = toSurfaceMesh(closedMesh);
@@ -127,7 +129,8 @@ Result<SignedDistanceGrid> buildSignedDistanceGrid(const TriangleMesh& closedMes
       b = glm::max(b, closedMesh.positions[closedMesh.indices[3 * t + std::size_t(k)]]);
     }
     const glm::ivec3 from = glm::max(glm::ivec3(glm::floor((a - options.band - grid.origin) / grid.cellSize)), 0);
-    const glm::ivec3 to = glm::min(glm::ivec3(glm::ceil((b + options.band - grid.origin) / grid.cellSize)), grid.dims - 1);
+    const glm::ivec3 to =
+        glm::min(glm::ivec3(glm::ceil((b + options.band - grid.origin) / grid.cellSize)), grid.dims - 1);
     for (int z = from.z; z <= to.z; ++z)
       for (int y = from.y; y <= to.y; ++y)
         for (int x = from.x; x <= to.x; ++x) inBand[grid.index(x, y, z)] = 1;
@@ -149,7 +152,8 @@ Result<SignedDistanceGrid> buildSignedDistanceGrid(const TriangleMesh& closedMes
 #pragma omp parallel for schedule(dynamic, 256) num_threads(threads)
   for (std::int64_t c = 0; c < count; ++c) {
     const std::int64_t i = candidates[std::size_t(c)];
-    const int x = int(i % grid.dims.x), y = int((i / grid.dims.x) % grid.dims.y), z = int(i / (std::int64_t(grid.dims.x) * grid.dims.y));
+    const int x = int(i % grid.dims.x), y = int((i / grid.dims.x) % grid.dims.y),
+              z = int(i / (std::int64_t(grid.dims.x) * grid.dims.y));
     const glm::vec3 p = grid.origin + grid.cellSize * glm::vec3(x, y, z);
     const Point q(p.x, p.y, p.z);
     const double d = std::sqrt(CGAL::to_double(tree.squared_distance(q)));

@@ -22,10 +22,10 @@
 namespace hg {
 
 struct SignedDistanceGrid {
-  glm::vec3 origin{0.0f};  ///< m, position of grid point (0, 0, 0)
-  float cellSize = 0.0f;   ///< m, spacing h of the grid points
-  glm::ivec3 dims{0};      ///< number of grid points along x, y, z
-  float band = 0.0f;       ///< m, |values| are clamped to this
+  glm::vec3 origin{0.0f};     ///< m, position of grid point (0, 0, 0)
+  float cellSize = 0.0f;      ///< m, spacing h of the grid points
+  glm::ivec3 dims{0};         ///< number of grid points along x, y, z
+  float band = 0.0f;          ///< m, |values| are clamped to this
   std::vector<float> values;  ///< m, negative inside; index x + dims.x (y + dims.y z)
 
   std::size_t index(int x, int y, int z) const {

@@ -15,9 +15,7 @@ enum class StepStatus : std::uint32_t {
   SpeedLimitExceeded = 1u << 1,
 };
 
-constexpr StepStatus operator|(StepStatus a, StepStatus b) {
-  return StepStatus(std::uint32_t(a) | std::uint32_t(b));
-}
+constexpr StepStatus operator|(StepStatus a, StepStatus b) { return StepStatus(std::uint32_t(a) | std::uint32_t(b)); }
 constexpr StepStatus& operator|=(StepStatus& a, StepStatus b) { return a = a | b; }
 constexpr bool any(StepStatus s) { return s != StepStatus::Ok; }
 

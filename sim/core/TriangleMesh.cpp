@@ -32,8 +32,7 @@ void computeVertexNormals(TriangleMesh& mesh) {
   for (std::size_t t = 0; t + 2 < mesh.indices.size(); t += 3) {
     const std::uint32_t a = mesh.indices[t], b = mesh.indices[t + 1], c = mesh.indices[t + 2];
     // Cross product length = 2 * area: summing it weights by area.
-    const glm::vec3 n = glm::cross(mesh.positions[b] - mesh.positions[a],
-                                   mesh.positions[c] - mesh.positions[a]);
+    const glm::vec3 n = glm::cross(mesh.positions[b] - mesh.positions[a], mesh.positions[c] - mesh.positions[a]);
     mesh.normals[a] += n;
     mesh.normals[b] += n;
     mesh.normals[c] += n;
@@ -50,8 +49,7 @@ TriangleMesh makeUvSphere(glm::vec3 center, float radius, int rings, int segment
     const float theta = std::numbers::pi_v<float> * float(r) / float(rings);
     for (int s = 0; s <= segments; ++s) {
       const float phi = 2.0f * std::numbers::pi_v<float> * float(s) / float(segments);
-      const glm::vec3 n(std::sin(theta) * std::cos(phi), std::cos(theta),
-                        -std::sin(theta) * std::sin(phi));
+      const glm::vec3 n(std::sin(theta) * std::cos(phi), std::cos(theta), -std::sin(theta) * std::sin(phi));
       mesh.positions.push_back(center + radius * n);
       mesh.normals.push_back(n);
       mesh.uvs.emplace_back(float(s) / float(segments), 1.0f - float(r) / float(rings));
@@ -70,12 +68,12 @@ TriangleMesh makeUvSphere(glm::vec3 center, float radius, int rings, int segment
 
 TriangleMesh makeIcosphere(glm::vec3 center, float radius, int subdivisions) {
   const float t = (1.0f + std::sqrt(5.0f)) / 2.0f;
-  std::vector<glm::vec3> unit = {{-1, t, 0}, {1, t, 0}, {-1, -t, 0}, {1, -t, 0}, {0, -1, t}, {0, 1, t},
-                                 {0, -1, -t}, {0, 1, -t}, {t, 0, -1}, {t, 0, 1}, {-t, 0, -1}, {-t, 0, 1}};
+  std::vector<glm::vec3> unit = {{-1, t, 0},  {1, t, 0},  {-1, -t, 0}, {1, -t, 0}, {0, -1, t},  {0, 1, t},
+                                 {0, -1, -t}, {0, 1, -t}, {t, 0, -1},  {t, 0, 1},  {-t, 0, -1}, {-t, 0, 1}};
   for (glm::vec3& p : unit) p = glm::normalize(p);
-  std::vector<std::uint32_t> faces = {0, 11, 5, 0, 5, 1, 0, 1, 7, 0, 7, 10, 0, 10, 11, 1, 5, 9, 5, 11, 4,
-                                      11, 10, 2, 10, 7, 6, 7, 1, 8, 3, 9, 4, 3, 4, 2, 3, 2, 6, 3, 6, 8,
-                                      3, 8, 9, 4, 9, 5, 2, 4, 11, 6, 2, 10, 8, 6, 7, 9, 8, 1};
+  std::vector<std::uint32_t> faces = {0, 11, 5,  0, 5,  1, 0, 1, 7, 0, 7,  10, 0, 10, 11, 1, 5, 9, 5, 11,
+                                      4, 11, 10, 2, 10, 7, 6, 7, 1, 8, 3,  9,  4, 3,  4,  2, 3, 2, 6, 3,
+                                      6, 8,  3,  8, 9,  4, 9, 5, 2, 4, 11, 6,  2, 10, 8,  6, 7, 9, 8, 1};
   for (int level = 0; level < subdivisions; ++level) {
     std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> midpoints;
     auto midpoint = [&](std::uint32_t a, std::uint32_t b) {
@@ -112,9 +110,9 @@ TriangleMesh makeBox(glm::vec3 min, glm::vec3 max, int subdivisions) {
     if (inserted) {
       glm::vec3 p;
       for (int c = 0; c < 3; ++c)
-        p[c] = l[std::size_t(c)] == 0 ? min[c]
-             : l[std::size_t(c)] == n ? max[c]
-                                      : min[c] + (max[c] - min[c]) * (float(l[std::size_t(c)]) / float(n));
+        p[c] = l[std::size_t(c)] == 0   ? min[c]
+               : l[std::size_t(c)] == n ? max[c]
+                                        : min[c] + (max[c] - min[c]) * (float(l[std::size_t(c)]) / float(n));
       mesh.positions.push_back(p);
     }
     return it->second;
@@ -271,11 +269,16 @@ TriangleMesh makeBottle(glm::vec3 base, float height) {
   for (int i = 0; i < kPoints; ++i) {
     const float t = float(i) / float(kPoints - 1);
     float r;
-    if (t < 0.02f) r = body - 0.5f * (0.02f - t);  // base bevel
-    else if (t < 0.62f) r = body;
-    else if (t < 0.80f) r = neck + (body - neck) * 0.5f * (1.0f + std::cos(std::numbers::pi_v<float> * (t - 0.62f) / 0.18f));
-    else if (t < 0.95f) r = neck;
-    else r = lip - 0.3f * std::max(0.0f, t - 0.985f);  // lip with a bevel at the top
+    if (t < 0.02f)
+      r = body - 0.5f * (0.02f - t);  // base bevel
+    else if (t < 0.62f)
+      r = body;
+    else if (t < 0.80f)
+      r = neck + (body - neck) * 0.5f * (1.0f + std::cos(std::numbers::pi_v<float> * (t - 0.62f) / 0.18f));
+    else if (t < 0.95f)
+      r = neck;
+    else
+      r = lip - 0.3f * std::max(0.0f, t - 0.985f);  // lip with a bevel at the top
     profile.emplace_back(r * height, t * height);
   }
   return makeLathe(base, profile, 65);

@@ -9,10 +9,10 @@
 namespace hg {
 
 struct TriangleMesh {
-  std::vector<glm::vec3> positions;      ///< N vertices, metres
-  std::vector<glm::vec3> normals;        ///< N unit normals (may be empty)
-  std::vector<glm::vec2> uvs;            ///< N texture coordinates (may be empty)
-  std::vector<std::uint32_t> indices;    ///< 3 x T, counter-clockwise seen from the normal side
+  std::vector<glm::vec3> positions;    ///< N vertices, metres
+  std::vector<glm::vec3> normals;      ///< N unit normals (may be empty)
+  std::vector<glm::vec2> uvs;          ///< N texture coordinates (may be empty)
+  std::vector<std::uint32_t> indices;  ///< 3 x T, counter-clockwise seen from the normal side
 
   std::size_t vertexCount() const { return positions.size(); }
   std::size_t triangleCount() const { return indices.size() / 3; }

@@ -52,8 +52,9 @@ class CpuClothSolver final : public CpuClothSolverBase {
 #pragma omp for schedule(static) nowait
       for (std::int64_t e = 0; e < springCount; ++e) {
         const kernels::ClothSpring& s = springs[e];
-        springOut[e] = glm::vec4(kernels::springForce(glm::vec3(x[s.a]), glm::vec3(x[s.b]), glm::vec3(v[s.a]),
-                                                      glm::vec3(v[s.b]), s, params), 0.0f);
+        springOut[e] = glm::vec4(
+            kernels::springForce(glm::vec3(x[s.a]), glm::vec3(x[s.b]), glm::vec3(v[s.a]), glm::vec3(v[s.b]), s, params),
+            0.0f);
       }
 #pragma omp for schedule(static)
       for (std::int64_t h = 0; h < hingeCount; ++h) storeHingeForces(x, hinges[h], hingeOut + 4 * h);

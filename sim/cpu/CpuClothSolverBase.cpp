@@ -64,7 +64,8 @@ kernels::VertexContact CpuClothSolverBase::contactAt(glm::vec3 x, const kernels:
   }
   if (const DepthViewImages* views = m_settings.bodyViews.get(); views && params.depthViews.x > 0)
     contact = kernels::deeperContact(contact, depthViewContact(*views, x, params.friction));
-  for (const kernels::ClothBox& box : m_boxRecords) contact = kernels::deeperContact(contact, kernels::boxContact(box, x));
+  for (const kernels::ClothBox& box : m_boxRecords)
+    contact = kernels::deeperContact(contact, kernels::boxContact(box, x));
   if (const SphereTreeColliders* trees = m_settings.sphereTrees.get()) {
     // The nearest leaf over every instance (shaders/body_contact.glsl: sphereTreeNearestAll).
     const kernels::SpherePointResult hit =

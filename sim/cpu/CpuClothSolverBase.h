@@ -59,9 +59,9 @@ class CpuClothSolverBase : public ClothSolver {
   /// views, the boxes and the sphere trees (shaders/body_contact.glsl on the GPU).
   kernels::VertexContact contactAt(glm::vec3 x, const kernels::ClothStepParams& params) const;
 
-  ClothState m_state;                           ///< the current state (positions m, velocities m/s)
-  std::vector<kernels::ClothSpring> m_springs;  ///< rest lengths change under plasticity
-  std::vector<kernels::ClothHinge> m_hinges;    ///< rest angles change under plasticity
+  ClothState m_state;                             ///< the current state (positions m, velocities m/s)
+  std::vector<kernels::ClothSpring> m_springs;    ///< rest lengths change under plasticity
+  std::vector<kernels::ClothHinge> m_hinges;      ///< rest angles change under plasticity
   std::vector<glm::vec4> m_featureDisplacements;  ///< scratch of resolveBodyFeatures()
 };
 

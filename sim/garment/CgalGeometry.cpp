@@ -91,11 +91,16 @@ Result<PlanarMesh> meshPolygon(std::span<const glm::dvec2> boundary, double maxE
   std::size_t constrained = 0;
   for (auto e = cdt.constrained_edges_begin(); e != cdt.constrained_edges_end(); ++e) {
     const int a = e->first->vertex(Cdt::cw(e->second))->info(), b = e->first->vertex(Cdt::ccw(e->second))->info();
-    const bool consecutive = a < int(n) && b < int(n) && (std::size_t(std::abs(a - b)) == 1 || std::size_t(std::abs(a - b)) == n - 1);
-    if (!consecutive) return Error{"the mesher inserted a point on the panel boundary (constrained edge " + std::to_string(a) + "-" + std::to_string(b) + ")"};
+    const bool consecutive =
+        a < int(n) && b < int(n) && (std::size_t(std::abs(a - b)) == 1 || std::size_t(std::abs(a - b)) == n - 1);
+    if (!consecutive)
+      return Error{"the mesher inserted a point on the panel boundary (constrained edge " + std::to_string(a) + "-" +
+                   std::to_string(b) + ")"};
     ++constrained;
   }
-  if (constrained != n) return Error{"the mesher changed the panel boundary (" + std::to_string(constrained) + " constrained edges, expected " + std::to_string(n) + ")"};
+  if (constrained != n)
+    return Error{"the mesher changed the panel boundary (" + std::to_string(constrained) +
+                 " constrained edges, expected " + std::to_string(n) + ")"};
   for (auto f = cdt.finite_faces_begin(); f != cdt.finite_faces_end(); ++f) {
     if (!f->is_in_domain()) continue;
     for (int k = 0; k < 3; ++k) out.triangles.push_back(std::uint32_t(f->vertex(k)->info()));
@@ -134,7 +139,8 @@ Result<ClosedMeshQuery> ClosedMeshQuery::create(const TriangleMesh& mesh) {
   for (std::size_t t = 0; t + 2 < mesh.indices.size(); t += 3) {
     if (mesh.indices[t] >= remap.size() || mesh.indices[t + 1] >= remap.size() || mesh.indices[t + 2] >= remap.size())
       return Error{"body mesh triangle " + std::to_string(t / 3) + " has a vertex index out of range"};
-    const std::array<std::uint32_t, 3> f{remap[mesh.indices[t]], remap[mesh.indices[t + 1]], remap[mesh.indices[t + 2]]};
+    const std::array<std::uint32_t, 3> f{remap[mesh.indices[t]], remap[mesh.indices[t + 1]],
+                                         remap[mesh.indices[t + 2]]};
     if (f[0] == f[1] || f[1] == f[2] || f[0] == f[2]) continue;  // collapsed (e.g. at a sphere's pole)
     faces.push_back(f);
   }

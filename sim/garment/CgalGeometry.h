@@ -37,7 +37,7 @@ Result<PlanarMesh> meshPolygon(std::span<const glm::dvec2> boundary, double maxE
 /// merged first; each connected component must be closed and is tested on its own, so a
 /// body made of overlapping closed parts (torso, limbs) is the union of their insides.
 class ClosedMeshQuery {
-public:
+ public:
   static Result<ClosedMeshQuery> create(const TriangleMesh& mesh);
   ClosedMeshQuery(ClosedMeshQuery&&) noexcept;
   ClosedMeshQuery& operator=(ClosedMeshQuery&&) noexcept;
@@ -49,7 +49,7 @@ public:
   glm::vec3 closestPoint(glm::vec3 p) const;
   std::size_t componentCount() const;
 
-private:
+ private:
   struct Impl;
   explicit ClosedMeshQuery(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> m_impl;

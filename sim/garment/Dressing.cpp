@@ -34,10 +34,14 @@ void appendGarment(SewnGarment& all, const SewnGarment& g) {
 
 Result<Pattern> draft(const GarmentSpec& spec, const GarmentSizing& sizing) {
   switch (spec.kind) {
-    case GarmentKind::TShirt: return tShirt(sizing, spec.tshirt);
-    case GarmentKind::Skirt: return skirt(sizing, spec.skirt);
-    case GarmentKind::Trousers: return trousers(sizing, spec.trousers);
-    case GarmentKind::Dress: return dress(sizing, spec.dress);
+    case GarmentKind::TShirt:
+      return tShirt(sizing, spec.tshirt);
+    case GarmentKind::Skirt:
+      return skirt(sizing, spec.skirt);
+    case GarmentKind::Trousers:
+      return trousers(sizing, spec.trousers);
+    case GarmentKind::Dress:
+      return dress(sizing, spec.dress);
   }
   return Error{"unknown garment kind"};
 }
@@ -65,10 +69,14 @@ void applyGarmentMaterials(ClothModel& model, const std::vector<std::uint32_t>& 
 
 std::string_view garmentKindName(GarmentKind kind) {
   switch (kind) {
-    case GarmentKind::TShirt: return "tshirt";
-    case GarmentKind::Skirt: return "skirt";
-    case GarmentKind::Trousers: return "trousers";
-    case GarmentKind::Dress: return "dress";
+    case GarmentKind::TShirt:
+      return "tshirt";
+    case GarmentKind::Skirt:
+      return "skirt";
+    case GarmentKind::Trousers:
+      return "trousers";
+    case GarmentKind::Dress:
+      return "dress";
   }
   return "?";
 }
@@ -141,7 +149,8 @@ Result<DressedAvatar> dressAvatar(const TriangleMesh& bodyMesh, const BodyMeasur
   PlacementOptions placement;
   placement.clearance = dressing.clearance;
   for (std::size_t g = 0; g < outfit.size(); ++g) {
-    const std::string label = "garment " + std::to_string(g) + " (" + std::string(garmentKindName(outfit[g].kind)) + ")";
+    const std::string label =
+        "garment " + std::to_string(g) + " (" + std::string(garmentKindName(outfit[g].kind)) + ")";
     auto pattern = draft(outfit[g], sizing);
     if (!pattern) return pattern.error().prefixed(label + ": pattern: ");
     auto meshes = meshPattern(*pattern, meshing);

@@ -57,18 +57,18 @@ struct GarmentSpec {
 };
 
 struct DressingSettings {
-  float edgeLength = 0.02f;        ///< m, target triangle edge of the panels
-  float clearance = 0.012f;        ///< m kept between the placed panels and the body
-  float seamStiffness = 1500.0f;   ///< N/m of each rest-length-0 seam spring
-  float seamDamping = 0.01f;       ///< N s/m axial damping of the seam springs
-  float sewingDamping = 10.0f;     ///< 1/s velocity damping while sewing (settles the panels)
+  float edgeLength = 0.02f;       ///< m, target triangle edge of the panels
+  float clearance = 0.012f;       ///< m kept between the placed panels and the body
+  float seamStiffness = 1500.0f;  ///< N/m of each rest-length-0 seam spring
+  float seamDamping = 0.01f;      ///< N s/m axial damping of the seam springs
+  float sewingDamping = 10.0f;    ///< 1/s velocity damping while sewing (settles the panels)
   /// Sewing runs the projective integrator (stable with the stiff seam springs, whose
   /// stiffness adds up at corners shared by several seams) with these substeps per frame
   /// and Jacobi iterations per substep.
   int sewingSubsteps = 4;
   int sewingIterations = 20;
-  float weldGap = 0.002f;          ///< m: seams are welded once every pair is this close
-  int maxSewingFrames = 400;       ///< frames of frameDt before sewing gives up (error)
+  float weldGap = 0.002f;     ///< m: seams are welded once every pair is this close
+  int maxSewingFrames = 400;  ///< frames of frameDt before sewing gives up (error)
 };
 
 /// Scales the springs, hinges and vertex masses of every garment that has its own
@@ -91,8 +91,8 @@ using ClothSolverFactory =
 using SewingProgress = std::function<void(int frame, float maxGap)>;
 
 struct DressedAvatar {
-  ClothModel model;                 ///< all garments, welded, rest shape = the flat panels
-  ClothState state;                 ///< sewn shape around the body, at rest
+  ClothModel model;                            ///< all garments, welded, rest shape = the flat panels
+  ClothState state;                            ///< sewn shape around the body, at rest
   std::vector<std::uint32_t> garmentOfVertex;  ///< index into the outfit, per model vertex
   int sewingFrames = 0;
   float largestGapBeforeWeld = 0.0f;  ///< m
@@ -106,7 +106,7 @@ struct DressedAvatar {
 Result<DressedAvatar> dressAvatar(const TriangleMesh& bodyMesh, const BodyMeasurements& measurements,
                                   const std::vector<GarmentSpec>& outfit, const ClothMaterial& material,
                                   std::optional<AnisotropyTexture> anisotropy, const ClothSettings& settings,
-                                  const ClothSolverFactory& makeSolver,
-                                  const DressingSettings& dressing = {}, const SewingProgress& progress = {});
+                                  const ClothSolverFactory& makeSolver, const DressingSettings& dressing = {},
+                                  const SewingProgress& progress = {});
 
 }  // namespace hg

@@ -39,13 +39,15 @@ Result<PatternMesh> meshPattern(const Pattern& pattern, const MeshingOptions& op
     return Error{"meshing: target edge length must be > 0.1 mm"};
   if (!(options.minAngleDegrees >= 0.0f && options.minAngleDegrees <= 30.0f))
     return Error{"meshing: minimum angle must be in 0..30 degrees (Delaunay refinement terminates up to ~20.7)"};
-  if (!(options.textureScale > 0.0f) || !std::isfinite(options.textureScale)) return Error{"meshing: texture scale must be > 0"};
+  if (!(options.textureScale > 0.0f) || !std::isfinite(options.textureScale))
+    return Error{"meshing: texture scale must be > 0"};
   const double h = options.targetEdgeLength;
 
   // Segments per edge: enough for the target length, the larger count on both sides of a seam.
   std::vector<std::vector<int>> segments(pattern.panels.size());
   for (std::size_t p = 0; p < pattern.panels.size(); ++p)
-    for (const PanelEdge& e : pattern.panels[p].edges) segments[p].push_back(std::max(1, int(std::ceil(e.length() / h - 1e-6))));
+    for (const PanelEdge& e : pattern.panels[p].edges)
+      segments[p].push_back(std::max(1, int(std::ceil(e.length() / h - 1e-6))));
   for (const Seam& s : pattern.seams) {
     int& a = segments[std::size_t(s.panelA)][std::size_t(s.edgeA)];
     int& b = segments[std::size_t(s.panelB)][std::size_t(s.edgeB)];

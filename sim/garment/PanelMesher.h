@@ -24,8 +24,8 @@ struct MeshingOptions {
   /// from the boundary; triangles next to the fixed boundary may fall below it
   /// (PanelMesherTest measures the smallest angle). CGAL's proven bound is 20.7 degrees.
   float minAngleDegrees = 20.7f;
-  int lloydIterations = 10;        ///< CGAL lloyd_optimize_mesh_2 iterations (0: none)
-  float textureScale = 1.0f;       ///< m of panel per UV unit: uv = (y, -x) / textureScale
+  int lloydIterations = 10;   ///< CGAL lloyd_optimize_mesh_2 iterations (0: none)
+  float textureScale = 1.0f;  ///< m of panel per UV unit: uv = (y, -x) / textureScale
 };
 
 /// The UV of a panel-plane point (m): u along the grain (panel +y, warp), v along the

@@ -42,16 +42,16 @@ bool segmentsTouch(glm::dvec2 p1, glm::dvec2 p2, glm::dvec2 q1, glm::dvec2 q2) {
 
 Status GarmentSizing::validate() const {
   const std::pair<const char*, float> all[] = {
-      {"chestGirth", chestGirth},         {"waistGirth", waistGirth},       {"hipGirth", hipGirth},
-      {"neckGirth", neckGirth},           {"shoulderHeight", shoulderHeight}, {"chestHeight", chestHeight},
-      {"waistHeight", waistHeight},       {"hipHeight", hipHeight},         {"crotchHeight", crotchHeight},
-      {"kneeHeight", kneeHeight},         {"ankleHeight", ankleHeight},     {"shoulderWidth", shoulderWidth},
-      {"armLength", armLength},           {"upperArmGirth", upperArmGirth}, {"thighGirth", thighGirth}};
+      {"chestGirth", chestGirth},   {"waistGirth", waistGirth},         {"hipGirth", hipGirth},
+      {"neckGirth", neckGirth},     {"shoulderHeight", shoulderHeight}, {"chestHeight", chestHeight},
+      {"waistHeight", waistHeight}, {"hipHeight", hipHeight},           {"crotchHeight", crotchHeight},
+      {"kneeHeight", kneeHeight},   {"ankleHeight", ankleHeight},       {"shoulderWidth", shoulderWidth},
+      {"armLength", armLength},     {"upperArmGirth", upperArmGirth},   {"thighGirth", thighGirth}};
   for (const auto& [name, v] : all)
     if (!(v > 0.0f) || !std::isfinite(v)) return Error{std::string("garment sizing: ") + name + " must be > 0 m"};
-  const std::pair<const char*, float> heights[] = {{"ankleHeight", ankleHeight}, {"kneeHeight", kneeHeight},
-                                                   {"crotchHeight", crotchHeight}, {"hipHeight", hipHeight},
-                                                   {"waistHeight", waistHeight}, {"chestHeight", chestHeight},
+  const std::pair<const char*, float> heights[] = {{"ankleHeight", ankleHeight},      {"kneeHeight", kneeHeight},
+                                                   {"crotchHeight", crotchHeight},    {"hipHeight", hipHeight},
+                                                   {"waistHeight", waistHeight},      {"chestHeight", chestHeight},
                                                    {"shoulderHeight", shoulderHeight}};
   for (std::size_t i = 0; i + 1 < std::size(heights); ++i)
     if (!(heights[i].second < heights[i + 1].second))
@@ -147,7 +147,8 @@ Status Pattern::validate(double lengthTolerance) const {
       if (!edgeNames.insert(e.name).second) return Error{at + ": edge name '" + e.name + "' is used twice"};
       if (e.points.size() < 2) return Error{at + ", edge '" + e.name + "' has fewer than 2 points"};
       for (const glm::vec2& p : e.points)
-        if (!std::isfinite(p.x) || !std::isfinite(p.y)) return Error{at + ", edge '" + e.name + "' has a non-finite point"};
+        if (!std::isfinite(p.x) || !std::isfinite(p.y))
+          return Error{at + ", edge '" + e.name + "' has a non-finite point"};
       if (!(e.length() > 1e-6)) return Error{at + ", edge '" + e.name + "' has zero length"};
       const PanelEdge& next = panel.edges[(i + 1) % panel.edges.size()];
       if (next.points.empty() || glm::distance(glm::dvec2(e.points.back()), glm::dvec2(next.points.front())) > 1e-6)
@@ -155,7 +156,8 @@ Status Pattern::validate(double lengthTolerance) const {
     }
     const std::vector<glm::vec2> p = panel.outline();
     if (p.size() < 3) return Error{at + " has fewer than 3 outline points"};
-    if (!(panel.area() > 0.0)) return Error{at + " is not counter-clockwise (signed area " + std::to_string(panel.area()) + " m^2)"};
+    if (!(panel.area() > 0.0))
+      return Error{at + " is not counter-clockwise (signed area " + std::to_string(panel.area()) + " m^2)"};
     // Simple polygon: no two non-adjacent segments touch, no adjacent ones overlap.
     const std::size_t n = p.size();
     for (std::size_t i = 0; i < n; ++i) {
@@ -165,9 +167,11 @@ Status Pattern::validate(double lengthTolerance) const {
         const glm::dvec2 c = p[j], d = p[(j + 1) % n];
         const bool adjacent = j == i + 1 || (i == 0 && j == n - 1);
         if (adjacent) {  // they share one end: overlapping only if folded back onto each other
-          const glm::dvec2 shared = j == i + 1 ? b : a, u = (j == i + 1 ? a : b) - shared, v = (j == i + 1 ? d : c) - shared;
+          const glm::dvec2 shared = j == i + 1 ? b : a, u = (j == i + 1 ? a : b) - shared,
+                           v = (j == i + 1 ? d : c) - shared;
           if (std::abs(cross2(u, v)) <= 1e-12 * glm::length(u) * glm::length(v) && glm::dot(u, v) > 0.0)
-            return Error{at + " is not simple: its outline folds back at (" + metres(shared.x) + ", " + metres(shared.y) + ")"};
+            return Error{at + " is not simple: its outline folds back at (" + metres(shared.x) + ", " +
+                         metres(shared.y) + ")"};
           continue;
         }
         if (segmentsTouch(a, b, c, d))
@@ -182,21 +186,24 @@ Status Pattern::validate(double lengthTolerance) const {
     const std::string at = where + ", seam '" + s.name + "'";
     if (!seamNames.insert(s.name).second) return Error{where + ": seam name '" + s.name + "' is used twice"};
     for (auto [panel, edge] : {std::pair{s.panelA, s.edgeA}, std::pair{s.panelB, s.edgeB}}) {
-      if (panel < 0 || std::size_t(panel) >= panels.size()) return Error{at + " refers to panel " + std::to_string(panel) + ", which does not exist"};
+      if (panel < 0 || std::size_t(panel) >= panels.size())
+        return Error{at + " refers to panel " + std::to_string(panel) + ", which does not exist"};
       if (edge < 0 || std::size_t(edge) >= panels[std::size_t(panel)].edges.size())
-        return Error{at + " refers to edge " + std::to_string(edge) + " of panel '" + panels[std::size_t(panel)].name + "', which does not exist"};
+        return Error{at + " refers to edge " + std::to_string(edge) + " of panel '" + panels[std::size_t(panel)].name +
+                     "', which does not exist"};
     }
     if (s.panelA == s.panelB && s.edgeA == s.edgeB) return Error{at + " sews an edge to itself"};
     for (auto key : {std::pair{s.panelA, s.edgeA}, std::pair{s.panelB, s.edgeB}})
       if (!sewnEdges.insert(key).second)
-        return Error{at + ": edge '" + panels[std::size_t(key.first)].edges[std::size_t(key.second)].name + "' of panel '" +
-                     panels[std::size_t(key.first)].name + "' is already in another seam"};
+        return Error{at + ": edge '" + panels[std::size_t(key.first)].edges[std::size_t(key.second)].name +
+                     "' of panel '" + panels[std::size_t(key.first)].name + "' is already in another seam"};
     const PanelEdge& a = panels[std::size_t(s.panelA)].edges[std::size_t(s.edgeA)];
     const PanelEdge& b = panels[std::size_t(s.panelB)].edges[std::size_t(s.edgeB)];
     if (std::abs(a.length() - b.length()) > lengthTolerance)
-      return Error{at + ": edge '" + a.name + "' of panel '" + panels[std::size_t(s.panelA)].name + "' is " + metres(a.length()) +
-                   " long but edge '" + b.name + "' of panel '" + panels[std::size_t(s.panelB)].name + "' is " +
-                   metres(b.length()) + " (tolerance " + metres(lengthTolerance) + ")"};
+      return Error{at + ": edge '" + a.name + "' of panel '" + panels[std::size_t(s.panelA)].name + "' is " +
+                   metres(a.length()) + " long but edge '" + b.name + "' of panel '" +
+                   panels[std::size_t(s.panelB)].name + "' is " + metres(b.length()) + " (tolerance " +
+                   metres(lengthTolerance) + ")"};
   }
   return Status::success();
 }

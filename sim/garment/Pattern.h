@@ -30,21 +30,21 @@ namespace hg {
 /// body standing upright). Defaults: an average adult man (ISO 8559-1 definitions;
 /// values close to ISO/TR 10652 size 100 chest).
 struct GarmentSizing {
-  float chestGirth = 1.00f;       ///< around the fullest part of the chest, under the arms
-  float waistGirth = 0.86f;       ///< natural waist
-  float hipGirth = 1.00f;         ///< fullest part of the seat
-  float neckGirth = 0.39f;        ///< base of the neck
-  float shoulderHeight = 1.46f;   ///< acromion (shoulder point)
-  float chestHeight = 1.30f;      ///< chest girth line
-  float waistHeight = 1.08f;      ///< natural waist line
-  float hipHeight = 0.92f;        ///< hip (seat) girth line
-  float crotchHeight = 0.82f;     ///< crotch (inside leg length)
-  float kneeHeight = 0.50f;       ///< middle of the knee cap
-  float ankleHeight = 0.08f;      ///< ankle bone
-  float shoulderWidth = 0.45f;    ///< acromion to acromion, straight across the back
-  float armLength = 0.62f;        ///< acromion to wrist along the arm
-  float upperArmGirth = 0.31f;    ///< biceps
-  float thighGirth = 0.58f;       ///< just below the crotch
+  float chestGirth = 1.00f;      ///< around the fullest part of the chest, under the arms
+  float waistGirth = 0.86f;      ///< natural waist
+  float hipGirth = 1.00f;        ///< fullest part of the seat
+  float neckGirth = 0.39f;       ///< base of the neck
+  float shoulderHeight = 1.46f;  ///< acromion (shoulder point)
+  float chestHeight = 1.30f;     ///< chest girth line
+  float waistHeight = 1.08f;     ///< natural waist line
+  float hipHeight = 0.92f;       ///< hip (seat) girth line
+  float crotchHeight = 0.82f;    ///< crotch (inside leg length)
+  float kneeHeight = 0.50f;      ///< middle of the knee cap
+  float ankleHeight = 0.08f;     ///< ankle bone
+  float shoulderWidth = 0.45f;   ///< acromion to acromion, straight across the back
+  float armLength = 0.62f;       ///< acromion to wrist along the arm
+  float upperArmGirth = 0.31f;   ///< biceps
+  float thighGirth = 0.58f;      ///< just below the crotch
 
   /// Checks positivity and the height order ankle < knee < crotch < hip < waist < chest
   /// < shoulder; the error names the measurement.
@@ -63,7 +63,16 @@ struct PanelEdge {
 };
 
 /// Where a panel goes on the body (selects the placement surface, Placement.h).
-enum class BodyRegion { TorsoFront, TorsoBack, LeftArm, RightArm, LeftLegFront, LeftLegBack, RightLegFront, RightLegBack };
+enum class BodyRegion {
+  TorsoFront,
+  TorsoBack,
+  LeftArm,
+  RightArm,
+  LeftLegFront,
+  LeftLegBack,
+  RightLegFront,
+  RightLegBack
+};
 
 /// A flat piece of cloth.
 struct Panel {
@@ -101,8 +110,8 @@ struct Pattern {
   /// Index of the panel called `name`, or -1.
   int panelIndex(const std::string& panelName) const;
   /// Adds a seam between named panels and edges (asserts that they exist).
-  void sew(const std::string& seamName, const std::string& panelA, const std::string& edgeA,
-           const std::string& panelB, const std::string& edgeB, bool reversed = true);
+  void sew(const std::string& seamName, const std::string& panelA, const std::string& edgeA, const std::string& panelB,
+           const std::string& edgeB, bool reversed = true);
 
   /// Checks: unique panel and seam names, unique edge names per panel, every edge with
   /// >= 2 points and positive length, outlines closed (consecutive edges meet within

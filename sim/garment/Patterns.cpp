@@ -55,12 +55,12 @@ Panel mirrored(const Panel& in, std::string name, BodyRegion region) {
 /// A bodice panel (front or back) seen from outside: centre line at x = 0, the side with
 /// x > 0 is the body's left on the front and the body's right on the back.
 struct BodiceDraft {
-  float chestQuarter;   ///< m, half the panel width at the chest line
-  float bottomY;        ///< m, hem or waist seam height
-  float bottomQuarter;  ///< m, half the panel width at the bottom
-  float neckHalfWidth;  ///< m
-  float neckDepth;      ///< m below the neck point at the centre line
-  float armholeScoop;   ///< m the armhole curves in from the shoulder point
+  float chestQuarter;       ///< m, half the panel width at the chest line
+  float bottomY;            ///< m, hem or waist seam height
+  float bottomQuarter;      ///< m, half the panel width at the bottom
+  float neckHalfWidth;      ///< m
+  float neckDepth;          ///< m below the neck point at the centre line
+  float armholeScoop;       ///< m the armhole curves in from the shoulder point
   float shoulderExtension;  ///< m the shoulder seam runs past the shoulder point
   float armholeDrop;        ///< m the armhole bottom sits below the block's scye depth
   std::string bottomName;   ///< "hem" or "waist"
@@ -74,7 +74,8 @@ Panel bodicePanel(const GarmentSizing& s, const BodiceDraft& d, const std::strin
   const glm::vec2 S(0.5f * s.shoulderWidth + d.shoulderExtension, ys), N(d.neckHalfWidth, ys + slope);
   // Scye (armhole) depth from the neck point, chest / 8 + 10.5 cm in Aldrich's block,
   // plus the garment's drop; never below the waist.
-  const float yu = std::max(N.y - (s.chestGirth / 8.0f + 0.105f + d.armholeDrop), 0.5f * (s.chestHeight + s.waistHeight));
+  const float yu =
+      std::max(N.y - (s.chestGirth / 8.0f + 0.105f + d.armholeDrop), 0.5f * (s.chestHeight + s.waistHeight));
   const glm::vec2 U(d.chestQuarter, yu);
   // Armhole: shoulder point -> underarm, scooped in across the chest / back, meeting the
   // side seam at a right angle.
@@ -84,7 +85,8 @@ Panel bodicePanel(const GarmentSizing& s, const BodiceDraft& d, const std::strin
   // Neckline: quarter ellipses from the neck points to the centre line.
   Points neck;
   for (int i = 0; i <= 2 * kCurveSamples; ++i) {
-    const float t = std::numbers::pi_v<float> * float(i) / float(2 * kCurveSamples);  // 0 .. pi: right neck point -> left
+    const float t =
+        std::numbers::pi_v<float> * float(i) / float(2 * kCurveSamples);  // 0 .. pi: right neck point -> left
     neck.emplace_back(d.neckHalfWidth * std::cos(t), N.y - d.neckDepth * std::sin(t));
   }
   // Side seam: vertical at the chest quarter from the underarm down to the waist (T-shirt)
@@ -115,7 +117,9 @@ Result<Points> capCurve(glm::vec2 from, glm::vec2 to, bool crownAtEnd, double ta
   const glm::vec2 d = to - from;
   const glm::vec2 n = glm::normalize(glm::vec2(d.y, -d.x));
   const float a1 = crownAtEnd ? 0.35f : 1.0f, a2 = crownAtEnd ? 1.0f : 0.35f;  // bulge most near the crown
-  const auto curve = [&](float k) { return cubicPoints(from, from + d / 3.0f + k * a1 * n, from + 2.0f * d / 3.0f + k * a2 * n, to); };
+  const auto curve = [&](float k) {
+    return cubicPoints(from, from + d / 3.0f + k * a1 * n, from + 2.0f * d / 3.0f + k * a2 * n, to);
+  };
   if (polylineLength(curve(0.0f)) > target)
     return Error{what + ": the sleeve is too wide for the armhole (cap chord " + std::to_string(glm::length(d)) +
                  " m > armhole length " + std::to_string(target) + " m); reduce the sleeve ease"};
@@ -172,8 +176,9 @@ Panel skirtPanel(const GarmentSizing& s, float waistQuarter, float hipQuarter, f
   Points side{{hemQuarter, yhem}};
   for (int i = 0; i <= kCurveSamples; ++i) {
     const float t = float(i) / kCurveSamples;
-    side.emplace_back(hipQuarter + (waistQuarter - hipQuarter) * (1.0f - std::cos(0.5f * std::numbers::pi_v<float> * t)),
-                      yh + (yw - yh) * t);
+    side.emplace_back(
+        hipQuarter + (waistQuarter - hipQuarter) * (1.0f - std::cos(0.5f * std::numbers::pi_v<float> * t)),
+        yh + (yw - yh) * t);
   }
   Panel p;
   p.name = name;
@@ -200,9 +205,11 @@ Result<Pattern> finish(Pattern p) {
 
 Result<Pattern> tShirt(const GarmentSizing& s, const TShirtOptions& o) {
   if (Status st = s.validate(); !st) return st.error();
-  if (Status st = checkOptions("t-shirt", {{"chestEase", o.chestEase}, {"hemBelowWaist", o.hemBelowWaist},
-                                            {"sleeveLength", o.sleeveLength}, {"sleeveEase", o.sleeveEase},
-                                            {"neckEase", o.neckEase}});
+  if (Status st = checkOptions("t-shirt", {{"chestEase", o.chestEase},
+                                           {"hemBelowWaist", o.hemBelowWaist},
+                                           {"sleeveLength", o.sleeveLength},
+                                           {"sleeveEase", o.sleeveEase},
+                                           {"neckEase", o.neckEase}});
       !st)
     return st.error();
   const float chestQ = 0.25f * (s.chestGirth + o.chestEase);
@@ -213,7 +220,7 @@ Result<Pattern> tShirt(const GarmentSizing& s, const TShirtOptions& o) {
   Pattern p;
   p.name = "t-shirt";
   d.neckDepth = (s.neckGirth + o.neckEase) / 5.0f;  // front neck depth ~ neck / 5 (Aldrich)
-  d.armholeScoop = 0.03f;                            // across-front narrower than across-back
+  d.armholeScoop = 0.03f;                           // across-front narrower than across-back
   p.panels.push_back(bodicePanel(s, d, "front", BodyRegion::TorsoFront, true));
   d.neckDepth = 0.02f;  // back neck depth ~ 2 cm
   d.armholeScoop = 0.015f;
@@ -238,7 +245,9 @@ Result<Pattern> tShirt(const GarmentSizing& s, const TShirtOptions& o) {
 
 Result<Pattern> skirt(const GarmentSizing& s, const SkirtOptions& o) {
   if (Status st = s.validate(); !st) return st.error();
-  if (Status st = checkOptions("skirt", {{"waistEase", o.waistEase}, {"hipEase", o.hipEase}, {"length", o.length}, {"flare", o.flare}}); !st)
+  if (Status st = checkOptions(
+          "skirt", {{"waistEase", o.waistEase}, {"hipEase", o.hipEase}, {"length", o.length}, {"flare", o.flare}});
+      !st)
     return st.error();
   if (!(s.waistHeight - o.length < s.hipHeight - 0.05f))
     return Error{"skirt: length " + std::to_string(o.length) + " m must reach at least 5 cm below the hip line"};
@@ -249,14 +258,19 @@ Result<Pattern> skirt(const GarmentSizing& s, const SkirtOptions& o) {
   p.name = "skirt";
   p.panels.push_back(skirtPanel(s, waistQ, hipQ, hemQ, o.length, "front", BodyRegion::TorsoFront, true));
   p.panels.push_back(skirtPanel(s, waistQ, hipQ, hemQ, o.length, "back", BodyRegion::TorsoBack, false));
-  for (const std::string side : {"left", "right"}) p.sew("side_" + side, "front", "side_" + side, "back", "side_" + side);
+  for (const std::string side : {"left", "right"})
+    p.sew("side_" + side, "front", "side_" + side, "back", "side_" + side);
   return finish(std::move(p));
 }
 
 Result<Pattern> trousers(const GarmentSizing& s, const TrouserOptions& o) {
   if (Status st = s.validate(); !st) return st.error();
-  if (Status st = checkOptions("trousers", {{"waistEase", o.waistEase}, {"hipEase", o.hipEase}, {"kneeGirth", o.kneeGirth},
-                                             {"hemGirth", o.hemGirth}, {"crotchEase", o.crotchEase}, {"hemHeight", o.hemHeight}});
+  if (Status st = checkOptions("trousers", {{"waistEase", o.waistEase},
+                                            {"hipEase", o.hipEase},
+                                            {"kneeGirth", o.kneeGirth},
+                                            {"hemGirth", o.hemGirth},
+                                            {"crotchEase", o.crotchEase},
+                                            {"hemHeight", o.hemHeight}});
       !st)
     return st.error();
   const float waistQ = 0.25f * (s.waistGirth + o.waistEase), hipQ = 0.25f * (s.hipGirth + o.hipEase);
@@ -280,7 +294,8 @@ Result<Pattern> trousers(const GarmentSizing& s, const TrouserOptions& o) {
     Points p{{hemOuter, yhem}, {kneeOuter, yk}, {hipQ, yc}};
     for (int i = 0; i <= kCurveSamples; ++i) {
       const float t = float(i) / kCurveSamples;
-      p.emplace_back(hipQ + (waistQ - hipQ) * (1.0f - std::cos(0.5f * std::numbers::pi_v<float> * t)), yh + (yw - yh) * t);
+      p.emplace_back(hipQ + (waistQ - hipQ) * (1.0f - std::cos(0.5f * std::numbers::pi_v<float> * t)),
+                     yh + (yw - yh) * t);
     }
     return p;
   }();
@@ -292,7 +307,8 @@ Result<Pattern> trousers(const GarmentSizing& s, const TrouserOptions& o) {
     }
     return p;
   };
-  const auto legPanel = [&](const std::string& name, BodyRegion region, float fork, float crotchY, float kneeWidth, float hemWidth) {
+  const auto legPanel = [&](const std::string& name, BodyRegion region, float fork, float crotchY, float kneeWidth,
+                            float hemWidth) {
     const float kneeInner = kneeOuter - kneeWidth, hemInner = hemOuter - hemWidth;
     Panel p;
     p.name = name;
@@ -308,7 +324,8 @@ Result<Pattern> trousers(const GarmentSizing& s, const TrouserOptions& o) {
   const glm::vec2 frontKneeInner(kneeOuter - kneeFront, yk);
   const float upper = glm::distance(glm::vec2(-frontFork, yc), frontKneeInner);
   const float dxBack = (kneeOuter - kneeBack) + backFork;
-  if (!(upper > std::abs(dxBack) + 0.02f)) return Error{"trousers: the back fork is too wide for the rise; check hip and crotch heights"};
+  if (!(upper > std::abs(dxBack) + 0.02f))
+    return Error{"trousers: the back fork is too wide for the rise; check hip and crotch heights"};
   const float backCrotchY = yk + std::sqrt(upper * upper - dxBack * dxBack);
 
   // Canonical panels have the outseam at x > 0: the front of the left leg and the back
@@ -332,12 +349,17 @@ Result<Pattern> trousers(const GarmentSizing& s, const TrouserOptions& o) {
 
 Result<Pattern> dress(const GarmentSizing& s, const DressOptions& o) {
   if (Status st = s.validate(); !st) return st.error();
-  if (Status st = checkOptions("dress", {{"chestEase", o.chestEase}, {"waistEase", o.waistEase}, {"hipEase", o.hipEase},
-                                          {"skirtLength", o.skirtLength}, {"flare", o.flare}, {"neckEase", o.neckEase}});
+  if (Status st = checkOptions("dress", {{"chestEase", o.chestEase},
+                                         {"waistEase", o.waistEase},
+                                         {"hipEase", o.hipEase},
+                                         {"skirtLength", o.skirtLength},
+                                         {"flare", o.flare},
+                                         {"neckEase", o.neckEase}});
       !st)
     return st.error();
   if (!(s.waistHeight - o.skirtLength < s.hipHeight - 0.05f))
-    return Error{"dress: skirt length " + std::to_string(o.skirtLength) + " m must reach at least 5 cm below the hip line"};
+    return Error{"dress: skirt length " + std::to_string(o.skirtLength) +
+                 " m must reach at least 5 cm below the hip line"};
   if (!(s.waistHeight - o.skirtLength > 0.0f)) return Error{"dress: skirt length reaches below the floor"};
   const float chestQ = 0.25f * (s.chestGirth + o.chestEase), waistQ = 0.25f * (s.waistGirth + o.waistEase);
   const float hipQ = 0.25f * (s.hipGirth + o.hipEase), hemQ = hipQ + 0.25f * o.flare;

@@ -18,11 +18,11 @@
 namespace hg {
 
 struct TShirtOptions {
-  float chestEase = 0.10f;     ///< m added to the chest girth (front + back width at the chest)
-  float hemBelowWaist = 0.14f; ///< m from the waist line down to the hem
-  float sleeveLength = 0.24f;  ///< m from the shoulder point (cap crown) to the sleeve hem
-  float sleeveEase = 0.08f;    ///< m added to the upper-arm girth (sleeve width at the underarm)
-  float neckEase = 0.03f;      ///< m added to the neck girth for the neckline width
+  float chestEase = 0.10f;      ///< m added to the chest girth (front + back width at the chest)
+  float hemBelowWaist = 0.14f;  ///< m from the waist line down to the hem
+  float sleeveLength = 0.24f;   ///< m from the shoulder point (cap crown) to the sleeve hem
+  float sleeveEase = 0.08f;     ///< m added to the upper-arm girth (sleeve width at the underarm)
+  float neckEase = 0.03f;       ///< m added to the neck girth for the neckline width
 };
 
 struct SkirtOptions {
@@ -33,21 +33,21 @@ struct SkirtOptions {
 };
 
 struct TrouserOptions {
-  float waistEase = 0.02f;  ///< m added to the waist girth
-  float hipEase = 0.06f;    ///< m added to the hip girth
-  float kneeGirth = 0.0f;   ///< m, trouser circumference at the knee (0: 0.8 x thigh girth)
-  float hemGirth = 0.42f;   ///< m, trouser circumference at the hem
-  float crotchEase = 0.02f; ///< m the front crotch point sits below the body's crotch
-  float hemHeight = 0.0f;   ///< m above the floor (0: 4 cm below the ankle height, at least 1 cm)
+  float waistEase = 0.02f;   ///< m added to the waist girth
+  float hipEase = 0.06f;     ///< m added to the hip girth
+  float kneeGirth = 0.0f;    ///< m, trouser circumference at the knee (0: 0.8 x thigh girth)
+  float hemGirth = 0.42f;    ///< m, trouser circumference at the hem
+  float crotchEase = 0.02f;  ///< m the front crotch point sits below the body's crotch
+  float hemHeight = 0.0f;    ///< m above the floor (0: 4 cm below the ankle height, at least 1 cm)
 };
 
 struct DressOptions {
-  float chestEase = 0.06f;  ///< m added to the chest girth
-  float waistEase = 0.04f;  ///< m added to the waist girth (bodice and skirt waist seam)
-  float hipEase = 0.05f;    ///< m added to the hip girth
-  float skirtLength = 0.60f;///< m from the waist line to the hem
-  float flare = 0.40f;      ///< m of hem circumference beyond hip + ease
-  float neckEase = 0.04f;   ///< m added to the neck girth for the neckline width
+  float chestEase = 0.06f;    ///< m added to the chest girth
+  float waistEase = 0.04f;    ///< m added to the waist girth (bodice and skirt waist seam)
+  float hipEase = 0.05f;      ///< m added to the hip girth
+  float skirtLength = 0.60f;  ///< m from the waist line to the hem
+  float flare = 0.40f;        ///< m of hem circumference beyond hip + ease
+  float neckEase = 0.04f;     ///< m added to the neck girth for the neckline width
 };
 
 /// Front and back bodice (neckline, armholes, shoulder and side seams) and two set-in

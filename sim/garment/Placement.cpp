@@ -18,7 +18,7 @@ constexpr float kTwoPi = 2.0f * std::numbers::pi_v<float>;
 
 /// Arc length along the ellipse (sin t, r cos t) from t = 0, tabulated for inversion.
 class UnitEllipse {
-public:
+ public:
   explicit UnitEllipse(float ratio) : m_s(kSamples + 1, 0.0) {
     for (int i = 1; i <= kSamples; ++i) {
       const double t = (i - 0.5) * kStep;
@@ -35,7 +35,7 @@ public:
     return std::copysign((double(i - 1) + f) * kStep, s);
   }
 
-private:
+ private:
   static constexpr int kSamples = 2048;
   static constexpr double kStep = 2.0 * std::numbers::pi / kSamples;
   std::vector<double> m_s;
@@ -111,8 +111,10 @@ Result<PlacedPattern> placePattern(const Pattern& pattern, const PatternMesh& me
     return Error{"placement: pattern '" + pattern.name + "' has " + std::to_string(pattern.panels.size()) +
                  " panels but its mesh " + std::to_string(meshes.panels.size())};
   if (Status s = sizing.validate(); !s) return s.error();
-  if (!(options.clearance >= 0.0f) || !std::isfinite(options.clearance)) return Error{"placement: clearance must be >= 0 m"};
-  if (!(frame.torsoDepthRatio > 0.1f && frame.torsoDepthRatio <= 1.0f)) return Error{"placement: torso depth ratio must be in 0.1 .. 1"};
+  if (!(options.clearance >= 0.0f) || !std::isfinite(options.clearance))
+    return Error{"placement: clearance must be >= 0 m"};
+  if (!(frame.torsoDepthRatio > 0.1f && frame.torsoDepthRatio <= 1.0f))
+    return Error{"placement: torso depth ratio must be in 0.1 .. 1"};
   auto query = garment_detail::ClosedMeshQuery::create(body);
   if (!query) return query.error().prefixed("placement: ");
 
@@ -155,9 +157,10 @@ Result<PlacedPattern> placePattern(const Pattern& pattern, const PatternMesh& me
     placed.reserve(mesh.positions.size());
     if (panel.region == BodyRegion::LeftArm || panel.region == BodyRegion::RightArm) {
       const bool left = panel.region == BodyRegion::LeftArm;
-      const glm::vec3 sh = left ? frame.leftShoulder : frame.rightShoulder, el = left ? frame.leftElbow : frame.rightElbow,
-                      wr = left ? frame.leftWrist : frame.rightWrist;
-      if (glm::distance(sh, el) < 1e-3f) return Error{"placement: the body frame's arm has no length (panel '" + panel.name + "')"};
+      const glm::vec3 sh = left ? frame.leftShoulder : frame.rightShoulder,
+                      el = left ? frame.leftElbow : frame.rightElbow, wr = left ? frame.leftWrist : frame.rightWrist;
+      if (glm::distance(sh, el) < 1e-3f)
+        return Error{"placement: the body frame's arm has no length (panel '" + panel.name + "')"};
       // Reference height: where the sleeve is widest (the underarm line); the cap above
       // keeps that radius.
       double yMin = INFINITY, yMax = -INFINITY;
@@ -216,8 +219,9 @@ Result<PlacedPattern> placePattern(const Pattern& pattern, const PatternMesh& me
       for (int it = 0;; ++it) {
         if (!query->inside(p) && glm::distance(p, query->closestPoint(p)) >= options.clearance) break;
         if (it == options.maxPushIterations)
-          return Error{"placement: panel '" + panel.name + "' vertex " + std::to_string(v) + " is still inside the body or within " +
-                       std::to_string(options.clearance) + " m of it after " + std::to_string(it) + " pushes"};
+          return Error{"placement: panel '" + panel.name + "' vertex " + std::to_string(v) +
+                       " is still inside the body or within " + std::to_string(options.clearance) + " m of it after " +
+                       std::to_string(it) + " pushes"};
         p += radial * step;
         moved = true;
       }
@@ -229,7 +233,8 @@ Result<PlacedPattern> placePattern(const Pattern& pattern, const PatternMesh& me
   float clearance = std::numeric_limits<float>::infinity();
   for (std::size_t pi = 0; pi < out.panelPositions.size(); ++pi)
     for (const glm::vec3& p : out.panelPositions[pi]) {
-      if (query->inside(p)) return Error{"placement: panel '" + pattern.panels[pi].name + "' has a vertex inside the body"};
+      if (query->inside(p))
+        return Error{"placement: panel '" + pattern.panels[pi].name + "' has a vertex inside the body"};
       clearance = std::min(clearance, glm::distance(p, query->closestPoint(p)));
     }
   out.minClearance = clearance;

@@ -12,8 +12,8 @@
 /// crease centred front and back; between the crotch and the hip line they blend into
 /// the torso ellipse. Vertices then inside the body or closer than the clearance are
 /// pushed radially away from their cylinder's axis in small steps until they are
-/// outside (exact inside test: CGAL Side_of_triangle_mesh) and the clearance away. Coordinates: metres, y up, floor y = 0, body faces +z, the
-/// body's left at +x.
+/// outside (exact inside test: CGAL Side_of_triangle_mesh) and the clearance away. Coordinates: metres, y up, floor y =
+/// 0, body faces +z, the body's left at +x.
 #include <vector>
 
 #include <glm/vec2.hpp>
@@ -32,7 +32,7 @@ struct BodyFrame {
   glm::vec3 rightShoulder{0.0f}, rightElbow{0.0f}, rightWrist{0.0f};
   glm::vec3 leftHip{0.0f}, leftKnee{0.0f}, leftAnkle{0.0f};
   glm::vec3 rightHip{0.0f}, rightKnee{0.0f}, rightAnkle{0.0f};
-  glm::vec2 torsoAxis{0.0f};  ///< (x, z) of the vertical torso axis
+  glm::vec2 torsoAxis{0.0f};      ///< (x, z) of the vertical torso axis
   float torsoDepthRatio = 0.72f;  ///< depth / width of the torso's elliptic cross-section
 
   /// Joints of an idealised body of these measurements, arms lowered `armDownDegrees`
@@ -43,7 +43,7 @@ struct BodyFrame {
 };
 
 struct PlacementOptions {
-  float clearance = 0.01f;  ///< m: minimum distance kept from the body surface
+  float clearance = 0.01f;      ///< m: minimum distance kept from the body surface
   int maxPushIterations = 200;  ///< per vertex, each max(clearance / 2, 2 mm) radially outward from the wrapping axis
 };
 
@@ -58,6 +58,7 @@ struct PlacedPattern {
 /// closed; overlapping components are a union). Errors name the panel or the body
 /// problem.
 Result<PlacedPattern> placePattern(const Pattern& pattern, const PatternMesh& meshes, const GarmentSizing& sizing,
-                                   const BodyFrame& frame, const TriangleMesh& body, const PlacementOptions& options = {});
+                                   const BodyFrame& frame, const TriangleMesh& body,
+                                   const PlacementOptions& options = {});
 
 }  // namespace hg

@@ -85,11 +85,13 @@ float maxSeamGap(std::span<const glm::vec4> positions, std::span<const SeamPair>
   return gap;
 }
 
-Status applyPanelRest(ClothModel& model, std::span<const glm::vec2> cornerPanelCoords, float textureScale, bool flatHinges) {
+Status applyPanelRest(ClothModel& model, std::span<const glm::vec2> cornerPanelCoords, float textureScale,
+                      bool flatHinges) {
   if (cornerPanelCoords.size() != model.triangles.size())
     return Error{"panel rest shape: " + std::to_string(cornerPanelCoords.size()) + " corner coordinates for " +
                  std::to_string(model.triangles.size() / 3) + " triangles"};
-  if (!(textureScale > 0.0f) || !std::isfinite(textureScale)) return Error{"panel rest shape: texture scale must be > 0"};
+  if (!(textureScale > 0.0f) || !std::isfinite(textureScale))
+    return Error{"panel rest shape: texture scale must be > 0"};
   // Edge (min, max) -> panel coordinates of its ends in the first triangle that has it.
   std::map<std::pair<std::uint32_t, std::uint32_t>, std::pair<glm::vec2, glm::vec2>> edges;
   for (std::size_t t = 0; t < model.triangles.size(); t += 3)
@@ -105,7 +107,9 @@ Status applyPanelRest(ClothModel& model, std::span<const glm::vec2> cornerPanelC
     if (it == edges.end()) continue;  // not a mesh edge (a seam spring)
     const auto [pa, pb] = it->second;
     const float length = glm::distance(pa, pb);
-    if (!(length > 0.0f)) return Error{"panel rest shape: edge " + std::to_string(s.a) + "-" + std::to_string(s.b) + " has zero length in its panel"};
+    if (!(length > 0.0f))
+      return Error{"panel rest shape: edge " + std::to_string(s.a) + "-" + std::to_string(s.b) +
+                   " has zero length in its panel"};
     s.restLength = s.restLength0 = length;
     const glm::vec2 uvA = panelUv(pa, textureScale), uvB = panelUv(pb, textureScale);
     s.uv = glm::vec4(0.5f * (uvA + uvB), uvB - uvA);
@@ -119,7 +123,8 @@ Status applyPanelRest(ClothModel& model, std::span<const glm::vec2> cornerPanelC
 Result<WeldedGarment> weldSeams(const SewnGarment& garment, std::span<const glm::vec4> positions, float maxGap) {
   const std::size_t n = garment.mesh.positions.size();
   if (positions.size() != n)
-    return Error{"welding: " + std::to_string(positions.size()) + " positions for a garment of " + std::to_string(n) + " vertices"};
+    return Error{"welding: " + std::to_string(positions.size()) + " positions for a garment of " + std::to_string(n) +
+                 " vertices"};
   UnionFind groups(n);
   for (const SeamPair& p : garment.pairs) {
     const float gap = glm::distance(glm::vec3(positions[p.a]), glm::vec3(positions[p.b]));
@@ -155,7 +160,8 @@ Result<WeldedGarment> weldSeams(const SewnGarment& garment, std::span<const glm:
     const std::uint32_t a = w.oldToNew[garment.mesh.indices[t]], b = w.oldToNew[garment.mesh.indices[t + 1]],
                         c = w.oldToNew[garment.mesh.indices[t + 2]];
     if (a == b || b == c || a == c)
-      return Error{"welding: triangle " + std::to_string(t / 3) + " would collapse (two of its corners are sewn together)"};
+      return Error{"welding: triangle " + std::to_string(t / 3) +
+                   " would collapse (two of its corners are sewn together)"};
     w.mesh.indices.insert(w.mesh.indices.end(), {a, b, c});
   }
   w.panelOfTriangle = garment.panelOfTriangle;

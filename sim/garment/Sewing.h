@@ -47,13 +47,13 @@ struct SeamPair {
 
 /// All panels in one mesh, not yet joined.
 struct SewnGarment {
-  TriangleMesh mesh;                          ///< placed positions (m), per-vertex panel UVs, triangles, normals
-  std::vector<std::uint32_t> panelOffsets;    ///< first vertex of each panel (panels + 1 entries)
-  std::vector<std::uint32_t> panelOfTriangle; ///< T
-  std::vector<glm::vec2> cornerPanelCoords;   ///< 3 x T: panel-plane coordinates (m) of each triangle corner
-  std::vector<SeamPair> pairs;                ///< every seam's vertex pairs (a seam's corner vertices too)
-  std::vector<std::string> seamNames;         ///< Pattern::seams names, for messages
-  float textureScale = 1.0f;                  ///< m of panel per UV unit (PatternMesh::textureScale)
+  TriangleMesh mesh;                           ///< placed positions (m), per-vertex panel UVs, triangles, normals
+  std::vector<std::uint32_t> panelOffsets;     ///< first vertex of each panel (panels + 1 entries)
+  std::vector<std::uint32_t> panelOfTriangle;  ///< T
+  std::vector<glm::vec2> cornerPanelCoords;    ///< 3 x T: panel-plane coordinates (m) of each triangle corner
+  std::vector<SeamPair> pairs;                 ///< every seam's vertex pairs (a seam's corner vertices too)
+  std::vector<std::string> seamNames;          ///< Pattern::seams names, for messages
+  float textureScale = 1.0f;                   ///< m of panel per UV unit (PatternMesh::textureScale)
 };
 
 /// Concatenates the placed panels and pairs the seam vertices. Errors name the seam
@@ -77,12 +77,12 @@ Status applyPanelRest(ClothModel& model, std::span<const glm::vec2> cornerPanelC
 
 /// The garment with each group of paired vertices merged into one.
 struct WeldedGarment {
-  TriangleMesh mesh;                          ///< merged vertices at their group's mean position
-  std::vector<std::uint32_t> oldToNew;        ///< SewnGarment vertex -> welded vertex
-  std::vector<std::uint32_t> panelOfTriangle; ///< T (triangles keep their order)
-  std::vector<glm::vec2> cornerPanelCoords;   ///< 3 x T, as in SewnGarment
+  TriangleMesh mesh;                           ///< merged vertices at their group's mean position
+  std::vector<std::uint32_t> oldToNew;         ///< SewnGarment vertex -> welded vertex
+  std::vector<std::uint32_t> panelOfTriangle;  ///< T (triangles keep their order)
+  std::vector<glm::vec2> cornerPanelCoords;    ///< 3 x T, as in SewnGarment
   float textureScale = 1.0f;
-  std::size_t mergedVertices = 0;             ///< vertices removed by welding
+  std::size_t mergedVertices = 0;  ///< vertices removed by welding
 };
 
 /// Welds every seam pair whose gap at `positions` (xyz m, the sewn garment's vertex

@@ -221,8 +221,7 @@ Result<TriangleMesh> extractIsoSurface(const ScalarField& field, const Box3& box
     }
 
   static const std::array<std::array<Corner, 4>, 6> kTets = kuhnTetrahedra();
-  const std::int64_t cornerOffset[8] = {0,      1,          nx,          1 + nx,
-                                        nx * ny, 1 + nx * ny, nx + nx * ny, 1 + nx + nx * ny};
+  const std::int64_t cornerOffset[8] = {0, 1, nx, 1 + nx, nx * ny, 1 + nx * ny, nx + nx * ny, 1 + nx + nx * ny};
 
   TriangleMesh mesh;
   // Surface vertex of the grid edge from point `lo` to the point `lo + offset(mask)`,
@@ -286,8 +285,7 @@ Result<TriangleMesh> extractIsoSurface(const ScalarField& field, const Box3& box
           }
         }
       }
-  if (settings.collapseEdgeFraction > 0.0f)
-    collapseShortEdges(mesh, settings.collapseEdgeFraction * h, field, h);
+  if (settings.collapseEdgeFraction > 0.0f) collapseShortEdges(mesh, settings.collapseEdgeFraction * h, field, h);
   computeVertexNormals(mesh);
   return mesh;
 }

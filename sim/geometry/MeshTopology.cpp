@@ -48,11 +48,13 @@ Status checkWatertight(const TriangleMesh& mesh) {
   for (std::size_t e = 0; e < directed.size(); ++e) {
     const std::uint32_t from = std::uint32_t(directed[e] >> 32), to = std::uint32_t(directed[e]);
     if (e + 1 < directed.size() && directed[e + 1] == directed[e])
-      return Error{edgeName(from, to) + " is used twice in the same direction (more than two triangles or "
-                                        "inconsistent orientation)"};
+      return Error{edgeName(from, to) +
+                   " is used twice in the same direction (more than two triangles or "
+                   "inconsistent orientation)"};
     if (!std::binary_search(directed.begin(), directed.end(), directedKey(to, from)))
-      return Error{edgeName(from, to) + " has no triangle using it in the opposite direction (open boundary or "
-                                        "inconsistent orientation)"};
+      return Error{edgeName(from, to) +
+                   " has no triangle using it in the opposite direction (open boundary or "
+                   "inconsistent orientation)"};
   }
   return {};
 }

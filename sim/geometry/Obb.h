@@ -13,10 +13,10 @@
 namespace hg {
 
 struct Obb {
-  glm::vec3 centre{0.0f};                      ///< G, m
+  glm::vec3 centre{0.0f};  ///< G, m
   std::array<glm::vec3, 3> axes{glm::vec3(1.0f, 0.0f, 0.0f), glm::vec3(0.0f, 1.0f, 0.0f),
                                 glm::vec3(0.0f, 0.0f, 1.0f)};  ///< v_i, orthonormal, right-handed
-  glm::vec3 halfLengths{0.0f};                 ///< L_i >= 0, m
+  glm::vec3 halfLengths{0.0f};                                 ///< L_i >= 0, m
 
   /// Section 7's distance from p (0 inside).
   float distance(glm::vec3 p) const;

@@ -4,12 +4,18 @@ namespace hg::gpu {
 
 std::string glErrorName(GLenum error) {
   switch (error) {
-    case GL_INVALID_ENUM: return "GL_INVALID_ENUM";
-    case GL_INVALID_VALUE: return "GL_INVALID_VALUE";
-    case GL_INVALID_OPERATION: return "GL_INVALID_OPERATION";
-    case GL_INVALID_FRAMEBUFFER_OPERATION: return "GL_INVALID_FRAMEBUFFER_OPERATION";
-    case GL_OUT_OF_MEMORY: return "GL_OUT_OF_MEMORY";
-    default: return "GL error " + std::to_string(error);
+    case GL_INVALID_ENUM:
+      return "GL_INVALID_ENUM";
+    case GL_INVALID_VALUE:
+      return "GL_INVALID_VALUE";
+    case GL_INVALID_OPERATION:
+      return "GL_INVALID_OPERATION";
+    case GL_INVALID_FRAMEBUFFER_OPERATION:
+      return "GL_INVALID_FRAMEBUFFER_OPERATION";
+    case GL_OUT_OF_MEMORY:
+      return "GL_OUT_OF_MEMORY";
+    default:
+      return "GL error " + std::to_string(error);
   }
 }
 
@@ -17,7 +23,8 @@ Status checkGl(std::string_view who, std::string_view what) {
   GLenum first = GL_NO_ERROR;
   for (GLenum e = glGetError(); e != GL_NO_ERROR; e = glGetError())
     if (first == GL_NO_ERROR) first = e;
-  if (first != GL_NO_ERROR) return graphicsError(std::string(who) + ": " + glErrorName(first) + " " + std::string(what));
+  if (first != GL_NO_ERROR)
+    return graphicsError(std::string(who) + ": " + glErrorName(first) + " " + std::string(what));
   return Status::success();
 }
 

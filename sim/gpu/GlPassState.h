@@ -26,8 +26,7 @@ class SavedRasterState {
   SavedRasterState& operator=(const SavedRasterState&) = delete;
 
  private:
-  static constexpr std::array<GLenum, 5> kCaps{GL_DEPTH_TEST, GL_DEPTH_CLAMP, GL_SCISSOR_TEST, GL_CULL_FACE,
-                                               GL_BLEND};
+  static constexpr std::array<GLenum, 5> kCaps{GL_DEPTH_TEST, GL_DEPTH_CLAMP, GL_SCISSOR_TEST, GL_CULL_FACE, GL_BLEND};
   std::array<GLboolean, 5> m_on{};
   GLint m_viewport[4] = {}, m_scissor[4] = {};
 };

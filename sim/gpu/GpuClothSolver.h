@@ -15,8 +15,7 @@ Result<std::unique_ptr<ClothSolver>> createGpuClothSolver(std::shared_ptr<const 
                                                           const ClothSettings& settings);
 
 /// Either backend by name.
-Result<std::unique_ptr<ClothSolver>> createClothSolver(Backend backend,
-                                                       std::shared_ptr<const ClothModel> model,
+Result<std::unique_ptr<ClothSolver>> createClothSolver(Backend backend, std::shared_ptr<const ClothModel> model,
                                                        const ClothSettings& settings);
 
 }  // namespace hg

@@ -211,7 +211,8 @@ void GpuClothSolverBase::bindModel() const {
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HG_BINDING_SPHERE_TREE_NODES, m_sphereTreeNodes.id());
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HG_BINDING_SPHERE_TREE_INSTANCES, m_sphereTreeInstances.id());
   const bool external = m_externalViews.count > 0;
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HG_BINDING_DEPTH_VIEWS, external ? m_externalViews.views : m_depthViews.id());
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HG_BINDING_DEPTH_VIEWS,
+                   external ? m_externalViews.views : m_depthViews.id());
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HG_BINDING_DEPTH_NORMAL_DEPTH,
                    external ? m_externalViews.normalDepth : m_depthNormalDepth.id());
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HG_BINDING_DEPTH_VELOCITY,

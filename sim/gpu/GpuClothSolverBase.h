@@ -23,9 +23,9 @@ namespace hg {
 
 /// The compute programs both GPU integrators run.
 struct GpuClothSharedPrograms {
-  gl::Program forces;      ///< shaders/cloth_forces.comp: spring and hinge forces per element
-  gl::Program setup;       ///< shaders/cloth_setup.comp: anisotropy texture into spring stiffness
-  gl::Program plasticity;  ///< shaders/cloth_plasticity.comp: plastic creep of rest lengths / angles
+  gl::Program forces;          ///< shaders/cloth_forces.comp: spring and hinge forces per element
+  gl::Program setup;           ///< shaders/cloth_setup.comp: anisotropy texture into spring stiffness
+  gl::Program plasticity;      ///< shaders/cloth_plasticity.comp: plastic creep of rest lengths / angles
   gl::Program featuresGather;  ///< shaders/cloth_features_gather.comp: body features between vertices
   gl::Program featuresApply;   ///< shaders/cloth_features_apply.comp
 };

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <cstdio>
 #include <cstdint>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -31,7 +31,6 @@ constexpr GLuint kMeshIndicesBinding = HG_BINDING_DEPTH_MESH_INDICES;
 // Vertex attributes.
 constexpr GLuint kPositionAttribute = 0, kVelocityAttribute = 2;
 
-
 Status checkGl(const std::string& what) { return gpu::checkGl("GpuDepthViewRenderer", what); }
 
 }  // namespace
@@ -54,8 +53,8 @@ Result<std::unique_ptr<GpuDepthViewRenderer>> GpuDepthViewRenderer::create(const
   glGetIntegerv(GL_MAX_TEXTURE_SIZE, &maxSize);
   if (r->m_targetWidth > maxSize || r->m_targetHeight > maxSize)
     return Error{"GpuDepthViewRenderer: a view of " + std::to_string(r->m_targetWidth) + " x " +
-                 std::to_string(r->m_targetHeight) + " texels exceeds GL_MAX_TEXTURE_SIZE = " +
-                 std::to_string(maxSize) + " (raise the texel size)"};
+                 std::to_string(r->m_targetHeight) +
+                 " texels exceeds GL_MAX_TEXTURE_SIZE = " + std::to_string(maxSize) + " (raise the texel size)"};
 
   auto program = gl::ShaderRegistry().buildGraphics("depth_view.vert", "depth_view.frag");
   if (!program) return program.error();
@@ -85,13 +84,13 @@ Result<std::unique_ptr<GpuDepthViewRenderer>> GpuDepthViewRenderer::create(const
     const GLenum status = glCheckNamedFramebufferStatus(fbo, GL_DRAW_FRAMEBUFFER);
     if (status != GL_FRAMEBUFFER_COMPLETE)
       return graphicsError("GpuDepthViewRenderer: framebuffer of " + std::to_string(r->m_targetWidth) + " x " +
-                   std::to_string(r->m_targetHeight) + " RGBA32F x 2 + D32F is incomplete (status 0x" +
-                   [&] {
-                     char hex[16];
-                     std::snprintf(hex, sizeof hex, "%04x", status);
-                     return std::string(hex);
-                   }() +
-                   ")");
+                           std::to_string(r->m_targetHeight) + " RGBA32F x 2 + D32F is incomplete (status 0x" +
+                           [&] {
+                             char hex[16];
+                             std::snprintf(hex, sizeof hex, "%04x", status);
+                             return std::string(hex);
+                           }() +
+                           ")");
   }
   r->m_views = gl::createBuffer(std::span<const kernels::DepthView>(setup.views), 0);
   const std::size_t texels = setup.texelCount();
@@ -153,7 +152,7 @@ Status GpuDepthViewRenderer::render(const TriangleMesh& mesh, std::span<const gl
   glDepthFunc(GL_LESS);
   glDepthMask(GL_TRUE);
   glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
-  glEnable(GL_DEPTH_CLAMP);  // no near/far clipping: every crossing of the box is drawn
+  glEnable(GL_DEPTH_CLAMP);   // no near/far clipping: every crossing of the box is drawn
   glEnable(GL_SCISSOR_TEST);  // clears and draws stay within the view's texels
   glDisable(GL_CULL_FACE);
   glDisable(GL_BLEND);
@@ -187,8 +186,7 @@ Status GpuDepthViewRenderer::render(const TriangleMesh& mesh, std::span<const gl
       if (m_indexCount > 0) glDrawElements(GL_TRIANGLES, GLsizei(m_indexCount), GL_UNSIGNED_INT, nullptr);
       // Copy the layer's texels into the texel buffers, on the GPU (pixel pack buffer).
       const std::size_t offset =
-          (std::size_t(view.texels.x) + std::size_t(k) * std::size_t(width) * std::size_t(height)) *
-          sizeof(glm::vec4);
+          (std::size_t(view.texels.x) + std::size_t(k) * std::size_t(width) * std::size_t(height)) * sizeof(glm::vec4);
       glBindBuffer(GL_PIXEL_PACK_BUFFER, m_normalDepth.id());
       glGetTextureSubImage(m_color[target][0].id(), 0, 0, 0, 0, width, height, 1, GL_RGBA, GL_FLOAT,
                            GLsizei(layerBytes), reinterpret_cast<void*>(offset));

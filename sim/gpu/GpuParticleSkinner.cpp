@@ -461,8 +461,8 @@ Status GpuParticleSkinner::advance(const Pose& pose, int steps) {
   gl::readBuffer(m_status, sizeof(status), status);
   if (status[0] != 0u)
     return simulationError("particle skinning diverged at step " + std::to_string(m_steps) + " (particle " +
-                 std::to_string(status[1]) + "): lower time_step (now " + std::to_string(model.settings.timeStep) +
-                 " s) or the stiffnesses");
+                           std::to_string(status[1]) + "): lower time_step (now " +
+                           std::to_string(model.settings.timeStep) + " s) or the stiffnesses");
   // A new pose sets a new target velocity; a held pose then has none.
   if (n > 0)
     glClearNamedBufferSubData(m_velocities.id(), GL_RGBA32F, GLintptr(kTargetVelocitySlot * n * sizeof(glm::vec4)),

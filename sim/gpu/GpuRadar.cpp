@@ -35,8 +35,9 @@ class GpuRadar final : public RadarBackend {
  public:
   static Result<std::unique_ptr<RadarBackend>> create() {
     if (!hasExtension("GL_ARB_shader_viewport_layer_array") && !hasExtension("GL_AMD_vertex_shader_layer"))
-      return graphicsError("GpuRadar: the OpenGL driver has neither GL_ARB_shader_viewport_layer_array nor "
-                   "GL_AMD_vertex_shader_layer (gl_Layer in the vertex shader: one draw for all radars)");
+      return graphicsError(
+          "GpuRadar: the OpenGL driver has neither GL_ARB_shader_viewport_layer_array nor "
+          "GL_AMD_vertex_shader_layer (gl_Layer in the vertex shader: one draw for all radars)");
     std::unique_ptr<GpuRadar> r(new GpuRadar());
     auto raster = gl::ShaderRegistry().buildGraphics("radar.vert", "radar.frag");
     if (!raster) return raster.error();
@@ -65,8 +66,8 @@ class GpuRadar final : public RadarBackend {
     const std::size_t count = queries.size();
     if (count == 0) return std::vector<RadarHit>{};
     const std::size_t pixels = std::size_t(size.width) * std::size_t(size.height);
-    const std::size_t chunk = std::max<std::size_t>(
-        1, std::min<std::size_t>(std::size_t(std::max(m_maxLayers, 1)), kChunkTexels / pixels));
+    const std::size_t chunk =
+        std::max<std::size_t>(1, std::min<std::size_t>(std::size_t(std::max(m_maxLayers, 1)), kChunkTexels / pixels));
     bool reuse = false;
     for (std::size_t q = 0; q < count; ++q)
       if (queries[q].mode == RadarMode::Collide && queries[q].reuseMask) {
@@ -190,8 +191,7 @@ class GpuRadar final : public RadarBackend {
   /// Render targets for `layers` radars of `size` (kept when they fit: the masks of a
   /// reused run must survive).
   Status ensureTargets(RadarImageSize size, std::size_t layers, bool keep) {
-    if (m_range && m_targetSize.width == size.width && m_targetSize.height == size.height &&
-        m_targetLayers >= layers)
+    if (m_range && m_targetSize.width == size.width && m_targetSize.height == size.height && m_targetLayers >= layers)
       return Status::success();
     if (keep) return Error{"GpuRadar: reuseMask needs the previous run's targets"};
     m_range = arrayTexture(GL_R32F, size, layers);
@@ -214,7 +214,7 @@ class GpuRadar final : public RadarBackend {
     for (GLuint f : fbo)
       if (glCheckNamedFramebufferStatus(f, GL_DRAW_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
         return graphicsError("GpuRadar: the layered framebuffer of " + std::to_string(layers) + " x " +
-                     std::to_string(size.width) + " x " + std::to_string(size.height) + " is incomplete");
+                             std::to_string(size.width) + " x " + std::to_string(size.height) + " is incomplete");
     m_targetSize = size;
     m_targetLayers = layers;
     return gpu::checkGl(kWho, "creating the render targets");

@@ -130,8 +130,8 @@ Status GpuSnowExposure::ensureTarget(int width, int height) {
   glNamedFramebufferTexture(fbo, GL_COLOR_ATTACHMENT0, texture, 0);
   glNamedFramebufferDrawBuffer(fbo, GL_COLOR_ATTACHMENT0);
   if (glCheckNamedFramebufferStatus(fbo, GL_DRAW_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
-    return graphicsError(std::string(kWho) + ": the R32F depth-map framebuffer of " + std::to_string(width) + " x " + std::to_string(height) +
-                    " texels is incomplete");
+    return graphicsError(std::string(kWho) + ": the R32F depth-map framebuffer of " + std::to_string(width) + " x " +
+                         std::to_string(height) + " texels is incomplete");
   m_targetWidth = width;
   m_targetHeight = height;
   return checkGl("creating the depth map");
@@ -169,7 +169,8 @@ Status GpuSnowExposure::checkFrames(std::span<const SnowMapFrame> frames) const 
   for (const SnowMapFrame& f : frames) {
     if (!allFinite(f.direction) || !allFinite(f.right) || !allFinite(f.up) || !std::isfinite(f.minRight) ||
         !std::isfinite(f.minUp) || !std::isfinite(f.texel) || !(f.texel > 0.0f) || f.width < 0 || f.height < 0)
-      return gpuError("a depth-map frame is invalid (non-finite, texel <= 0 or negative size); make it with snowMapFrame");
+      return gpuError(
+          "a depth-map frame is invalid (non-finite, texel <= 0 or negative size); make it with snowMapFrame");
     if (f.width > m_maxTextureSize || f.height > m_maxTextureSize)
       return gpuError("a depth map of " + std::to_string(f.width) + " x " + std::to_string(f.height) +
                       " texels exceeds GL_MAX_TEXTURE_SIZE = " + std::to_string(m_maxTextureSize) +
@@ -208,8 +209,8 @@ Status GpuSnowExposure::drawAndCount(GLuint vertexArray, std::size_t indexCount,
 
   gpu::SavedRasterState savedRaster;
   SavedBlendState savedBlend;
-  glDisable(GL_DEPTH_TEST);  // the nearest surface is kept by the GL_MIN blend
-  glEnable(GL_DEPTH_CLAMP);  // no near/far clipping (z is 0 anyway)
+  glDisable(GL_DEPTH_TEST);   // the nearest surface is kept by the GL_MIN blend
+  glEnable(GL_DEPTH_CLAMP);   // no near/far clipping (z is 0 anyway)
   glEnable(GL_SCISSOR_TEST);  // the clear stays within the frame's texels
   glDisable(GL_CULL_FACE);    // both windings are drawn, as the CPU reference
   glEnable(GL_BLEND);

@@ -177,7 +177,8 @@ class GpuSnowSolver final : public SnowSolver {
   Status readSnow() {
     glMemoryBarrier(GL_TEXTURE_UPDATE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
     const std::size_t cells = m_cover.grid.cellCount();
-    glGetTextureImage(m_groundSnow.id(), 0, GL_RED, GL_FLOAT, GLsizei(cells * sizeof(float)), m_cover.groundSnow.data());
+    glGetTextureImage(m_groundSnow.id(), 0, GL_RED, GL_FLOAT, GLsizei(cells * sizeof(float)),
+                      m_cover.groundSnow.data());
     const std::size_t n = m_cover.objects.positions.size();
     if (n > 0) {
       glGetNamedBufferSubData(m_objectSnow.id(), 0, GLsizeiptr(n * sizeof(float)), m_cover.objectSnow.data());
@@ -240,7 +241,8 @@ class GpuSnowSolver final : public SnowSolver {
     m_spillStart = gl::createBuffer(std::span<const std::uint32_t>(spill.start));
     m_spillEntries = gl::createBuffer(std::span<const std::uint32_t>(atLeastOne(spill.entries)));
     m_groundOut = gl::createBuffer(std::max<std::size_t>(cells * 8, 1) * sizeof(float), nullptr, 0);
-    m_objectOut = gl::createBuffer(std::max<std::size_t>(m_cover.objectNeighbours.size(), 1) * sizeof(float), nullptr, 0);
+    m_objectOut =
+        gl::createBuffer(std::max<std::size_t>(m_cover.objectNeighbours.size(), 1) * sizeof(float), nullptr, 0);
     m_groundVertexCells = gl::createBuffer(std::span<const std::uint32_t>(atLeastOne(groundVertexCells)));
     // The covered mesh: its vertices are written on the GPU, its triangles are fixed.
     const std::size_t vertices = m_groundVertexCount + n;
@@ -279,7 +281,8 @@ class GpuSnowSolver final : public SnowSolver {
 
   void setUniforms(float depthOnOpenGround, float directionCount) const {
     const SnowGrid& grid = m_cover.grid;
-    glUniform4i(kGridSizeLocation, grid.nx, grid.nz, GLint(m_groundVertexCount), GLint(m_cover.objects.positions.size()));
+    glUniform4i(kGridSizeLocation, grid.nx, grid.nz, GLint(m_groundVertexCount),
+                GLint(m_cover.objects.positions.size()));
     glUniform4f(kGridGeometryLocation, grid.originX, grid.originZ, grid.cell, m_tanRepose);
     glUniform4f(kPassValuesLocation, depthOnOpenGround, directionCount, grid.cell * grid.cell, 0.0f);
   }

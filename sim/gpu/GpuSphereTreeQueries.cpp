@@ -24,7 +24,8 @@ Error gpuError(std::string message) { return Error{std::string(kWho) + ": " + st
 Status checkGl(std::string_view what) { return gpu::checkGl(kWho, what); }
 
 GLuint workGroups(std::size_t count) {
-  return GLuint(std::min(kMaxWorkGroups, (count + std::size_t(HG_WORKGROUP_SIZE) - 1) / std::size_t(HG_WORKGROUP_SIZE)));
+  return GLuint(
+      std::min(kMaxWorkGroups, (count + std::size_t(HG_WORKGROUP_SIZE) - 1) / std::size_t(HG_WORKGROUP_SIZE)));
 }
 
 }  // namespace
@@ -115,7 +116,7 @@ Status GpuSphereTreeQueries::dispatchPairs(GLuint pairBuffer, std::size_t count,
 }
 
 Result<std::vector<kernels::SpherePointResult>> GpuSphereTreeQueries::queryPoints(std::span<const glm::vec4> points,
-                                                                                 std::uint32_t target) {
+                                                                                  std::uint32_t target) {
   if (!m_hasScene) return gpuError("queryPoints before setScene");
   if (Status s = checkSpherePointQueries(m_set, points, target, std::string(kWho)); !s) return s.error();
   std::vector<kernels::SpherePointResult> results(points.size());

@@ -36,7 +36,7 @@
 namespace hg {
 
 class GpuSphereTreeQueries final : public SphereTreeQueryBackend {
-public:
+ public:
   /// Builds the two programs. Error: a shader that fails to build (the driver's log).
   static Result<std::unique_ptr<GpuSphereTreeQueries>> create();
 
@@ -46,7 +46,7 @@ public:
   Status setInstances(std::span<const kernels::SphereTreeInstance> instances) override;
   /// Uploads the points, runs the pass and reads the results back (synchronous).
   Result<std::vector<kernels::SpherePointResult>> queryPoints(std::span<const glm::vec4> points,
-                                                             std::uint32_t target = kSphereQueryAllInstances) override;
+                                                              std::uint32_t target = kSphereQueryAllInstances) override;
   /// Uploads the pairs, runs the pass and reads the results back (synchronous).
   Result<std::vector<kernels::SpherePairResult>> queryPairs(std::span<const glm::uvec2> pairs) override;
   const char* name() const override { return "gpu"; }
@@ -67,7 +67,7 @@ public:
   GLuint instanceBuffer() const { return m_instances.id(); }
   std::size_t instanceCount() const { return m_set.instances.size(); }
 
-private:
+ private:
   GpuSphereTreeQueries() = default;
   /// A buffer of at least `bytes` (at least 16), reallocated when smaller.
   static void ensure(gl::Buffer& buffer, std::size_t& capacity, std::size_t bytes);

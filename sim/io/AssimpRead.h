@@ -2,15 +2,14 @@
 // The one way the product reads a file with assimp (meshes, avatars, snow obstacles).
 #include <filesystem>
 
-#include <assimp/Importer.hpp>
 #include <assimp/scene.h>
+#include <assimp/Importer.hpp>
 
 namespace hg {
 
 /// importer.ReadFile(path, postProcessFlags | aiProcess_ValidateDataStructure), with
 /// assimp's internal consistency checks reported as a failed read (nullptr, the reason in
 /// importer.GetErrorString()) instead of ending the process: see AssimpRead.cpp.
-const aiScene* readWithAssimp(Assimp::Importer& importer, const std::filesystem::path& path,
-                              unsigned postProcessFlags);
+const aiScene* readWithAssimp(Assimp::Importer& importer, const std::filesystem::path& path, unsigned postProcessFlags);
 
 }  // namespace hg

@@ -1,7 +1,7 @@
 #include "sim/io/MeshExport.h"
 
-#include <assimp/Exporter.hpp>
 #include <assimp/scene.h>
+#include <assimp/Exporter.hpp>
 
 #include <memory>
 
@@ -26,8 +26,7 @@ aiMesh* newAiMesh(const TriangleMesh& mesh, const std::string& name) {
   if (mesh.uvs.size() == mesh.positions.size()) {
     out->mTextureCoords[0] = new aiVector3D[out->mNumVertices];
     out->mNumUVComponents[0] = 2;
-    for (unsigned i = 0; i < out->mNumVertices; ++i)
-      out->mTextureCoords[0][i] = {mesh.uvs[i].x, mesh.uvs[i].y, 0.0f};
+    for (unsigned i = 0; i < out->mNumVertices; ++i) out->mTextureCoords[0][i] = {mesh.uvs[i].x, mesh.uvs[i].y, 0.0f};
   }
   out->mNumFaces = unsigned(mesh.triangleCount());
   out->mFaces = new aiFace[out->mNumFaces];
@@ -38,18 +37,18 @@ aiMesh* newAiMesh(const TriangleMesh& mesh, const std::string& name) {
   return out;
 }
 
-Status exportMesh(const TriangleMesh& mesh, const std::filesystem::path& path,
-                  const std::string& formatId) {
-  if (mesh.indices.size() % 3 != 0) return Error{"cannot export " + path.string() + ": index count is not a multiple of 3"};
+Status exportMesh(const TriangleMesh& mesh, const std::filesystem::path& path, const std::string& formatId) {
+  if (mesh.indices.size() % 3 != 0)
+    return Error{"cannot export " + path.string() + ": index count is not a multiple of 3"};
   // aiScene owns raw arrays and frees them in its destructor (new[] / delete[]).
   auto scene = std::make_unique<aiScene>();
   scene->mRootNode = new aiNode("root");
   scene->mRootNode->mNumMeshes = 1;
   scene->mRootNode->mMeshes = new unsigned int[1]{0};
   scene->mNumMaterials = 1;
-  scene->mMaterials = new aiMaterial*[1]{new aiMaterial()};
+  scene->mMaterials = new aiMaterial* [1] { new aiMaterial() };
   scene->mNumMeshes = 1;
-  scene->mMeshes = new aiMesh*[1]{newAiMesh(mesh, "")};
+  scene->mMeshes = new aiMesh* [1] { newAiMesh(mesh, "") };
 
   Assimp::Exporter exporter;
   const aiExportDataBlob* blob = exporter.ExportToBlob(scene.get(), formatId);

@@ -5,9 +5,9 @@
 #include <tuple>
 #include <vector>
 
-#include <assimp/Importer.hpp>
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
+#include <assimp/Importer.hpp>
 
 #include "sim/io/AssimpRead.h"
 

@@ -40,8 +40,10 @@ json parseDocument(const std::string& text) {
   const auto pathTo = [&](const std::string& key) {
     std::string path;
     for (std::size_t i = 0; i + 1 < open.size(); ++i) {
-      if (open[i].object) path += (path.empty() ? "" : ".") + open[i].lastKey;
-      else path += "[]";
+      if (open[i].object)
+        path += (path.empty() ? "" : ".") + open[i].lastKey;
+      else
+        path += "[]";
     }
     return path.empty() ? key : path + "." + key;
   };
@@ -141,12 +143,12 @@ glm::vec3 vec3(const json& object, const std::string& where, const char* key, gl
 
 Status checkOutputName(const std::string& name, const std::string& where) {
   if (name.empty()) return Error{where + " must not be empty (it names the output files)"};
-  if (name.front() == '.') return Error{where + " '" + name + "' must not start with '.' (hidden files, parent folders)"};
+  if (name.front() == '.')
+    return Error{where + " '" + name + "' must not start with '.' (hidden files, parent folders)"};
   for (const char c : name) {
     if (c == '/' || c == '\\')
       return Error{where + " '" + name + "' must be a plain name without folders (outputs go to --out)"};
-    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
-      return Error{where + " must not contain control characters"};
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) return Error{where + " must not contain control characters"};
   }
   if (name.size() > 200) return Error{where + " is longer than 200 characters"};
   return Status::success();

@@ -19,19 +19,19 @@ using uint = std::uint32_t;
 
 using glm::abs;
 using glm::atan;
-using glm::cos;
 using glm::ceil;
-using glm::floor;
-using glm::pow;
-using glm::sin;
 using glm::clamp;
+using glm::cos;
 using glm::cross;
 using glm::dot;
+using glm::floor;
 using glm::length;
 using glm::max;
 using glm::min;
 using glm::mix;
 using glm::normalize;
+using glm::pow;
+using glm::sin;
 using glm::sqrt;
 
 // GLSL's component-wise isnan/isinf return bvec3, reduced with any().
@@ -39,21 +39,21 @@ inline glm::bvec3 isnan(vec3 v) { return glm::isnan(v); }
 inline glm::bvec3 isinf(vec3 v) { return glm::isinf(v); }
 inline bool any(glm::bvec3 b) { return glm::any(b); }
 
-#include "sim/kernels/layout.glslh"
-#include "sim/kernels/spring.glslh"
-#include "sim/kernels/bending.glslh"
 #include "sim/kernels/anisotropy.glslh"
-#include "sim/kernels/cloth_vertex.glslh"
+#include "sim/kernels/bending.glslh"
 #include "sim/kernels/body_contact.glslh"
+#include "sim/kernels/cloth_vertex.glslh"
 #include "sim/kernels/depth_contact.glslh"
-#include "sim/kernels/projective.glslh"
-#include "sim/kernels/skinning.glslh"
-#include "sim/kernels/radar.glslh"
-#include "sim/kernels/particle_skinning.glslh"
+#include "sim/kernels/layout.glslh"
 #include "sim/kernels/obb.glslh"
+#include "sim/kernels/particle_skinning.glslh"
+#include "sim/kernels/projective.glslh"
+#include "sim/kernels/radar.glslh"
+#include "sim/kernels/skinning.glslh"
 #include "sim/kernels/snow.glslh"
 #include "sim/kernels/snow_repose.glslh"
 #include "sim/kernels/sphere_tree.glslh"
+#include "sim/kernels/spring.glslh"
 
 // std430 agreement (see layout.glslh). The GL side is checked in LayoutGLTest.
 static_assert(sizeof(vec4) == 16 && alignof(vec4) <= 16 && sizeof(uvec4) == 16);

@@ -36,7 +36,8 @@ std::vector<Token> tokenize(std::string_view text) {
       ++i;
     } else {
       const std::size_t start = i;
-      while (i < text.size() && !std::isspace(static_cast<unsigned char>(text[i])) && text[i] != '{' && text[i] != '}') ++i;
+      while (i < text.size() && !std::isspace(static_cast<unsigned char>(text[i])) && text[i] != '{' && text[i] != '}')
+        ++i;
       tokens.push_back({text.substr(start, i - start), line});
     }
   }
@@ -74,7 +75,7 @@ bool channelFromName(std::string_view name, Channel& out) {
 }
 
 class Parser {
-public:
+ public:
   Parser(std::string_view text, std::string_view source, float unitScale)
       : m_text(text), m_tokens(tokenize(text)), m_source(source), m_scale(unitScale) {}
 
@@ -88,7 +89,7 @@ public:
     return std::move(m_motion);
   }
 
-private:
+ private:
   Error errorAt(int line, const std::string& problem) const {
     return Error{std::string(m_source) + ":" + std::to_string(line) + ": " + problem};
   }
@@ -132,7 +133,8 @@ private:
       if (Status s = parseJoint(-1); !s) return s;
     if (atEnd()) return errorAt(lineHere(), "missing MOTION section after the hierarchy");
     if (peek() == "}") return errorAt(lineHere(), "unbalanced braces: '}' without a matching '{'");
-    if (peek() != "MOTION") return errorAt(lineHere(), "expected 'ROOT' or 'MOTION' after the hierarchy, found " + found());
+    if (peek() != "MOTION")
+      return errorAt(lineHere(), "expected 'ROOT' or 'MOTION' after the hierarchy, found " + found());
     return {};
   }
 
@@ -166,7 +168,8 @@ private:
       ++m_pos;
       int count = 0;
       if (atEnd() || !parseInt(peek(), count) || count < 0)
-        return errorAt(lineHere(), "CHANNELS of joint '" + name + "' must start with a channel count, found " + found());
+        return errorAt(lineHere(),
+                       "CHANNELS of joint '" + name + "' must start with a channel count, found " + found());
       ++m_pos;
       for (int c = 0; c < count; ++c) {
         if (atEnd() || m_tokens[m_pos].line != channelsLine || peek() == "{" || peek() == "}")
@@ -174,8 +177,9 @@ private:
                                            std::to_string(count) + " but lists " + std::to_string(c));
         Channel channel{};
         if (!channelFromName(peek(), channel))
-          return errorAt(lineHere(), "unknown channel name " + found() + " for joint '" + name +
-                                         "' (expected Xposition, Yposition, Zposition, Xrotation, Yrotation or Zrotation)");
+          return errorAt(lineHere(),
+                         "unknown channel name " + found() + " for joint '" + name +
+                             "' (expected Xposition, Yposition, Zposition, Xrotation, Yrotation or Zrotation)");
         m_motion.channelOrder[std::size_t(index)].emplace_back(peek());
         m_channels[std::size_t(index)].push_back(channel);
         ++m_pos;
@@ -207,7 +211,8 @@ private:
         return errorAt(lineHere(), "unbalanced braces: " + found() + " inside joint '" + name + "' opened on line " +
                                        std::to_string(openLine));
       } else {
-        return errorAt(lineHere(), "unexpected " + found() + " in joint '" + name + "' (expected JOINT, End Site or '}')");
+        return errorAt(lineHere(),
+                       "unexpected " + found() + " in joint '" + name + "' (expected JOINT, End Site or '}')");
       }
     }
   }
@@ -226,8 +231,9 @@ private:
     for (int c = 0; c < 3; ++c)
       if (Status s = readNumber(offset[c], "End Site OFFSET of joint '" + parentName + "'"); !s) return s;
     if (peek() != "}")
-      return errorAt(lineHere(), atEnd() ? "unbalanced braces: End Site of joint '" + parentName + "' is not closed"
-                                         : "expected '}' closing the End Site of joint '" + parentName + "', found " + found());
+      return errorAt(lineHere(),
+                     atEnd() ? "unbalanced braces: End Site of joint '" + parentName + "' is not closed"
+                             : "expected '}' closing the End Site of joint '" + parentName + "', found " + found());
     ++m_pos;
     Joint end{std::move(name), parent, {}};
     end.rest.translation = offset * m_scale;

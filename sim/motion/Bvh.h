@@ -42,8 +42,8 @@
 namespace hg {
 
 struct BvhMotion {
-  Skeleton skeleton;    ///< joints in file order (parents first), End Sites as "<parent>_End" leaves
-  Animation animation;  ///< named after the source file's stem; duration (frameCount-1)*frameTime
+  Skeleton skeleton;       ///< joints in file order (parents first), End Sites as "<parent>_End" leaves
+  Animation animation;     ///< named after the source file's stem; duration (frameCount-1)*frameTime
   float frameTime = 0.0f;  ///< seconds per frame ("Frame Time:")
   int frameCount = 0;      ///< "Frames:"
   /// Per joint (same order as skeleton.joints) the channel names as written in the file,

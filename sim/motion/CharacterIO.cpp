@@ -1,9 +1,9 @@
 #include "sim/motion/CharacterIO.h"
 
-#include <assimp/Exporter.hpp>
-#include <assimp/Importer.hpp>
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
+#include <assimp/Exporter.hpp>
+#include <assimp/Importer.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -79,7 +79,8 @@ Result<Character> importCharacter(const std::filesystem::path& path) {
   Assimp::Importer importer;
   const std::string ext = path.extension().string();
   if (!importer.IsExtensionSupported(ext))
-    return Error{"cannot import " + file + ": unsupported format '" + ext + "' (assimp reads glTF 2.0, FBX, COLLADA, ...)"};
+    return Error{"cannot import " + file + ": unsupported format '" + ext +
+                 "' (assimp reads glTF 2.0, FBX, COLLADA, ...)"};
   // Triangulate only: no vertex welding or reordering, so vertex order matches the file.
   const aiScene* scene = readWithAssimp(importer, path, aiProcess_Triangulate);
   if (scene == nullptr) return Error{"cannot import " + file + ": " + importer.GetErrorString()};
@@ -119,7 +120,8 @@ Result<Character> importCharacter(const std::filesystem::path& path) {
     const aiNode* node = nodes[n].node;
     Joint joint;
     joint.name = node->mName.C_Str();
-    if (skeleton.find(joint.name) >= 0) return Error{"cannot import " + file + ": two joints are named '" + joint.name + "'"};
+    if (skeleton.find(joint.name) >= 0)
+      return Error{"cannot import " + file + ": two joints are named '" + joint.name + "'"};
     const aiNode* parent = node->mParent;
     joint.parent = parent != nullptr ? jointOfNode[nodeIndex.at(parent)] : -1;
     // A root joint's rest includes the scene root's transform (e.g. a COLLADA/FBX axis fix).
@@ -175,7 +177,8 @@ Result<Character> importCharacter(const std::filesystem::path& path) {
           skeleton.inverseBind[std::size_t(joint)] = toGlm(bone->mOffsetMatrix) * modelToMesh;
         for (unsigned w = 0; w < bone->mNumWeights; ++w) {
           const aiVertexWeight& vw = bone->mWeights[w];
-          if (vw.mVertexId < mesh->mNumVertices) influences[vw.mVertexId].emplace_back(std::uint32_t(joint), vw.mWeight);
+          if (vw.mVertexId < mesh->mNumVertices)
+            influences[vw.mVertexId].emplace_back(std::uint32_t(joint), vw.mWeight);
         }
       }
       for (auto& list : influences) appendInfluences(character.body.skin, std::move(list), std::uint32_t(nodeJoint));
@@ -265,7 +268,6 @@ T** newArray(const std::vector<T*>& items) {
   return a;
 }
 
-
 /// glTF 2.0 binary container (GLB, spec section 4.4): 12-byte header, then chunks.
 constexpr std::uint32_t kGlbMagic = 0x46546C67, kChunkJson = 0x4E4F534A, kChunkBin = 0x004E4942;
 
@@ -286,7 +288,7 @@ void appendU32(std::vector<std::byte>& out, std::uint32_t v) {
 /// the GLB that assimp wrote: appends the key times and weights to its binary chunk and
 /// the accessors, buffer views and animations to its JSON chunk.
 Result<std::vector<std::byte>> addMorphWeightAnimations(std::span<const std::byte> glb,
-                                                         const std::vector<NamedMeshSequence>& garments) {
+                                                        const std::vector<NamedMeshSequence>& garments) {
   using nlohmann::json;
   if (glb.size() < 20 || readU32(glb.data()) != kGlbMagic || readU32(glb.data() + 4) != 2)
     return Error{"the exporter did not write GLB 2.0"};
@@ -307,7 +309,8 @@ Result<std::vector<std::byte>> addMorphWeightAnimations(std::span<const std::byt
     const std::size_t offset = bin.size();
     const auto* b = reinterpret_cast<const std::byte*>(values.data());
     bin.insert(bin.end(), b, b + values.size() * sizeof(float));
-    doc["bufferViews"].push_back({{"buffer", 0}, {"byteOffset", offset}, {"byteLength", values.size() * sizeof(float)}});
+    doc["bufferViews"].push_back(
+        {{"buffer", 0}, {"byteOffset", offset}, {"byteLength", values.size() * sizeof(float)}});
     return doc["bufferViews"].size() - 1;
   };
   bool changed = false;
@@ -323,21 +326,25 @@ Result<std::vector<std::byte>> addMorphWeightAnimations(std::span<const std::byt
     if (!mesh || !node) return Error{"garment '" + g.name + "' has no mesh node in the exported glTF"};
     const json& primitives = doc["meshes"][*mesh]["primitives"];
     if (primitives.empty() || primitives[0].value("targets", json::array()).size() != frames)
-      return Error{"garment '" + g.name + "': the exported mesh lacks its " + std::to_string(frames) + " morph targets"};
+      return Error{"garment '" + g.name + "': the exported mesh lacks its " + std::to_string(frames) +
+                   " morph targets"};
     std::vector<float> weights(frames * frames, 0.0f);
     for (std::size_t k = 0; k < frames; ++k) weights[k * frames + k] = 1.0f;
     const std::size_t timesView = appendFloats(g.times);
     const std::size_t weightsView = appendFloats(weights);
-    doc["accessors"].push_back({{"bufferView", timesView}, {"componentType", 5126}, {"count", frames}, {"type", "SCALAR"},
-                                {"min", {g.times.front()}}, {"max", {g.times.back()}}});
+    doc["accessors"].push_back({{"bufferView", timesView},
+                                {"componentType", 5126},
+                                {"count", frames},
+                                {"type", "SCALAR"},
+                                {"min", {g.times.front()}},
+                                {"max", {g.times.back()}}});
     const std::size_t input = doc["accessors"].size() - 1;
-    doc["accessors"].push_back({{"bufferView", weightsView}, {"componentType", 5126}, {"count", frames * frames},
-                                {"type", "SCALAR"}});
+    doc["accessors"].push_back(
+        {{"bufferView", weightsView}, {"componentType", 5126}, {"count", frames * frames}, {"type", "SCALAR"}});
     const std::size_t output = doc["accessors"].size() - 1;
-    doc["animations"].push_back(
-        {{"name", g.name + "_drape"},
-         {"samplers", {{{"input", input}, {"output", output}, {"interpolation", "LINEAR"}}}},
-         {"channels", {{{"sampler", 0}, {"target", {{"node", *node}, {"path", "weights"}}}}}}});
+    doc["animations"].push_back({{"name", g.name + "_drape"},
+                                 {"samplers", {{{"input", input}, {"output", output}, {"interpolation", "LINEAR"}}}},
+                                 {"channels", {{{"sampler", 0}, {"target", {{"node", *node}, {"path", "weights"}}}}}}});
     changed = true;
   }
   if (!changed) return std::vector<std::byte>(glb.begin(), glb.end());
@@ -367,8 +374,7 @@ Status exportAnimatedGltf(const std::filesystem::path& path, const SkinnedMesh& 
   const std::string ext = path.extension().string();
   // Binary glTF only: assimp's "gltf2" exporter writes the buffer as a second file whose
   // URI, when exporting to memory, is the placeholder "$blobfile.bin".
-  if (ext != ".glb")
-    return Error{"cannot export " + file + ": the extension must be .glb (binary glTF 2.0, one file)"};
+  if (ext != ".glb") return Error{"cannot export " + file + ": the extension must be .glb (binary glTF 2.0, one file)"};
   const char* formatId = "glb2";
   if (Status s = body.validate(1e-4f); !s) return s.error().prefixed("cannot export " + file + ": body: ");
   if (body.mesh.indices.empty() || body.mesh.indices.size() % 3 != 0)
@@ -379,7 +385,8 @@ Status exportAnimatedGltf(const std::filesystem::path& path, const SkinnedMesh& 
     const std::string label = "cannot export " + file + ": garment '" + g.name + "': ";
     if (g.mesh.indices.empty() || g.mesh.indices.size() % 3 != 0) return Error{label + "no triangles"};
     if (g.times.size() != g.positions.size())
-      return Error{label + std::to_string(g.times.size()) + " times but " + std::to_string(g.positions.size()) + " frames"};
+      return Error{label + std::to_string(g.times.size()) + " times but " + std::to_string(g.positions.size()) +
+                   " frames"};
     for (std::size_t f = 0; f < g.positions.size(); ++f) {
       if (g.positions[f].size() != g.mesh.vertexCount())
         return Error{label + "frame " + std::to_string(f) + " has " + std::to_string(g.positions[f].size()) +
@@ -396,7 +403,7 @@ Status exportAnimatedGltf(const std::filesystem::path& path, const SkinnedMesh& 
   for (const Joint& j : skeleton.joints) names.insert(j.name);
   scene->mRootNode = new aiNode(uniqueName("Scene", names));
   scene->mNumMaterials = 1;
-  scene->mMaterials = new aiMaterial*[1]{new aiMaterial()};
+  scene->mMaterials = new aiMaterial* [1] { new aiMaterial() };
 
   // Joint nodes mirror the skeleton.
   std::vector<aiNode*> jointNodes(skeleton.size());
@@ -461,7 +468,8 @@ Status exportAnimatedGltf(const std::filesystem::path& path, const SkinnedMesh& 
       am->mName = aiString(g.name + "_frame_" + std::to_string(f));
       am->mNumVertices = mesh->mNumVertices;
       am->mVertices = new aiVector3D[am->mNumVertices];
-      for (unsigned v = 0; v < am->mNumVertices; ++v) am->mVertices[v] = {g.positions[f][v].x, g.positions[f][v].y, g.positions[f][v].z};
+      for (unsigned v = 0; v < am->mNumVertices; ++v)
+        am->mVertices[v] = {g.positions[f][v].x, g.positions[f][v].y, g.positions[f][v].z};
       am->mWeight = 0.0f;
       mesh->mAnimMeshes[f] = am;
     }
@@ -513,8 +521,8 @@ Status exportAnimatedGltf(const std::filesystem::path& path, const SkinnedMesh& 
   if (blob == nullptr) return Error{"cannot export " + file + " as '" + formatId + "': " + exporter.GetErrorString()};
   if (blob->next != nullptr)
     return Error{"cannot export " + file + ": assimp's '" + formatId + "' exporter wrote several files"};
-  auto glb = addMorphWeightAnimations(
-      std::span<const std::byte>(static_cast<const std::byte*>(blob->data), blob->size), garments);
+  auto glb = addMorphWeightAnimations(std::span<const std::byte>(static_cast<const std::byte*>(blob->data), blob->size),
+                                      garments);
   if (!glb) return glb.error().prefixed("cannot export " + file + ": ");
   return writeFileAtomically(path, std::span<const std::byte>(*glb));
 }

@@ -46,9 +46,10 @@ Result<Character> importCharacter(const std::filesystem::path& path);
 /// A garment (or any surface) over time: fixed topology, one position set per frame.
 struct NamedMeshSequence {
   std::string name;
-  TriangleMesh mesh;  ///< topology (indices, uvs, normals); positions: the rest shape, exported only when there are no frames
-  std::vector<float> times;                        ///< seconds, ascending, one per frame
-  std::vector<std::vector<glm::vec3>> positions;   ///< per frame, mesh.vertexCount() positions (m)
+  TriangleMesh
+      mesh;  ///< topology (indices, uvs, normals); positions: the rest shape, exported only when there are no frames
+  std::vector<float> times;                       ///< seconds, ascending, one per frame
+  std::vector<std::vector<glm::vec3>> positions;  ///< per frame, mesh.vertexCount() positions (m)
 };
 
 /// Writes binary glTF 2.0 (.glb, one file; assimp's "glb2" exporter) that Blender imports,

@@ -283,8 +283,7 @@ Status ClothSweep::resolve(const ClothState& before, ClothState& after, float dt
     m_report.retried = m_retries.size();
     if (!m_retries.empty()) {
       auto retried = m_radar->run(m_scene, m_retries, size);
-      if (!retried)
-        return retried.error().prefixed("cloth sweep (" + std::string(m_radar->name()) + " radar): ");
+      if (!retried) return retried.error().prefixed("cloth sweep (" + std::string(m_radar->name()) + " radar): ");
       for (std::size_t k = 0; k < retried->size(); ++k) {
         const RadarHit& hit = (*retried)[k];
         if (!(hit.minKey <= m_retryTravel[k])) continue;  // no cloth in front of the body within reach

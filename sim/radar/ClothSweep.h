@@ -5,8 +5,8 @@
 /// near the body gets one collision radar along its motion over the step, all of them in
 /// one RadarBackend::run batch (plus a small second batch, below); a patch whose radar
 /// finds the body within its travel is stopped at the time of impact (minus a clearance)
-/// and loses the part of its velocity that goes into the body. Fast motion then cannot carry cloth through a thin body part
-/// between two discrete contact checks (tunnelling).
+/// and loses the part of its velocity that goes into the body. Fast motion then cannot carry cloth through a thin body
+/// part between two discrete contact checks (tunnelling).
 ///
 /// Per patch p with vertices i at x0_i (start of the step) and x1_i (end), d_i = x1_i - x0_i:
 /// - direction u = normalize(mean d_i); travel s = max_i (d_i . u) (m);

@@ -14,15 +14,14 @@
 #include <glm/gtc/quaternion.hpp>
 #include <glm/mat3x3.hpp>
 
+#include "sim/core/Limits.h"
 #include "sim/geometry/Obb.h"
 #include "sim/io/MeshImport.h"
-#include "sim/core/Limits.h"
 #include "sim/io/SceneJson.h"
 #include "sim/spheretree/SphereTreeObb.h"
 
 namespace hg {
 namespace {
-
 
 constexpr float kPi = 3.14159265358979f;
 constexpr float kDegree = kPi / 180.0f;
@@ -74,7 +73,8 @@ double support(const GraspObject& o, glm::dvec3 n) {
       for (const glm::vec3& p : o.meshShape->world.positions) best = std::max(best, glm::dot(glm::dvec3(p), n));
       return best;
     }
-    case GraspObject::Shape::Sphere: return glm::dot(glm::dvec3(o.center), n) + double(o.radius);
+    case GraspObject::Shape::Sphere:
+      return glm::dot(glm::dvec3(o.center), n) + double(o.radius);
     case GraspObject::Shape::Capsule:
       return std::max(glm::dot(glm::dvec3(o.a), n), glm::dot(glm::dvec3(o.b), n)) + double(o.radius);
     case GraspObject::Shape::Box: {
@@ -169,11 +169,12 @@ GraspObject parseMeshObject(const json& j, const std::string& where, std::uint32
 }
 
 GraspObject parseObject(const json& j, const std::string& where, bool target, const std::filesystem::path& directory) {
-  checkKeys(j, where, {"shape", "center", "radius", "a", "b", "size", "id", "detail", "mesh", "builtin", "position",
-                       "rotation_deg", "scale", "resolution"});
+  checkKeys(j, where,
+            {"shape", "center", "radius", "a", "b", "size", "id", "detail", "mesh", "builtin", "position",
+             "rotation_deg", "scale", "resolution"});
   GraspObject o;
-  const std::string shape = j.contains("shape") ? (j["shape"].is_string() ? j["shape"].get<std::string>() : "?")
-                                                : std::string("sphere");
+  const std::string shape =
+      j.contains("shape") ? (j["shape"].is_string() ? j["shape"].get<std::string>() : "?") : std::string("sphere");
   if (j.contains("id") && !j["id"].is_number_unsigned()) throw SceneError{where + ".id must be a non-negative integer"};
   const std::uint64_t id = j.contains("id") ? j["id"].get<std::uint64_t>() : (target ? 1u : 2u);
   if (target && id >= 128) throw SceneError{where + ".id must be < 128 (detection by ID reads IDs 0..127)"};
@@ -187,8 +188,9 @@ GraspObject parseObject(const json& j, const std::string& where, bool target, co
   } else if (shape == "mesh") {
     return parseMeshObject(j, where, std::uint32_t(id), directory);
   } else {
-    throw SceneError{where + ".shape must be " + std::string(target ? "\"sphere\", \"capsule\" or \"mesh\""
-                                                                    : "\"sphere\", \"capsule\", \"box\" or \"mesh\"")};
+    throw SceneError{
+        where + ".shape must be " +
+        std::string(target ? "\"sphere\", \"capsule\" or \"mesh\"" : "\"sphere\", \"capsule\", \"box\" or \"mesh\"")};
   }
   for (const char* key : {"mesh", "builtin", "position", "rotation_deg", "scale", "resolution"})
     if (j.contains(key)) throw SceneError{where + "." + key + " applies to a mesh only (shape \"mesh\")"};
@@ -251,9 +253,12 @@ Result<GraspObject> makeMeshGraspObject(TriangleMesh local, const RigidPose& pos
 double GraspObject::distance(glm::dvec3 p) const {
   switch (shape) {
     case Shape::Mesh:
-      return double(meshShape->tree.nearest(meshShape->pose, glm::vec3(p), std::numeric_limits<float>::infinity()).distance);
-    case Shape::Sphere: return glm::length(p - glm::dvec3(center)) - double(radius);
-    case Shape::Capsule: return pointSegmentDistance(p, glm::dvec3(a), glm::dvec3(b)) - double(radius);
+      return double(
+          meshShape->tree.nearest(meshShape->pose, glm::vec3(p), std::numeric_limits<float>::infinity()).distance);
+    case Shape::Sphere:
+      return glm::length(p - glm::dvec3(center)) - double(radius);
+    case Shape::Capsule:
+      return pointSegmentDistance(p, glm::dvec3(a), glm::dvec3(b)) - double(radius);
     case Shape::Box: {
       const glm::dvec3 q = glm::abs(p - glm::dvec3(center)) - 0.5 * glm::dvec3(size);
       return glm::length(glm::max(q, glm::dvec3(0.0))) + std::min(std::max({q.x, q.y, q.z}), 0.0);
@@ -313,10 +318,14 @@ glm::vec3 GraspObject::centre() const {
 
 float GraspObject::boundingRadius() const {
   switch (shape) {
-    case Shape::Mesh: return meshShape->boundingRadius;
-    case Shape::Sphere: return radius;
-    case Shape::Capsule: return 0.5f * glm::length(b - a) + radius;
-    case Shape::Box: return 0.5f * glm::length(size);
+    case Shape::Mesh:
+      return meshShape->boundingRadius;
+    case Shape::Sphere:
+      return radius;
+    case Shape::Capsule:
+      return 0.5f * glm::length(b - a) + radius;
+    case Shape::Box:
+      return 0.5f * glm::length(size);
   }
   return radius;
 }
@@ -326,13 +335,18 @@ float GraspObject::boundingRadius() const {
 Status GraspSettings::validate() const {
   if (image.width < 8 || image.height < 8 || image.width > HG_RADAR_MAX_IMAGE || image.height > HG_RADAR_MAX_IMAGE)
     return Error{"radar.image must be in 8.." + std::to_string(HG_RADAR_MAX_IMAGE) + " pixels"};
-  const std::pair<float, const char*> positives[] = {
-      {detectWidth, "radar.detect_width"},     {detectHeight, "radar.detect_height"},
-      {detectDepth, "radar.detect_depth"},     {maxSize, "radar.max_size"},
-      {segmentRange, "radar.segment_range"},   {lookAhead, "radar.look_ahead"},
-      {scanStep, "motion.scan_step_deg"},      {approachStep, "motion.approach_step"},
-      {approachClearance, "motion.approach_clearance"}, {maxApproach, "motion.max_approach"},
-      {jointStep, "motion.joint_step_deg"},    {graspClearance, "motion.grasp_clearance"}};
+  const std::pair<float, const char*> positives[] = {{detectWidth, "radar.detect_width"},
+                                                     {detectHeight, "radar.detect_height"},
+                                                     {detectDepth, "radar.detect_depth"},
+                                                     {maxSize, "radar.max_size"},
+                                                     {segmentRange, "radar.segment_range"},
+                                                     {lookAhead, "radar.look_ahead"},
+                                                     {scanStep, "motion.scan_step_deg"},
+                                                     {approachStep, "motion.approach_step"},
+                                                     {approachClearance, "motion.approach_clearance"},
+                                                     {maxApproach, "motion.max_approach"},
+                                                     {jointStep, "motion.joint_step_deg"},
+                                                     {graspClearance, "motion.grasp_clearance"}};
   for (const auto& [value, name] : positives)
     if (!(std::isfinite(value) && value > 0.0f)) return Error{std::string(name) + " must be finite and > 0"};
   if (!(contactTolerance >= 0.0f && std::isfinite(contactTolerance)))
@@ -388,8 +402,8 @@ Result<GraspScene> parseGraspScene(const std::string& text, const std::string& o
     GraspSettings& s = scene.settings;
     if (root.contains("radar")) {
       const json& r = root["radar"];
-      checkKeys(r, "radar", {"image", "detect_width", "detect_height", "detect_depth", "max_size", "segment_range",
-                             "look_ahead"});
+      checkKeys(r, "radar",
+                {"image", "detect_width", "detect_height", "detect_depth", "max_size", "segment_range", "look_ahead"});
       if (r.contains("image")) {
         const json& im = r["image"];
         if (im.is_number()) {
@@ -412,9 +426,10 @@ Result<GraspScene> parseGraspScene(const std::string& text, const std::string& o
     }
     if (root.contains("motion")) {
       const json& m = root["motion"];
-      checkKeys(m, "motion", {"scan_step_deg", "max_aim_frames", "approach_step", "approach_clearance", "max_approach",
-                              "joint_step_deg", "grasp_clearance", "contact_tolerance", "joint_iterations",
-                              "max_frames", "close_together"});
+      checkKeys(
+          m, "motion",
+          {"scan_step_deg", "max_aim_frames", "approach_step", "approach_clearance", "max_approach", "joint_step_deg",
+           "grasp_clearance", "contact_tolerance", "joint_iterations", "max_frames", "close_together"});
       s.scanStep = number(m, "motion", "scan_step_deg", s.scanStep / kDegree) * kDegree;
       s.maxAimFrames = integer(m, "motion", "max_aim_frames", s.maxAimFrames, 0, limits::kMaxFrames);
       s.approachStep = number(m, "motion", "approach_step", s.approachStep);
@@ -438,7 +453,8 @@ Result<GraspScene> parseGraspScene(const std::string& text, const std::string& o
         if (!o["directory"].is_string()) throw SceneError{"output.directory must be a string"};
         scene.outputDirectory = o["directory"].get<std::string>();
       }
-      scene.imageWidth = integer(o, "output", "image_width", scene.imageWidth, limits::kMinImageSide, limits::kMaxImageSide);
+      scene.imageWidth =
+          integer(o, "output", "image_width", scene.imageWidth, limits::kMinImageSide, limits::kMaxImageSide);
       scene.imageHeight =
           integer(o, "output", "image_height", scene.imageHeight, limits::kMinImageSide, limits::kMaxImageSide);
     }
@@ -456,21 +472,30 @@ Result<GraspScene> loadGraspScene(const std::filesystem::path& path) {
 
 std::string_view graspPhaseName(GraspPhase phase) {
   switch (phase) {
-    case GraspPhase::Detect: return "detect";
-    case GraspPhase::Approach: return "approach";
-    case GraspPhase::Close: return "close";
-    case GraspPhase::Done: return "done";
-    case GraspPhase::Failed: return "failed";
+    case GraspPhase::Detect:
+      return "detect";
+    case GraspPhase::Approach:
+      return "approach";
+    case GraspPhase::Close:
+      return "close";
+    case GraspPhase::Done:
+      return "done";
+    case GraspPhase::Failed:
+      return "failed";
   }
   return "?";
 }
 
 std::string_view jointOutcomeName(JointOutcome outcome) {
   switch (outcome) {
-    case JointOutcome::Open: return "open";
-    case JointOutcome::Contact: return "contact";
-    case JointOutcome::Limit: return "limit";
-    case JointOutcome::Iterations: return "iterations";
+    case JointOutcome::Open:
+      return "open";
+    case JointOutcome::Contact:
+      return "contact";
+    case JointOutcome::Limit:
+      return "limit";
+    case JointOutcome::Iterations:
+      return "iterations";
   }
   return "?";
 }
@@ -633,8 +658,8 @@ void GraspSimulation::buildQueries(std::size_t h) {
       if (fs.joint < kHandJointsPerFinger && k >= fs.joint) {
         // Turning with the active joint: the far end at lever r rises r tan(step) along the
         // segment's normal for a bend of `step` (translation approximation of the rotation).
-        const float far = glm::dot(frame.origin + frame.end * frame.along - active[std::size_t(f)].pivot,
-                                   chainAlong[std::size_t(f)]);
+        const float far =
+            glm::dot(frame.origin + frame.end * frame.along - active[std::size_t(f)].pivot, chainAlong[std::size_t(f)]);
         const float step = std::min(st.step[std::size_t(f)], 1.2f);
         distance = std::max(far * std::tan(step) + s.graspClearance, s.lookAhead);
       }
@@ -677,7 +702,8 @@ void GraspSimulation::consumeDetect(std::size_t h, const std::function<const Rad
       if (count > 0) {
         auto frame = makeRadarFrame(q, im->size);
         if (frame) {
-          const glm::vec2 lateral = kernels::radarLateral(*frame, glm::vec2(float(si / double(count)), float(sj / double(count))));
+          const glm::vec2 lateral =
+              kernels::radarLateral(*frame, glm::vec2(float(si / double(count)), float(sj / double(count))));
           seenAt = kernels::radarPoint(*frame, lateral, float(sd / double(count)));
         }
       }
@@ -846,16 +872,20 @@ Status GraspSimulation::step(RadarBackend& radar) {
   };
   // Hands close together (five hands grasp at once): an arrived hand waits while another
   // still detects or approaches, so no hand closes on one that is still moving in.
-  const bool waiting = m_description.settings.closeTogether &&
-                       std::any_of(m_hands.begin(), m_hands.end(), [](const HandState& st) {
-                         return st.phase == GraspPhase::Detect || st.phase == GraspPhase::Approach;
-                       });
+  const bool waiting =
+      m_description.settings.closeTogether && std::any_of(m_hands.begin(), m_hands.end(), [](const HandState& st) {
+        return st.phase == GraspPhase::Detect || st.phase == GraspPhase::Approach;
+      });
   for (std::size_t h = 0; h < m_hands.size(); ++h) {
     HandState& st = m_hands[h];
     std::copy_n(hits->begin() + std::ptrdiff_t(h * kHandRadars), kHandRadars, st.hits.begin());
     switch (st.phase) {
-      case GraspPhase::Detect: consumeDetect(h, getImages); break;
-      case GraspPhase::Approach: consumeApproach(h); break;
+      case GraspPhase::Detect:
+        consumeDetect(h, getImages);
+        break;
+      case GraspPhase::Approach:
+        consumeApproach(h);
+        break;
       case GraspPhase::Close:
         if (waiting) {
           ++st.report.waitFrames;
@@ -865,7 +895,8 @@ Status GraspSimulation::step(RadarBackend& radar) {
         }
         break;
       case GraspPhase::Done:
-      case GraspPhase::Failed: break;
+      case GraspPhase::Failed:
+        break;
     }
     if (Status s = syncScene(h); !s) return s.error().prefixed("grasp: hand " + std::to_string(h) + ": ");
   }
@@ -921,7 +952,8 @@ GraspReport GraspSimulation::report() const {
       r.segmentTreeOverlap[std::size_t(seg)] = obbOverlaps(*m_checkTree, m_checkPose, box);
       r.segmentTreePenetration[std::size_t(seg)] = -double(obbDistance(*m_checkTree, m_checkPose, box).distance);
       double nearest = std::numeric_limits<double>::infinity();
-      for (const glm::vec3& p : st.model.segmentPositions(seg)) nearest = std::min(nearest, target.distance(glm::dvec3(p)));
+      for (const glm::vec3& p : st.model.segmentPositions(seg))
+        nearest = std::min(nearest, target.distance(glm::dvec3(p)));
       r.segmentVertexDistance[std::size_t(seg)] = nearest;
     }
     for (int f = 0; f < kHandFingers; ++f) {

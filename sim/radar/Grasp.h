@@ -71,12 +71,12 @@ struct GraspMeshShape;
 struct GraspObject {
   enum class Shape { Sphere, Capsule, Box, Mesh };
   Shape shape = Shape::Sphere;
-  glm::vec3 center{0.0f};       ///< sphere and box centre, m
-  glm::vec3 a{0.0f}, b{0.0f};   ///< capsule axis ends, m
-  float radius = 0.1f;          ///< sphere and capsule radius, m
-  glm::vec3 size{0.1f};         ///< box edge lengths (axis-aligned), m
-  std::uint32_t id = 1;         ///< radar object ID (the target's < 128: RadarHit::sees)
-  int detail = 4;               ///< tessellation: icosphere subdivisions; capsule rings = 2 detail, segments = 8 detail
+  glm::vec3 center{0.0f};      ///< sphere and box centre, m
+  glm::vec3 a{0.0f}, b{0.0f};  ///< capsule axis ends, m
+  float radius = 0.1f;         ///< sphere and capsule radius, m
+  glm::vec3 size{0.1f};        ///< box edge lengths (axis-aligned), m
+  std::uint32_t id = 1;        ///< radar object ID (the target's < 128: RadarHit::sees)
+  int detail = 4;              ///< tessellation: icosphere subdivisions; capsule rings = 2 detail, segments = 8 detail
   /// Shape::Mesh: the mesh, its pose and its sphere tree (makeMeshGraspObject); shared,
   /// read-only, by copies of the object. Null for the analytic shapes.
   std::shared_ptr<const GraspMeshShape> meshShape;
@@ -109,11 +109,11 @@ struct GraspMeshShape {
   glm::vec3 position{0.0f};     ///< = pose.translation, m
   glm::vec3 rotationDeg{0.0f};  ///< as given: R = Rz Ry Rx, degrees
   float scale = 1.0f;
-  int resolution = 128;         ///< sphere-tree voxels along the mesh's longest side
-  SphereTree tree;              ///< of `local` (the tree's frame is the object's frame)
-  TriangleMesh world;           ///< `local` placed at `pose`, with vertex normals
+  int resolution = 128;          ///< sphere-tree voxels along the mesh's longest side
+  SphereTree tree;               ///< of `local` (the tree's frame is the object's frame)
+  TriangleMesh world;            ///< `local` placed at `pose`, with vertex normals
   glm::vec3 boundsCentre{0.0f};  ///< centre of the world mesh's box, m
-  float boundingRadius = 0.0f;  ///< from boundsCentre to the farthest vertex, m
+  float boundingRadius = 0.0f;   ///< from boundsCentre to the farthest vertex, m
 };
 
 /// A mesh object from `local` (object frame, m) placed at `pose`, its sphere tree built at
@@ -128,32 +128,32 @@ glm::mat3 rotationFromDegrees(glm::vec3 degrees);
 
 /// Where a hand starts.
 struct GraspHandPlacement {
-  glm::vec3 position{0.0f};            ///< palm-face centre, m
-  glm::vec3 facing{0.0f, 0.0f, 1.0f};  ///< initial palm normal
-  glm::vec3 fingers{0.0f, 1.0f, 0.0f}; ///< initial finger direction (made orthogonal to facing)
+  glm::vec3 position{0.0f};              ///< palm-face centre, m
+  glm::vec3 facing{0.0f, 0.0f, 1.0f};    ///< initial palm normal
+  glm::vec3 fingers{0.0f, 1.0f, 0.0f};   ///< initial finger direction (made orthogonal to facing)
   glm::vec3 scanAxis{0.0f, 1.0f, 0.0f};  ///< phase 1 turns about this axis through the palm centre
-  float scale = 1.0f;                  ///< HandSpec::standard() scaled by this
+  float scale = 1.0f;                    ///< HandSpec::standard() scaled by this
 };
 
 /// Settings of the three phases (SI units; angles in rad).
 struct GraspSettings {
-  RadarImageSize image{32, 32};   ///< every radar of the batch (square is best)
-  float detectWidth = 0.6f;       ///< phase 1 detection volume ws x hs x d, m
+  RadarImageSize image{32, 32};  ///< every radar of the batch (square is best)
+  float detectWidth = 0.6f;      ///< phase 1 detection volume ws x hs x d, m
   float detectHeight = 0.6f;
   float detectDepth = 1.0f;
-  float scanStep = 0.2618f;       ///< rad per frame (15 degrees)
-  int maxAimFrames = 4;           ///< turns toward the target before approaching anyway
-  float maxSize = 0.4f;           ///< phase 2 MaxSize volume width and height, m
-  float approachStep = 0.05f;     ///< m per frame
+  float scanStep = 0.2618f;          ///< rad per frame (15 degrees)
+  int maxAimFrames = 4;              ///< turns toward the target before approaching anyway
+  float maxSize = 0.4f;              ///< phase 2 MaxSize volume width and height, m
+  float approachStep = 0.05f;        ///< m per frame
   float approachClearance = 0.002f;  ///< m left between the hand and the obstacle
-  float maxApproach = 1.5f;       ///< m; farther means the target was not reached (failure)
-  float jointStep = 0.2618f;      ///< largest bend per frame, rad
-  float graspClearance = 0.0008f; ///< m: the gap a closing segment aims for
+  float maxApproach = 1.5f;          ///< m; farther means the target was not reached (failure)
+  float jointStep = 0.2618f;         ///< largest bend per frame, rad
+  float graspClearance = 0.0008f;    ///< m: the gap a closing segment aims for
   float contactTolerance = 0.0008f;  ///< m above the clearance that still counts as contact
-  int jointIterations = 12;       ///< frames per joint at most
-  float segmentRange = 0.15f;     ///< phases 1-2: depth of the segments' detection radars, m
-  float lookAhead = 0.01f;        ///< static segments' collision radars: distance to move, m
-  int maxFrames = 400;            ///< the run stops after this many frames
+  int jointIterations = 12;          ///< frames per joint at most
+  float segmentRange = 0.15f;        ///< phases 1-2: depth of the segments' detection radars, m
+  float lookAhead = 0.01f;           ///< static segments' collision radars: distance to move, m
+  int maxFrames = 400;               ///< the run stops after this many frames
   /// Phase 3 starts for all hands together: an arrived hand waits (its radars monitoring)
   /// until no hand detects or approaches any more, so none closes on a hand still moving in.
   bool closeTogether = true;
@@ -203,9 +203,9 @@ struct GraspFingerReport {
   std::array<float, kHandJointsPerFinger> angles{};  ///< rad
   std::array<JointOutcome, kHandJointsPerFinger> outcomes{};
   std::array<int, kHandJointsPerFinger> iterations{};  ///< frames spent per joint
-  bool contact = false;    ///< some joint ended in contact
-  bool atLimit = false;    ///< every joint ended at its limit
-  std::uint32_t contactObject = kRadarNoObject;  ///< what the contact was with
+  bool contact = false;                                ///< some joint ended in contact
+  bool atLimit = false;                                ///< every joint ended at its limit
+  std::uint32_t contactObject = kRadarNoObject;        ///< what the contact was with
   /// Gap to the target along the segments' normals from the last frame's radars (the
   /// smallest over the finger's segments whose contact is the target), m; < 0: none
   /// within the look-ahead.
@@ -216,16 +216,16 @@ struct GraspFingerReport {
 
 struct GraspHandReport {
   GraspPhase phase = GraspPhase::Detect;
-  std::string failure;                ///< why, for a failed hand
-  std::array<int, 3> phaseFrames{};   ///< frames in detect, approach, close (closing)
-  int waitFrames = 0;                 ///< frames waited between approach and close (closeTogether)
-  int scanFrames = 0;                 ///< detect frames before the target's ID was seen
+  std::string failure;               ///< why, for a failed hand
+  std::array<int, 3> phaseFrames{};  ///< frames in detect, approach, close (closing)
+  int waitFrames = 0;                ///< frames waited between approach and close (closeTogether)
+  int scanFrames = 0;                ///< detect frames before the target's ID was seen
   bool targetSeen = false;
-  glm::vec3 targetSeenAt{0.0f};       ///< centroid of the target's pixels at the last aim, m
-  float approachDistance = 0.0f;      ///< m travelled in phase 2
-  float approachGap = -1.0f;          ///< m, radar gap left at the end of phase 2 (min L - move)
+  glm::vec3 targetSeenAt{0.0f};                   ///< centroid of the target's pixels at the last aim, m
+  float approachDistance = 0.0f;                  ///< m travelled in phase 2
+  float approachGap = -1.0f;                      ///< m, radar gap left at the end of phase 2 (min L - move)
   std::uint32_t approachObject = kRadarNoObject;  ///< what phase 2 stopped at
-  bool maskReused = false;            ///< phase 2 kept M across frames at least once
+  bool maskReused = false;                        ///< phase 2 kept M across frames at least once
   std::array<GraspFingerReport, kHandFingers> fingers{};
   std::array<double, kHandSegments> segmentExactDistance{};   ///< m, solid box to target
   std::array<double, kHandSegments> segmentVertexDistance{};  ///< m, vertices to target
@@ -239,19 +239,19 @@ struct GraspHandReport {
 
 struct GraspReport {
   std::vector<GraspHandReport> hands;
-  int frames = 0;                   ///< batches run (the last one measures the final pose)
-  std::size_t radarsPerFrame = 0;   ///< hands x kHandRadars
-  std::size_t radarsRun = 0;        ///< over all frames
-  bool finished = false;            ///< every hand done or failed before maxFrames
-  double radarSeconds = 0.0;        ///< wall time inside RadarBackend::run
+  int frames = 0;                  ///< batches run (the last one measures the final pose)
+  std::size_t radarsPerFrame = 0;  ///< hands x kHandRadars
+  std::size_t radarsRun = 0;       ///< over all frames
+  bool finished = false;           ///< every hand done or failed before maxFrames
+  double radarSeconds = 0.0;       ///< wall time inside RadarBackend::run
   /// Where the exact-distance columns come from: "analytic" (sphere, capsule) or
   /// "sphere_tree" (a mesh target: its tree, accurate to about distanceVoxel).
   std::string distanceMethod = "analytic";
-  float distanceVoxel = 0.0f;       ///< m, the mesh target's tree voxel (0: analytic)
+  float distanceVoxel = 0.0f;  ///< m, the mesh target's tree voxel (0: analytic)
   /// The sphere-tree check's tree of the target: a mesh target's own, else one built from
   /// the target's mesh at kGraspCheckResolution.
   int checkResolution = 0;
-  float checkVoxel = 0.0f;          ///< m
+  float checkVoxel = 0.0f;  ///< m
   std::size_t checkSpheres = 0;
 };
 
@@ -298,8 +298,8 @@ class GraspSimulation {
   struct FingerState {
     int joint = 0;  ///< the joint closing now (3: done)
     int iterations = 0;
-    float safeAngle = 0.0f;    ///< largest angle of this joint known clear (rad)
-    float unsafeAngle = -1.0f; ///< smallest angle known too close (< 0: none)
+    float safeAngle = 0.0f;     ///< largest angle of this joint known clear (rad)
+    float unsafeAngle = -1.0f;  ///< smallest angle known too close (< 0: none)
     GraspFingerReport report;
   };
   struct HandState {
@@ -309,8 +309,8 @@ class GraspSimulation {
     float scanned = 0.0f;
     int aimFrames = 0;
     bool haveFitted = false, maskValid = false;
-    RadarQuery approachQuery;   ///< phase 2: the fitted volume (moves with the hand)
-    float handLength = 0.0f;    ///< phase 2: the hand's length along the motion, m
+    RadarQuery approachQuery;  ///< phase 2: the fitted volume (moves with the hand)
+    float handLength = 0.0f;   ///< phase 2: the hand's length along the motion, m
     std::array<FingerState, kHandFingers> fingers{};
     std::array<RadarQuery, kHandRadars> queries{};
     std::array<RadarHit, kHandRadars> hits{};

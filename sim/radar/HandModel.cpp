@@ -19,10 +19,8 @@ bool positiveFinite(float v) { return std::isfinite(v) && v > 0.0f; }
 HandSpec HandSpec::standard() {
   HandSpec spec;
   // Index, middle, ring, little: parallel, 18 mm wide, 3 mm apart, hinged on the palm's edge.
-  const std::array<std::array<float, 3>, 4> lengths = {{{0.043f, 0.026f, 0.021f},
-                                                        {0.047f, 0.029f, 0.022f},
-                                                        {0.044f, 0.028f, 0.021f},
-                                                        {0.035f, 0.021f, 0.019f}}};
+  const std::array<std::array<float, 3>, 4> lengths = {
+      {{0.043f, 0.026f, 0.021f}, {0.047f, 0.029f, 0.022f}, {0.044f, 0.028f, 0.021f}, {0.035f, 0.021f, 0.019f}}};
   for (int f = 1; f < kHandFingers; ++f) {
     FingerSpec& finger = spec.fingers[std::size_t(f)];
     finger.base = {-0.0315f + 0.021f * float(f - 1), 0.5f * spec.palmLength};
@@ -127,8 +125,7 @@ HandJoint HandModel::joint(int finger, int joint) const {
 }
 
 glm::vec3 HandModel::localMin(int segment) const {
-  if (segment == 0)
-    return {-0.5f * m_spec.palmWidth, -0.5f * m_spec.palmLength, -m_spec.palmThickness};
+  if (segment == 0) return {-0.5f * m_spec.palmWidth, -0.5f * m_spec.palmLength, -m_spec.palmThickness};
   const FingerSpec& f = m_spec.fingers[std::size_t((segment - 1) / kHandJointsPerFinger)];
   return {-0.5f * f.width, m_spec.hingeGap, -f.thickness};
 }

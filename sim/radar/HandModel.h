@@ -48,10 +48,10 @@ inline constexpr int kHandRadars = 1 + kHandSegments;
 
 /// One finger: where and how it is attached, its segments and joint limits.
 struct FingerSpec {
-  glm::vec2 base{0.0f};  ///< hinge centre of the proximal joint in the palm plane (palm x, y), m
-  float splay = 0.0f;    ///< rad: the finger's direction is +y turned about +z by this (toward -x)
-  float width = 0.018f;  ///< m, along the hinge axis
-  float thickness = 0.016f;                          ///< m, along -z from the palm-side surface
+  glm::vec2 base{0.0f};      ///< hinge centre of the proximal joint in the palm plane (palm x, y), m
+  float splay = 0.0f;        ///< rad: the finger's direction is +y turned about +z by this (toward -x)
+  float width = 0.018f;      ///< m, along the hinge axis
+  float thickness = 0.016f;  ///< m, along -z from the palm-side surface
   std::array<float, 3> lengths{0.04f, 0.025f, 0.02f};  ///< hinge-to-hinge (last: to the tip), m
   std::array<float, 3> limits{1.5f, 1.6f, 1.2f};       ///< largest closing angle per joint, rad (< pi)
 };
@@ -95,11 +95,11 @@ struct HandJoint {
 /// A segment's frame in the world (its box: lateral in [-width/2, width/2], along in
 /// [start, end], normal in [-thickness, 0], from `origin`).
 struct HandSegmentFrame {
-  glm::vec3 origin{0.0f};   ///< on its hinge (palm: the palm-face centre), m
-  glm::vec3 lateral{1.0f, 0.0f, 0.0f};  ///< unit, along the hinge axis (palm: x)
-  glm::vec3 along{0.0f, 1.0f, 0.0f};    ///< unit, toward the tip
-  glm::vec3 normal{0.0f, 0.0f, 1.0f};   ///< unit, palm side: the direction it closes toward
-  float start = 0.0f, end = 0.0f;       ///< m along `along`
+  glm::vec3 origin{0.0f};                ///< on its hinge (palm: the palm-face centre), m
+  glm::vec3 lateral{1.0f, 0.0f, 0.0f};   ///< unit, along the hinge axis (palm: x)
+  glm::vec3 along{0.0f, 1.0f, 0.0f};     ///< unit, toward the tip
+  glm::vec3 normal{0.0f, 0.0f, 1.0f};    ///< unit, palm side: the direction it closes toward
+  float start = 0.0f, end = 0.0f;        ///< m along `along`
   float width = 0.0f, thickness = 0.0f;  ///< m
 };
 

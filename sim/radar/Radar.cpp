@@ -130,7 +130,8 @@ class CpuRadar final : public RadarBackend {
       float* front = images.front.data() + q * pixels;
       for (std::size_t p = 0; p < pixels; ++p) {
         range[p] = triangle[p] >= 0 ? depth[p] : frame.origin.w;
-        object[p] = triangle[p] >= 0 ? scene.triangleObjects()[pass.range.sceneTriangle[std::size_t(triangle[p])]] : kRadarNoObject;
+        object[p] = triangle[p] >= 0 ? scene.triangleObjects()[pass.range.sceneTriangle[std::size_t(triangle[p])]]
+                                     : kRadarNoObject;
       }
       // M: the sensor alone, from the destination looking back (its own, mirrored columns).
       if (query.mode == RadarMode::Collide) {
@@ -228,12 +229,14 @@ Result<kernels::RadarFrame> makeRadarFrame(const RadarQuery& query, RadarImageSi
   if (size.width < 1 || size.height < 1 || size.width > HG_RADAR_MAX_IMAGE || size.height > HG_RADAR_MAX_IMAGE)
     return Error{"radar: image size " + std::to_string(size.width) + " x " + std::to_string(size.height) +
                  " is outside 1.." + std::to_string(HG_RADAR_MAX_IMAGE)};
-  if (!allFinite(p.origin) || !allFinite(p.direction) || !allFinite(p.up)) return Error{"radar: the probe is not finite"};
+  if (!allFinite(p.origin) || !allFinite(p.direction) || !allFinite(p.up))
+    return Error{"radar: the probe is not finite"};
   const float directionLength = glm::length(p.direction);
   if (!(directionLength > 0.0f)) return Error{"radar: the probe direction is zero"};
   const glm::vec3 forward = p.direction / directionLength;
   const glm::vec3 side = glm::cross(forward, p.up);
-  if (!(glm::length(side) > 1e-6f * glm::length(p.up))) return Error{"radar: the probe's up is parallel to its direction"};
+  if (!(glm::length(side) > 1e-6f * glm::length(p.up)))
+    return Error{"radar: the probe's up is parallel to its direction"};
   const glm::vec3 right = glm::normalize(side);
   const glm::vec3 up = glm::cross(right, forward);
   if (!(std::isfinite(p.width) && p.width > 0.0f && std::isfinite(p.height) && p.height > 0.0f &&
@@ -442,8 +445,8 @@ RadarQuery fitProbeToMask(const RadarQuery& query, RadarImageSize size, const Ra
   const float b0 = (float(hit.maskMin.y - marginPixels) - 0.5f * float(size.height)) * ph;
   const float b1 = (float(hit.maskMax.y + 1 + marginPixels) - 0.5f * float(size.height)) * ph;
   RadarQuery fitted = query;
-  fitted.probe.origin = query.probe.origin + glm::vec3(frame->right) * (0.5f * (a0 + a1)) +
-                        glm::vec3(frame->up) * (0.5f * (b0 + b1));
+  fitted.probe.origin =
+      query.probe.origin + glm::vec3(frame->right) * (0.5f * (a0 + a1)) + glm::vec3(frame->up) * (0.5f * (b0 + b1));
   fitted.probe.width = a1 - a0;
   fitted.probe.height = b1 - b0;
   fitted.reuseMask = false;

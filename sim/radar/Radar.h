@@ -82,12 +82,12 @@ class RadarScene {
 
 /// A radar's view volume: the probe point is the centre of the volume's near face.
 struct RadarProbe {
-  glm::vec3 origin{0.0f};              ///< probe point, m
+  glm::vec3 origin{0.0f};                  ///< probe point, m
   glm::vec3 direction{0.0f, 0.0f, -1.0f};  ///< unit-able direction of view (of motion)
-  glm::vec3 up{0.0f, 1.0f, 0.0f};      ///< roughly up (made orthogonal to direction)
-  float width = 1.0f;                  ///< ws, m
-  float height = 1.0f;                 ///< hs, m
-  float depth = 1.0f;                  ///< d, m
+  glm::vec3 up{0.0f, 1.0f, 0.0f};          ///< roughly up (made orthogonal to direction)
+  float width = 1.0f;                      ///< ws, m
+  float height = 1.0f;                     ///< hs, m
+  float depth = 1.0f;                      ///< d, m
 };
 
 /// Image size of a batch of radars (every radar of one run shares it).
@@ -118,11 +118,11 @@ struct RadarQuery {
 
 /// What a radar found.
 struct RadarHit {
-  bool seen = false;          ///< something in the volume (min R < d); for Collide, the scene without the sensor
-  bool collides = false;      ///< Collide: min L <= s
-  float minRange = 0.0f;      ///< min R, m (d: nothing)
-  float minKey = 0.0f;        ///< Collide: min L (m, the free gap; < 0: already overlapping); Detect: min R
-  float timeOfImpact = 1.0f;  ///< Collide: min L / s clamped to [0, 1] (1: no collision); seconds = min L / speed
+  bool seen = false;              ///< something in the volume (min R < d); for Collide, the scene without the sensor
+  bool collides = false;          ///< Collide: min L <= s
+  float minRange = 0.0f;          ///< min R, m (d: nothing)
+  float minKey = 0.0f;            ///< Collide: min L (m, the free gap; < 0: already overlapping); Detect: min R
+  float timeOfImpact = 1.0f;      ///< Collide: min L / s clamped to [0, 1] (1: no collision); seconds = min L / speed
   glm::vec3 contactPoint{0.0f};   ///< on the obstacle, m (Detect: the nearest point seen)
   glm::vec3 contactNormal{0.0f};  ///< obstacle's unit normal facing the probe
   bool normalFitted = false;      ///< the normal came from a plane fit (else -direction)

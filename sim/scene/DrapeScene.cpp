@@ -50,14 +50,15 @@ Result<DrapeScene> parseDrapeScene(const std::string& text, const std::string& o
   scene.settings.maxSubstepHalvings = 2;
   try {
     const json root = parseDocument(text);
-    checkKeys(root, "scene", {"name", "cloth", "sphere", "ground", "solver", "output", "avatar", "garments", "dressing",
-                              "boxes", "props"});
+    checkKeys(
+        root, "scene",
+        {"name", "cloth", "sphere", "ground", "solver", "output", "avatar", "garments", "dressing", "boxes", "props"});
     if (root.contains("name")) scene.name = outputName(root["name"], "scene.name");
     if (root.contains("cloth")) {
       const json& c = root["cloth"];
-      checkKeys(c, "cloth", {"resolution", "size", "center", "mesh", "fabric", "areal_density", "area_weighted_mass",
-                             "pin_animation",
-                             "tensile_stiffness", "bending_rigidity", "spring_damping", "pinned", "anisotropy"});
+      checkKeys(c, "cloth",
+                {"resolution", "size", "center", "mesh", "fabric", "areal_density", "area_weighted_mass",
+                 "pin_animation", "tensile_stiffness", "bending_rigidity", "spring_damping", "pinned", "anisotropy"});
       for (const char* key : {"resolution", "size", "center", "mesh", "pinned", "pin_animation"})
         scene.clothShapeGiven |= c.contains(key);
       SquareClothSpec& s = scene.sheet;
@@ -205,9 +206,9 @@ Result<DrapeScene> parseDrapeScene(const std::string& text, const std::string& o
       if (a.contains("mannequin")) {
         const json& m = a["mannequin"];
         const std::string where = "avatar.mannequin";
-        checkKeys(m, where, {"height", "chest_girth", "waist_girth", "hip_girth", "neck_girth", "upper_arm_girth",
-                             "thigh_girth", "shoulder_width", "arm_length", "leg_length", "pose", "a_pose_arm_angle",
-                             "cell_size"});
+        checkKeys(m, where,
+                  {"height", "chest_girth", "waist_girth", "hip_girth", "neck_girth", "upper_arm_girth", "thigh_girth",
+                   "shoulder_width", "arm_length", "leg_length", "pose", "a_pose_arm_angle", "cell_size"});
         MannequinParams& p = avatar.mannequin;
         p.height = number(m, where, "height", p.height);
         p.chestGirth = number(m, where, "chest_girth", p.chestGirth);
@@ -239,11 +240,13 @@ Result<DrapeScene> parseDrapeScene(const std::string& text, const std::string& o
       if (!list.is_array() || list.empty()) throw SceneError{"garments must be a non-empty array of garments"};
       if (!scene.avatar) throw SceneError{"garments need an avatar to be sewn around (add an \"avatar\" block)"};
       if (!scene.avatar->file.empty())
-        throw SceneError{"garments are sized and placed by the built-in mannequin's measurements and joint names; "
-                         "with avatar.file, drape a cloth (the cloth block) instead"};
+        throw SceneError{
+            "garments are sized and placed by the built-in mannequin's measurements and joint names; "
+            "with avatar.file, drape a cloth (the cloth block) instead"};
       if (scene.clothShapeGiven)
-        throw SceneError{"with garments, the cloth block gives only the material: remove its resolution, size, "
-                         "center, mesh, pinned and pin_animation keys"};
+        throw SceneError{
+            "with garments, the cloth block gives only the material: remove its resolution, size, "
+            "center, mesh, pinned and pin_animation keys"};
       for (std::size_t i = 0; i < list.size(); ++i) {
         const json& g = list[i];
         const std::string where = "garments[" + std::to_string(i) + "]";
@@ -261,10 +264,13 @@ Result<DrapeScene> parseDrapeScene(const std::string& text, const std::string& o
         if (g.contains("tensile_stiffness")) spec.tensileStiffness = number(g, where, "tensile_stiffness", 0.0f);
         if (g.contains("bending_rigidity")) spec.bendingRigidity = number(g, where, "bending_rigidity", 0.0f);
         for (const char* key : {"areal_density", "tensile_stiffness", "bending_rigidity"})
-          if (g.contains(key) && !(number(g, where, key, 0.0f) > 0.0f)) throw SceneError{where + "." + key + " must be > 0"};
+          if (g.contains(key) && !(number(g, where, key, 0.0f) > 0.0f))
+            throw SceneError{where + "." + key + " must be > 0"};
         switch (spec.kind) {
           case GarmentKind::TShirt: {
-            checkKeys(g, where, {"type", "chest_ease", "hem_below_waist", "sleeve_length", "sleeve_ease", "neck_ease", "fabric", "areal_density", "tensile_stiffness", "bending_rigidity"});
+            checkKeys(g, where,
+                      {"type", "chest_ease", "hem_below_waist", "sleeve_length", "sleeve_ease", "neck_ease", "fabric",
+                       "areal_density", "tensile_stiffness", "bending_rigidity"});
             TShirtOptions& o = spec.tshirt;
             o.chestEase = number(g, where, "chest_ease", o.chestEase);
             o.hemBelowWaist = number(g, where, "hem_below_waist", o.hemBelowWaist);
@@ -274,7 +280,9 @@ Result<DrapeScene> parseDrapeScene(const std::string& text, const std::string& o
             break;
           }
           case GarmentKind::Skirt: {
-            checkKeys(g, where, {"type", "waist_ease", "hip_ease", "length", "flare", "fabric", "areal_density", "tensile_stiffness", "bending_rigidity"});
+            checkKeys(g, where,
+                      {"type", "waist_ease", "hip_ease", "length", "flare", "fabric", "areal_density",
+                       "tensile_stiffness", "bending_rigidity"});
             SkirtOptions& o = spec.skirt;
             o.waistEase = number(g, where, "waist_ease", o.waistEase);
             o.hipEase = number(g, where, "hip_ease", o.hipEase);
@@ -283,7 +291,9 @@ Result<DrapeScene> parseDrapeScene(const std::string& text, const std::string& o
             break;
           }
           case GarmentKind::Trousers: {
-            checkKeys(g, where, {"type", "waist_ease", "hip_ease", "knee_girth", "hem_girth", "crotch_ease", "hem_height", "fabric", "areal_density", "tensile_stiffness", "bending_rigidity"});
+            checkKeys(g, where,
+                      {"type", "waist_ease", "hip_ease", "knee_girth", "hem_girth", "crotch_ease", "hem_height",
+                       "fabric", "areal_density", "tensile_stiffness", "bending_rigidity"});
             TrouserOptions& o = spec.trousers;
             o.waistEase = number(g, where, "waist_ease", o.waistEase);
             o.hipEase = number(g, where, "hip_ease", o.hipEase);
@@ -294,7 +304,9 @@ Result<DrapeScene> parseDrapeScene(const std::string& text, const std::string& o
             break;
           }
           case GarmentKind::Dress: {
-            checkKeys(g, where, {"type", "chest_ease", "waist_ease", "hip_ease", "skirt_length", "flare", "neck_ease", "fabric", "areal_density", "tensile_stiffness", "bending_rigidity"});
+            checkKeys(g, where,
+                      {"type", "chest_ease", "waist_ease", "hip_ease", "skirt_length", "flare", "neck_ease", "fabric",
+                       "areal_density", "tensile_stiffness", "bending_rigidity"});
             DressOptions& o = spec.dress;
             o.chestEase = number(g, where, "chest_ease", o.chestEase);
             o.waistEase = number(g, where, "waist_ease", o.waistEase);
@@ -310,8 +322,9 @@ Result<DrapeScene> parseDrapeScene(const std::string& text, const std::string& o
     }
     if (root.contains("dressing")) {
       const json& d = root["dressing"];
-      checkKeys(d, "dressing", {"edge_length", "clearance", "seam_stiffness", "seam_damping", "sewing_damping",
-                                "weld_gap", "max_sewing_frames"});
+      checkKeys(d, "dressing",
+                {"edge_length", "clearance", "seam_stiffness", "seam_damping", "sewing_damping", "weld_gap",
+                 "max_sewing_frames"});
       DressingSettings& o = scene.dressing;
       o.edgeLength = number(d, "dressing", "edge_length", o.edgeLength);
       o.clearance = number(d, "dressing", "clearance", o.clearance);
@@ -320,7 +333,8 @@ Result<DrapeScene> parseDrapeScene(const std::string& text, const std::string& o
       o.sewingDamping = number(d, "dressing", "sewing_damping", o.sewingDamping);
       o.weldGap = number(d, "dressing", "weld_gap", o.weldGap);
       o.maxSewingFrames = integer(d, "dressing", "max_sewing_frames", o.maxSewingFrames, 1, limits::kMaxSewingFrames);
-      if (!(o.edgeLength >= 0.005f && o.edgeLength <= 0.1f)) throw SceneError{"dressing.edge_length must be in [0.005, 0.1] m"};
+      if (!(o.edgeLength >= 0.005f && o.edgeLength <= 0.1f))
+        throw SceneError{"dressing.edge_length must be in [0.005, 0.1] m"};
       if (!(o.clearance > 0.0f && o.clearance <= 0.1f)) throw SceneError{"dressing.clearance must be in (0, 0.1] m"};
       if (!(o.seamStiffness > 0.0f)) throw SceneError{"dressing.seam_stiffness must be > 0 N/m"};
       if (!(o.seamDamping >= 0.0f && o.sewingDamping >= 0.0f)) throw SceneError{"dressing damping must be >= 0"};
@@ -347,11 +361,29 @@ Result<DrapeScene> parseDrapeScene(const std::string& text, const std::string& o
     }
     if (root.contains("solver")) {
       const json& s = root["solver"];
-      checkKeys(s, "solver", {"backend", "frames", "frame_dt", "substeps", "velocity_damping", "friction",
-                              "contact_offset", "gravity", "max_speed", "threads", "compression_scale",
-                              "extension_scale", "tension_exponent", "plastic_rate", "yield_strain", "yield_angle",
-                              "max_substep_halvings", "integrator", "iterations", "chebyshev_rho",
-                              "until_rest", "continuous_collision"});
+      checkKeys(s, "solver",
+                {"backend",
+                 "frames",
+                 "frame_dt",
+                 "substeps",
+                 "velocity_damping",
+                 "friction",
+                 "contact_offset",
+                 "gravity",
+                 "max_speed",
+                 "threads",
+                 "compression_scale",
+                 "extension_scale",
+                 "tension_exponent",
+                 "plastic_rate",
+                 "yield_strain",
+                 "yield_angle",
+                 "max_substep_halvings",
+                 "integrator",
+                 "iterations",
+                 "chebyshev_rho",
+                 "until_rest",
+                 "continuous_collision"});
       if (s.contains("backend")) {
         if (!s["backend"].is_string()) throw SceneError{"solver.backend must be \"cpu\" or \"gpu\""};
         auto backend = parseBackend(s["backend"].get<std::string>());
@@ -363,8 +395,9 @@ Result<DrapeScene> parseDrapeScene(const std::string& text, const std::string& o
       if (!(scene.restSpeed >= 0.0f)) throw SceneError{"solver.until_rest must be >= 0 m/s (0: run `frames` frames)"};
       settings.frameDt = number(s, "solver", "frame_dt", settings.frameDt);
       if (s.contains("substeps") && s["substeps"].is_string()) {
-        if (s["substeps"] != "auto") throw SceneError{"solver.substeps must be \"auto\" or a whole number (1.." +
-                                                      std::to_string(limits::kMaxSubsteps) + ")"};
+        if (s["substeps"] != "auto")
+          throw SceneError{"solver.substeps must be \"auto\" or a whole number (1.." +
+                           std::to_string(limits::kMaxSubsteps) + ")"};
         settings.substeps = 0;
       } else {
         settings.substeps = integer(s, "solver", "substeps", settings.substeps, 1, limits::kMaxSubsteps);
@@ -416,25 +449,29 @@ Result<DrapeScene> parseDrapeScene(const std::string& text, const std::string& o
     if (root.contains("output")) {
       const json& o = root["output"];
       checkKeys(o, "output", {"directory", "image_width", "image_height", "obj_every"});
-      scene.objEvery = integer(o, "output", "obj_every", scene.objEvery, 0, limits::kMaxFrames);  // 0: the final shape only
+      scene.objEvery =
+          integer(o, "output", "obj_every", scene.objEvery, 0, limits::kMaxFrames);  // 0: the final shape only
       if (o.contains("directory")) {
         if (!o["directory"].is_string()) throw SceneError{"output.directory must be a string"};
         scene.outputDirectory = o["directory"].get<std::string>();
       }
-      scene.imageWidth = integer(o, "output", "image_width", scene.imageWidth, limits::kMinImageSide, limits::kMaxImageSide);
+      scene.imageWidth =
+          integer(o, "output", "image_width", scene.imageWidth, limits::kMinImageSide, limits::kMaxImageSide);
       scene.imageHeight =
           integer(o, "output", "image_height", scene.imageHeight, limits::kMinImageSide, limits::kMaxImageSide);
     }
     if (root.contains("boxes")) {
       const json& list = root["boxes"];
-      if (!list.is_array()) throw SceneError{"boxes must be an array of {center, half_extents, rotation_deg, friction}"};
+      if (!list.is_array())
+        throw SceneError{"boxes must be an array of {center, half_extents, rotation_deg, friction}"};
       if (list.size() > HG_MAX_CLOTH_BOXES)
         throw SceneError{"boxes: " + std::to_string(list.size()) + " boxes is out of range (at most " +
                          std::to_string(HG_MAX_CLOTH_BOXES) + " box colliders)"};
       for (std::size_t i = 0; i < list.size(); ++i) {
         const json& b = list[i];
         const std::string where = "boxes[" + std::to_string(i) + "]";
-        if (!b.is_object()) throw SceneError{where + " must be an object {center, half_extents, rotation_deg, friction}"};
+        if (!b.is_object())
+          throw SceneError{where + " must be an object {center, half_extents, rotation_deg, friction}"};
         checkKeys(b, where, {"center", "half_extents", "rotation_deg", "friction"});
         if (!b.contains("half_extents")) throw SceneError{where + ".half_extents is required ([x, y, z] m)"};
         SceneBoxSpec spec;
@@ -458,10 +495,12 @@ Result<DrapeScene> parseDrapeScene(const std::string& text, const std::string& o
         const json& p = list[i];
         const std::string where = "props[" + std::to_string(i) + "]";
         if (!p.is_object()) throw SceneError{where + " must be an object"};
-        checkKeys(p, where, {"shape", "mesh", "position", "rotation_deg", "scale", "collider", "resolution", "friction"});
+        checkKeys(p, where,
+                  {"shape", "mesh", "position", "rotation_deg", "scale", "collider", "resolution", "friction"});
         ScenePropSpec spec;
         if (p.contains("shape") == p.contains("mesh"))
-          throw SceneError{where + ": give either \"shape\" (bottle, box, sphere, torus, capsule) or \"mesh\" (a file)"};
+          throw SceneError{where +
+                           ": give either \"shape\" (bottle, box, sphere, torus, capsule) or \"mesh\" (a file)"};
         if (p.contains("shape")) {
           const json& k = p["shape"];
           if (!k.is_string() || (k != "bottle" && k != "box" && k != "sphere" && k != "torus" && k != "capsule"))
@@ -475,8 +514,8 @@ Result<DrapeScene> parseDrapeScene(const std::string& text, const std::string& o
         spec.position = vec3(p, where, "position", spec.position);
         spec.rotationDegrees = vec3(p, where, "rotation_deg", spec.rotationDegrees);
         if (p.contains("scale")) {
-          spec.scale = p["scale"].is_array() ? vec3(p, where, "scale", spec.scale)
-                                             : glm::vec3(number(p, where, "scale", 1.0f));
+          spec.scale =
+              p["scale"].is_array() ? vec3(p, where, "scale", spec.scale) : glm::vec3(number(p, where, "scale", 1.0f));
           if (!(spec.scale.x > 0.0f && spec.scale.y > 0.0f && spec.scale.z > 0.0f))
             throw SceneError{where + ".scale must be > 0 (a number or [sx, sy, sz])"};
         }
@@ -487,8 +526,8 @@ Result<DrapeScene> parseDrapeScene(const std::string& text, const std::string& o
           spec.collider = c == "obb" ? PropCollider::Obb : PropCollider::SphereTree;
         }
         if (p.contains("resolution")) {
-          spec.resolution =
-              integer(p, where, "resolution", spec.resolution, limits::kMinVoxelResolution, limits::kMaxVoxelResolution);
+          spec.resolution = integer(p, where, "resolution", spec.resolution, limits::kMinVoxelResolution,
+                                    limits::kMaxVoxelResolution);
         }
         if (p.contains("friction")) {
           spec.friction = number(p, where, "friction", 0.0f);
@@ -521,7 +560,8 @@ Result<FabricMaterial> fabricMaterial(const std::filesystem::path& presetsFile, 
   result.material.arealDensity = preset->arealDensity;
   result.material.tensileStiffness = reference;
   result.material.bendingRigidity = preset->bendingRigidity;
-  result.anisotropy = glm::vec4(preset->stretchWarp, preset->stretchWeft, preset->stretchBias, preset->stretchBias) / reference;
+  result.anisotropy =
+      glm::vec4(preset->stretchWarp, preset->stretchWeft, preset->stretchBias, preset->stretchBias) / reference;
   return result;
 }
 
@@ -532,7 +572,8 @@ Result<SceneClothMaterial> sceneClothMaterial(const DrapeScene& scene) {
     auto fabric = fabricMaterial(scene.directory / "fabrics.json", scene.fabric);
     if (!fabric) return fabric.error().prefixed("cloth.fabric: ");
     auto overridden = [&](const char* key) {
-      return std::find(scene.materialOverrides.begin(), scene.materialOverrides.end(), key) != scene.materialOverrides.end();
+      return std::find(scene.materialOverrides.begin(), scene.materialOverrides.end(), key) !=
+             scene.materialOverrides.end();
     };
     if (!overridden("areal_density")) material.arealDensity = fabric->material.arealDensity;
     if (!overridden("tensile_stiffness")) material.tensileStiffness = fabric->material.tensileStiffness;
@@ -553,7 +594,8 @@ Result<SceneClothMaterial> sceneClothMaterial(const DrapeScene& scene) {
 Result<ClothModel> buildSceneCloth(const DrapeScene& scene) {
   auto material = sceneClothMaterial(scene);
   if (!material) return material.error();
-  Result<TriangleMesh> mesh = scene.mesh.empty() ? makeSquareSheet(scene.sheet) : importClothMesh(scene.directory / scene.mesh);
+  Result<TriangleMesh> mesh =
+      scene.mesh.empty() ? makeSquareSheet(scene.sheet) : importClothMesh(scene.directory / scene.mesh);
   if (!mesh) return mesh.error().prefixed("cloth: ");
   auto model = buildClothModel(*mesh, material->material, scene.pinned, std::move(material->anisotropy));
   if (!model) return model.error().prefixed("cloth: ");
@@ -604,7 +646,8 @@ void growBox(const TriangleMesh& mesh, glm::vec3& lo, glm::vec3& hi) {
 
 }  // namespace
 
-Result<std::shared_ptr<BodyAnimator>> BodyAnimator::create(const SkinnedMesh& rest, const std::filesystem::path& directory,
+Result<std::shared_ptr<BodyAnimator>> BodyAnimator::create(const SkinnedMesh& rest,
+                                                           const std::filesystem::path& directory,
                                                            const SceneMotion& motion,
                                                            const BodyContactSettings& contact) {
   auto bvh = loadBvh(directory / motion.bvh, motion.unitScale);
@@ -659,9 +702,12 @@ Result<std::shared_ptr<const DepthViewImages>> BodyAnimator::viewsOf(const Trian
 
 const char* bodyContactMethodName(BodyContactMethod method) {
   switch (method) {
-    case BodyContactMethod::DistanceGrid: return "distance_grid";
-    case BodyContactMethod::DepthViews: return "depth_views";
-    case BodyContactMethod::SphereTree: return "sphere_tree";
+    case BodyContactMethod::DistanceGrid:
+      return "distance_grid";
+    case BodyContactMethod::DepthViews:
+      return "depth_views";
+    case BodyContactMethod::SphereTree:
+      return "sphere_tree";
   }
   return "?";
 }
@@ -692,12 +738,18 @@ Result<TriangleMesh> scenePropMesh(const DrapeScene& scene, std::size_t prop) {
   const ScenePropSpec& p = scene.props.at(prop);
   const std::string where = "props[" + std::to_string(prop) + "]";
   TriangleMesh mesh;
-  if (p.shape == "bottle") mesh = makeBottle(glm::vec3(0.0f), 0.3f);
-  else if (p.shape == "box") mesh = makeBox(glm::vec3(-0.1f), glm::vec3(0.1f), 0);
-  else if (p.shape == "sphere") mesh = makeIcosphere(glm::vec3(0.0f), 0.1f, 4);
-  else if (p.shape == "torus") mesh = makeTorus(glm::vec3(0.0f), 0.1f, 0.03f, 64, 24);
-  else if (p.shape == "capsule") mesh = makeCapsule(glm::vec3(0.0f, -0.1f, 0.0f), glm::vec3(0.0f, 0.1f, 0.0f), 0.05f, 8, 32);
-  else if (!p.shape.empty()) return Error{where + ".shape: unknown shape '" + p.shape + "'"};
+  if (p.shape == "bottle")
+    mesh = makeBottle(glm::vec3(0.0f), 0.3f);
+  else if (p.shape == "box")
+    mesh = makeBox(glm::vec3(-0.1f), glm::vec3(0.1f), 0);
+  else if (p.shape == "sphere")
+    mesh = makeIcosphere(glm::vec3(0.0f), 0.1f, 4);
+  else if (p.shape == "torus")
+    mesh = makeTorus(glm::vec3(0.0f), 0.1f, 0.03f, 64, 24);
+  else if (p.shape == "capsule")
+    mesh = makeCapsule(glm::vec3(0.0f, -0.1f, 0.0f), glm::vec3(0.0f, 0.1f, 0.0f), 0.05f, 8, 32);
+  else if (!p.shape.empty())
+    return Error{where + ".shape: unknown shape '" + p.shape + "'"};
   else {
     auto read = importWeldedMesh(scene.directory / p.mesh);  // welded: closed despite UV seams
     if (!read) return read.error().prefixed(where + ".mesh: ");
@@ -753,7 +805,8 @@ Status BodyAnimator::updateCollider(ClothSolver& solver, const TriangleMesh& mes
   std::vector<glm::vec3> velocities;
   if (previous && previous->positions.size() == mesh.positions.size() && dt > 0.0f) {
     velocities.resize(mesh.positions.size());
-    for (std::size_t i = 0; i < velocities.size(); ++i) velocities[i] = (mesh.positions[i] - previous->positions[i]) / dt;
+    for (std::size_t i = 0; i < velocities.size(); ++i)
+      velocities[i] = (mesh.positions[i] - previous->positions[i]) / dt;
   }
   if (renderViews) return renderViews(solver, m_viewSetup, mesh, velocities);
   auto views = viewsOf(mesh, velocities);
@@ -786,7 +839,8 @@ Result<SkinnedMesh> importAvatar(const DrapeScene& scene) {
   if (!character) return character.error();
   if (a.fileClip.empty()) return character->body;
   if (character->body.skeleton.joints.empty() || character->animations.empty())
-    return Error{(scene.directory / a.file).string() + ": avatar.file_clip '" + a.fileClip + "' asks for motion, but the file has " +
+    return Error{(scene.directory / a.file).string() + ": avatar.file_clip '" + a.fileClip +
+                 "' asks for motion, but the file has " +
                  (character->body.skeleton.joints.empty() ? "no skeleton" : "no animation clips") +
                  " (remove avatar.file_clip, or give a rigged, animated file)"};
   const Animation* clip = nullptr;
@@ -825,8 +879,9 @@ Result<SceneBody> buildSceneBody(const DrapeScene& scene) {
     // mannequin takes longer than a frame's simulation, so a moving body is refused rather
     // than rebuilt per frame (use distance_grid or depth_views for avatar.motion.animate).
     if (animator)
-      return Error{"avatar.contact.method \"sphere_tree\" needs a still body: it is filled once (about a second "
-                   "at 256 voxels), not per frame; with avatar.motion.animate use \"distance_grid\" or \"depth_views\""};
+      return Error{
+          "avatar.contact.method \"sphere_tree\" needs a still body: it is filled once (about a second "
+          "at 256 voxels), not per frame; with avatar.motion.animate use \"distance_grid\" or \"depth_views\""};
     auto tree = SphereTree::fromMesh(avatar->mesh, contact.sphereTreeResolution, "avatar collider (" + what + ")");
     if (!tree) return tree.error().prefixed("avatar.contact.sphere_tree_resolution: ");
     body.sphereTree = std::make_shared<const SphereTree>(std::move(tree).value());

@@ -8,8 +8,8 @@
 ///     {
 ///       "name": "cloth_on_sphere",   // the outputs' base name: a plain file name (no folders, no leading '.')
 ///       "cloth":  {"resolution": 48, "size": 1.6, "center": [0, 1.3, 0],   // generated sheet, or
-///                  "mesh": "garment.obj",                                // a mesh with UVs (path relative to the scene)
-///                  "fabric": "denim",     // a preset of fabrics.json beside the scene: sets the density,
+///                  "mesh": "garment.obj",                                // a mesh with UVs (path relative to the
+///                  scene) "fabric": "denim",     // a preset of fabrics.json beside the scene: sets the density,
 ///                                         // stiffness, bending and a uniform anisotropy (keys below override)
 ///                  "areal_density": 0.15, "area_weighted_mass": false,   // kg/m^2
 ///                  "tensile_stiffness": 500, "bending_rigidity": 2e-6,   // N/m, N m
@@ -96,7 +96,6 @@
 #include <span>
 #include <string>
 #include <vector>
-#include <string>
 
 #include "sim/body/Mannequin.h"
 #include "sim/cloth/ClothModel.h"
@@ -112,12 +111,12 @@ namespace hg {
 
 /// A pose for the avatar from motion capture: a BVH clip retargeted by joint names.
 struct SceneMotion {
-  std::filesystem::path bvh;      ///< relative to the scene's folder
-  std::filesystem::path map;      ///< joint-name mapping file (sim/motion/Retarget.h)
-  float time = 0.0f;              ///< s into the clip
-  bool dualQuaternion = true;     ///< skinning: dual quaternion (else linear blend)
-  float unitScale = 0.01f;        ///< m per BVH unit (centimetres by default)
-  bool animate = false;           ///< drape over the clip from `time` on (the body moves), not one pose
+  std::filesystem::path bvh;   ///< relative to the scene's folder
+  std::filesystem::path map;   ///< joint-name mapping file (sim/motion/Retarget.h)
+  float time = 0.0f;           ///< s into the clip
+  bool dualQuaternion = true;  ///< skinning: dual quaternion (else linear blend)
+  float unitScale = 0.01f;     ///< m per BVH unit (centimetres by default)
+  bool animate = false;        ///< drape over the clip from `time` on (the body moves), not one pose
 };
 
 /// The avatar of a scene: the built-in parametric mannequin, or a skinned character file
@@ -144,13 +143,13 @@ struct BodyContactSettings {
 
 struct SceneAvatar {
   MannequinParams mannequin;
-  std::filesystem::path file;  ///< character file relative to the scene (empty: the mannequin)
-  std::string fileClip;        ///< with `file`: pose it as this clip of the file ("" : none, "*": the first)
-  float fileClipTime = 0.0f;   ///< s into fileClip
+  std::filesystem::path file;     ///< character file relative to the scene (empty: the mannequin)
+  std::string fileClip;           ///< with `file`: pose it as this clip of the file ("" : none, "*": the first)
+  float fileClipTime = 0.0f;      ///< s into fileClip
   float contactCellSize = 0.01f;  ///< m, cell of the body's signed distance grid
   BodyContactMethod contactMethod = BodyContactMethod::DepthViews;
-  DepthViewOptions depthViews;    ///< with BodyContactMethod::DepthViews
-  int sphereTreeResolution = 256; ///< with BodyContactMethod::SphereTree: voxels along the body's longest side
+  DepthViewOptions depthViews;     ///< with BodyContactMethod::DepthViews
+  int sphereTreeResolution = 256;  ///< with BodyContactMethod::SphereTree: voxels along the body's longest side
   std::optional<SceneMotion> motion;
 };
 
@@ -162,32 +161,32 @@ enum class PropCollider {
 
 /// A rigid, still object under the cloth (scene key "props").
 struct ScenePropSpec {
-  std::string shape;               ///< built-in shape ("bottle", "box", "sphere", "torus", "capsule"), or empty
-  std::filesystem::path mesh;      ///< a closed mesh file relative to the scene (when shape is empty)
-  glm::vec3 position{0.0f};        ///< m: the prop frame's origin in the world
-  glm::vec3 rotationDegrees{0.0f}; ///< about the world x, then y, then z axes
-  glm::vec3 scale{1.0f};           ///< applied to the shape in its frame, before the rotation
+  std::string shape;                ///< built-in shape ("bottle", "box", "sphere", "torus", "capsule"), or empty
+  std::filesystem::path mesh;       ///< a closed mesh file relative to the scene (when shape is empty)
+  glm::vec3 position{0.0f};         ///< m: the prop frame's origin in the world
+  glm::vec3 rotationDegrees{0.0f};  ///< about the world x, then y, then z axes
+  glm::vec3 scale{1.0f};            ///< applied to the shape in its frame, before the rotation
   PropCollider collider = PropCollider::SphereTree;
-  int resolution = 128;            ///< sphere tree: voxels along the prop's longest side
-  std::optional<float> friction;   ///< Coulomb mu (default: solver.friction)
+  int resolution = 128;           ///< sphere tree: voxels along the prop's longest side
+  std::optional<float> friction;  ///< Coulomb mu (default: solver.friction)
 };
 
 /// A plain analytic box (scene key "boxes").
 struct SceneBoxSpec {
   Obb box;
-  std::optional<float> friction;   ///< Coulomb mu (default: solver.friction)
+  std::optional<float> friction;  ///< Coulomb mu (default: solver.friction)
 };
 
 struct DrapeScene {
   std::string name = "scene";
-  std::filesystem::path directory;   ///< folder of the scene file; relative paths start here
-  SquareClothSpec sheet;             ///< used when mesh is empty
-  std::filesystem::path mesh;        ///< cloth mesh file (relative to directory), or empty
-  std::string fabric;                ///< preset name in directory / "fabrics.json", or empty
+  std::filesystem::path directory;             ///< folder of the scene file; relative paths start here
+  SquareClothSpec sheet;                       ///< used when mesh is empty
+  std::filesystem::path mesh;                  ///< cloth mesh file (relative to directory), or empty
+  std::string fabric;                          ///< preset name in directory / "fabrics.json", or empty
   std::vector<std::string> materialOverrides;  ///< material keys given explicitly (win over the fabric)
   ClothMaterial material;
   PinSet pinned;
-  PinAnimation pinAnimation;  ///< moves the pinned vertices over time (empty: they stay)
+  PinAnimation pinAnimation;                ///< moves the pinned vertices over time (empty: they stay)
   std::filesystem::path anisotropyTexture;  ///< PNG, or empty
   std::optional<glm::vec4> anisotropyUniform;
   float anisotropyScale = 2.0f;
@@ -200,15 +199,15 @@ struct DrapeScene {
   /// > 0: simulate to rest instead (ClothSolver::relaxToRest: until the largest vertex
   /// speed falls below this, m/s, within `frames` frames' worth of substeps).
   float restSpeed = 0.0f;
-  int objEvery = 0;  ///< > 0: also an OBJ of the cloth every this many frames (<name>_frame_NNNN.obj)
+  int objEvery = 0;                   ///< > 0: also an OBJ of the cloth every this many frames (<name>_frame_NNNN.obj)
   std::optional<SceneAvatar> avatar;  ///< a body to drape on, or none
   std::vector<GarmentSpec> garments;  ///< the outfit sewn around the avatar (empty: the cloth block's sheet or mesh)
   DressingSettings dressing;
-  bool clothShapeGiven = false;       ///< the cloth block named a sheet or mesh shape or pins
+  bool clothShapeGiven = false;  ///< the cloth block named a sheet or mesh shape or pins
   /// solver.continuous_collision: radar sweeps against the avatar after every frame, or none.
   std::optional<ClothSweepSettings> continuousCollision;
-  std::vector<SceneBoxSpec> boxes;    ///< analytic box colliders ("boxes")
-  std::vector<ScenePropSpec> props;   ///< rigid props ("props")
+  std::vector<SceneBoxSpec> boxes;   ///< analytic box colliders ("boxes")
+  std::vector<ScenePropSpec> props;  ///< rigid props ("props")
 };
 
 /// The scene's props and boxes made ready for the cloth: their surfaces in the world (to
@@ -219,7 +218,7 @@ struct SceneProps {
   std::vector<Obb> boxes;
   std::vector<float> boxFriction;
   SphereTreeColliders trees;
-  double buildSeconds = 0.0;         ///< time spent voxelizing, filling and building the trees
+  double buildSeconds = 0.0;  ///< time spent voxelizing, filling and building the trees
 };
 
 /// The world rotation of rotation_deg (x, then y, then z about the world axes).
@@ -273,8 +272,8 @@ class BodyAnimator {
   /// velocity of the views.
   /// `renderViews`, when set, renders the views instead of the CPU reference (the GPU
   /// backend: GpuDepthViewRenderer, whose buffers the solver then binds).
-  using ViewRenderer = std::function<Status(ClothSolver&, const DepthViewSetup&, const TriangleMesh&,
-                                            std::span<const glm::vec3>)>;
+  using ViewRenderer =
+      std::function<Status(ClothSolver&, const DepthViewSetup&, const TriangleMesh&, std::span<const glm::vec3>)>;
   Status updateCollider(ClothSolver& solver, const TriangleMesh& mesh, const TriangleMesh* previous, float dt,
                         const ViewRenderer& renderViews = {}) const;
   const DepthViewSetup& viewSetup() const { return m_viewSetup; }

@@ -12,8 +12,8 @@ namespace {
 Status attachSweep(DrapeScene& scene, PreparedDrape& prepared) {
   if (!scene.continuousCollision) return Status::success();
   if (!prepared.body) return Error{"solver.continuous_collision needs an avatar"};
-  auto sweep = ClothSweep::create(prepared.model->triangles, prepared.model->vertexCount(),
-                                  prepared.body->avatar.mesh, *scene.continuousCollision);
+  auto sweep = ClothSweep::create(prepared.model->triangles, prepared.model->vertexCount(), prepared.body->avatar.mesh,
+                                  *scene.continuousCollision);
   if (!sweep) return sweep.error().prefixed("solver.continuous_collision: ");
   prepared.sweep = std::move(sweep).value();
   scene.settings.continuousCollision = prepared.sweep;
@@ -103,9 +103,9 @@ Result<PreparedDrape> prepareDrape(DrapeScene& scene, const ClothSolverFactory& 
     spec.material = m;
   }
   // dressAvatar's errors start with the stage ("sewing: ...", "welding: ...", "garment N ...").
-  auto dressed = dressAvatar(prepared.body->avatar.mesh, prepared.body->measurements, scene.garments,
-                             material->material, std::move(material->anisotropy), scene.settings, makeSolver,
-                             scene.dressing, progress);
+  auto dressed =
+      dressAvatar(prepared.body->avatar.mesh, prepared.body->measurements, scene.garments, material->material,
+                  std::move(material->anisotropy), scene.settings, makeSolver, scene.dressing, progress);
   if (!dressed) return dressed.error();
   prepared.model = std::make_shared<const ClothModel>(std::move(dressed->model));
   if (Status s = resolveSceneSubsteps(scene, *prepared.model); !s) return s.error();

@@ -13,12 +13,12 @@
 namespace hg {
 
 struct PreparedDrape {
-  std::optional<SceneBody> body;               ///< with an avatar
-  std::shared_ptr<const ClothModel> model;     ///< the cloth (all garments in one model)
-  ClothState start;                            ///< the first frame's state (rest, or sewn)
-  std::vector<std::uint32_t> pieceOfVertex;    ///< garment of each vertex (empty: one cloth)
-  std::optional<DressedAvatar> dressing;       ///< sewing statistics (its model is `model`)
-  TriangleMesh bodyMesh;                       ///< with an animated body: its surface at the last frame
+  std::optional<SceneBody> body;             ///< with an avatar
+  std::shared_ptr<const ClothModel> model;   ///< the cloth (all garments in one model)
+  ClothState start;                          ///< the first frame's state (rest, or sewn)
+  std::vector<std::uint32_t> pieceOfVertex;  ///< garment of each vertex (empty: one cloth)
+  std::optional<DressedAvatar> dressing;     ///< sewing statistics (its model is `model`)
+  TriangleMesh bodyMesh;                     ///< with an animated body: its surface at the last frame
   /// With an animated body seen through depth views: renders them per frame instead of
   /// the CPU reference rasterizer (set by the GPU backend's callers; see BodyAnimator).
   BodyAnimator::ViewRenderer renderBodyViews;

@@ -66,7 +66,8 @@ Status BodySkinner::prepareJoints(const Pose& pose) {
   m_matrices = std::move(matrices);
   if (m_method == SkinningMethod::DualQuaternion) {
     m_dualQuaternions.resize(m_matrices.size());
-    for (std::size_t j = 0; j < m_matrices.size(); ++j) m_dualQuaternions[j] = kernels::rigidDualQuaternion(m_matrices[j]);
+    for (std::size_t j = 0; j < m_matrices.size(); ++j)
+      m_dualQuaternions[j] = kernels::rigidDualQuaternion(m_matrices[j]);
   } else {
     m_dualQuaternions.clear();
   }
@@ -94,9 +95,9 @@ Status CpuBodySkinner::update(const Pose& pose) {
 #pragma omp parallel for schedule(static) num_threads(threads()) if (parallel)
     for (std::int64_t i = 0; i < n; ++i) {
       const kernels::SkinVertex& v = in[i];
-      const kernels::SkinnedVertex s = kernels::linearBlendSkin(glm::vec3(v.position), glm::vec3(v.normal),
-                                                                m[v.joints.x], m[v.joints.y], m[v.joints.z],
-                                                                m[v.joints.w], v.weights);
+      const kernels::SkinnedVertex s =
+          kernels::linearBlendSkin(glm::vec3(v.position), glm::vec3(v.normal), m[v.joints.x], m[v.joints.y],
+                                   m[v.joints.z], m[v.joints.w], v.weights);
       positions[i] = glm::vec4(s.position, 1.0f);
       normals[i] = glm::vec4(s.normal, 0.0f);
     }
@@ -105,9 +106,9 @@ Status CpuBodySkinner::update(const Pose& pose) {
 #pragma omp parallel for schedule(static) num_threads(threads()) if (parallel)
     for (std::int64_t i = 0; i < n; ++i) {
       const kernels::SkinVertex& v = in[i];
-      const kernels::SkinnedVertex s = kernels::dualQuaternionSkin(glm::vec3(v.position), glm::vec3(v.normal),
-                                                                   q[v.joints.x], q[v.joints.y], q[v.joints.z],
-                                                                   q[v.joints.w], v.weights);
+      const kernels::SkinnedVertex s =
+          kernels::dualQuaternionSkin(glm::vec3(v.position), glm::vec3(v.normal), q[v.joints.x], q[v.joints.y],
+                                      q[v.joints.z], q[v.joints.w], v.weights);
       positions[i] = glm::vec4(s.position, 1.0f);
       normals[i] = glm::vec4(s.normal, 0.0f);
     }
@@ -121,8 +122,7 @@ Result<std::unique_ptr<CpuBodySkinner>> createCpuBodySkinner(std::shared_ptr<con
   if (threads < 0) return Error{"createCpuBodySkinner: threads must be >= 0, got " + std::to_string(threads)};
   auto vertices = skinVertices(*mesh);
   if (!vertices) return vertices.error();
-  std::unique_ptr<CpuBodySkinner> skinner(
-      new CpuBodySkinner(mesh, method, std::move(vertices).value(), threads));
+  std::unique_ptr<CpuBodySkinner> skinner(new CpuBodySkinner(mesh, method, std::move(vertices).value(), threads));
   if (Status s = skinner->update(restPose(mesh->skeleton)); !s) return s.error();
   return skinner;
 }

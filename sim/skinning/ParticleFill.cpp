@@ -50,7 +50,9 @@ struct PackingSpacing {
 PackingSpacing packingSpacing(double r) { return {2.0 * r, std::sqrt(3.0) * r, 2.0 * std::sqrt(2.0 / 3.0) * r}; }
 
 /// Number of lattice steps of `step` that fit in [0, extent] (the count of sites from 0).
-std::int64_t stepsIn(double extent, double step) { return extent < 0.0 ? 0 : std::int64_t(std::floor(extent / step)) + 1; }
+std::int64_t stepsIn(double extent, double step) {
+  return extent < 0.0 ? 0 : std::int64_t(std::floor(extent / step)) + 1;
+}
 
 /// Upper bound on closestPacking's count (every row full).
 double packingCountBound(glm::dvec3 extent, double r) {
@@ -116,7 +118,7 @@ struct RowHit {
 /// Uniform y-z grid of the triangles' projected bounding boxes (CSR, triangles in
 /// index order per cell).
 class ProjectionGrid {
-public:
+ public:
   ProjectionGrid(const std::vector<PreparedTriangle>& triangles, glm::vec2 lo, glm::vec2 hi) : m_lo(lo) {
     const double ey = double(hi.x) - double(lo.x), ez = double(hi.y) - double(lo.y);
     const double target = std::clamp(double(triangles.size()), 1.0, double(1 << 22));
@@ -151,7 +153,7 @@ public:
     return {m_items.data() + m_start[c], m_items.data() + m_start[c + 1]};
   }
 
-private:
+ private:
   int cell(int axis, float v) const {
     const double t = (double(v) - double(axis == 0 ? m_lo.x : m_lo.y)) * m_inv[axis];
     if (!(t > 0.0)) return 0;
@@ -171,7 +173,7 @@ private:
 /// meet the cube of half-side r_j + r (r: the radius of the candidates queried), so one
 /// cell holds every particle a candidate in it could overlap.
 class PlacedGrid {
-public:
+ public:
   PlacedGrid(const std::vector<glm::vec4>& placed, double r, glm::dvec3 lo, glm::dvec3 hi) : m_lo(lo), m_r(r) {
     const glm::dvec3 extent = glm::max(hi - lo, glm::dvec3(0.0));
     // Cells of side 2 r, coarser when the box would need more than ~4M cells.
@@ -207,7 +209,7 @@ public:
     return false;
   }
 
-private:
+ private:
   glm::ivec3 cell(glm::dvec3 p) const {
     glm::ivec3 c;
     for (int a = 0; a < 3; ++a) {
@@ -275,8 +277,7 @@ std::vector<glm::vec3> closestPacking(glm::vec3 lo, glm::vec3 hi, float radius) 
 Result<std::vector<bool>> insideByProjectedParity(const TriangleMesh& mesh, std::span<const glm::vec3> points) {
   if (mesh.indices.empty()) return Error{"inside test: the mesh has no triangles"};
   if (mesh.indices.size() % 3 != 0)
-    return Error{"inside test: the mesh has " + std::to_string(mesh.indices.size()) +
-                 " indices, not a multiple of 3"};
+    return Error{"inside test: the mesh has " + std::to_string(mesh.indices.size()) + " indices, not a multiple of 3"};
   const std::size_t vertexCount = mesh.positions.size();
   for (std::size_t i = 0; i < mesh.indices.size(); ++i)
     if (mesh.indices[i] >= vertexCount)
@@ -395,8 +396,8 @@ Result<ParticleFill> fillWithParticles(const TriangleMesh& mesh, const ParticleF
     return Error{"particle fill: radiusRatio must be a finite value >= 1.5 (got " + describe(settings.radiusRatio) +
                  ")"};
   if (!std::isfinite(settings.surfaceMargin) || !(settings.surfaceMargin >= 0.0f))
-    return Error{"particle fill: surfaceMargin must be a finite value >= 0 (got " +
-                 describe(settings.surfaceMargin) + ")"};
+    return Error{"particle fill: surfaceMargin must be a finite value >= 0 (got " + describe(settings.surfaceMargin) +
+                 ")"};
   const int levelCount = settings.levels;
   std::vector<float> radii(static_cast<std::size_t>(levelCount));
   for (int k = 0; k < levelCount; ++k)

@@ -42,10 +42,10 @@ struct ParticleFillSettings {
 
 /// The particles of a filled mesh, coarsest level first.
 struct ParticleFill {
-  std::vector<glm::vec4> particles;       ///< xyz centre (m), w radius (m)
-  std::vector<int> levels;                ///< level of each particle (0 = coarsest)
-  std::vector<float> levelRadii;          ///< radius (m) of each level
-  std::vector<std::size_t> levelCounts;   ///< particles kept per level
+  std::vector<glm::vec4> particles;      ///< xyz centre (m), w radius (m)
+  std::vector<int> levels;               ///< level of each particle (0 = coarsest)
+  std::vector<float> levelRadii;         ///< radius (m) of each level
+  std::vector<std::size_t> levelCounts;  ///< particles kept per level
   std::size_t size() const { return particles.size(); }
 };
 

@@ -96,7 +96,8 @@ struct PointGrid {
     for (std::size_t c = 1; c < cellStart.size(); ++c) cellStart[c] += cellStart[c - 1];
     items.resize(points.size());
     std::vector<std::uint32_t> fill(cellStart.begin(), cellStart.end() - 1);
-    for (std::size_t i = 0; i < points.size(); ++i) items[fill[flat(cellOf(glm::vec3(points[i])))]++] = std::uint32_t(i);
+    for (std::size_t i = 0; i < points.size(); ++i)
+      items[fill[flat(cellOf(glm::vec3(points[i])))]++] = std::uint32_t(i);
   }
 };
 
@@ -178,11 +179,9 @@ std::uint32_t nearestBone(glm::vec3 x, const std::vector<BoneProxy>& proxies,
     const BoneProxy& proxy = proxies[j];
     if (!proxy.used) continue;
     float segment = segmentDistance(x, proxy.a, proxy.b);
-    for (std::size_t c = 1; c < childEnds[j].size(); ++c) segment = std::min(segment, segmentDistance(x, proxy.a, childEnds[j][c]));
-    const float primary =
-        assignment == BoneAssignment::Obb
-            ? proxy.box.distance(x)
-            : segment;
+    for (std::size_t c = 1; c < childEnds[j].size(); ++c)
+      segment = std::min(segment, segmentDistance(x, proxy.a, childEnds[j][c]));
+    const float primary = assignment == BoneAssignment::Obb ? proxy.box.distance(x) : segment;
     if (primary < bestPrimary || (primary == bestPrimary && segment < bestSegment)) {
       best = std::uint32_t(j);
       bestPrimary = primary;
@@ -348,8 +347,9 @@ Result<std::shared_ptr<const ParticleSkinModel>> buildParticleSkinModel(std::sha
     for (std::size_t v = 0; v < surface.size(); ++v) surface[v] = glm::vec4(body->mesh.positions[v], 1.0f);
     for (std::size_t t = 0; t + 2 < body->mesh.indices.size(); t += 3)
       for (int k = 0; k < 3; ++k)
-        longest = std::max(longest, glm::length(body->mesh.positions[body->mesh.indices[t + std::size_t(k)]] -
-                                                body->mesh.positions[body->mesh.indices[t + std::size_t((k + 1) % 3)]]));
+        longest =
+            std::max(longest, glm::length(body->mesh.positions[body->mesh.indices[t + std::size_t(k)]] -
+                                          body->mesh.positions[body->mesh.indices[t + std::size_t((k + 1) % 3)]]));
     const PointGrid vertexGrid(surface, std::max(longest, 2.0f * finest));
     const float w0 = settings.attachmentThreshold;
 #pragma omp parallel for schedule(static) if (n >= 2048)
@@ -396,8 +396,8 @@ Result<std::shared_ptr<const ParticleSkinModel>> buildParticleSkinModel(std::sha
   for (std::size_t i = 0; i < n; ++i)
     for (std::uint32_t k = model->linkOffsets[i]; k < model->linkOffsets[i + 1]; ++k) {
       const std::uint32_t j = neighbours[k];
-      const glm::vec2 coefficients = kernels::particleLinkCoefficients(centres[i].w, centres[j].w, finest,
-                                                                       settings.springStiffness, settings.springDamping);
+      const glm::vec2 coefficients = kernels::particleLinkCoefficients(
+          centres[i].w, centres[j].w, finest, settings.springStiffness, settings.springDamping);
       kernels::ParticleLink& link = model->links[k];
       link.neighbour = j;
       link.restLength = glm::length(glm::vec3(centres[j]) - glm::vec3(centres[i]));
@@ -547,11 +547,10 @@ class CpuParticleSkinner final : public ParticleSkinner {
     // Divergence: a non-finite state or a particle far from its target.
     const float limit = 10.0f * diagonal();
     for (std::size_t i = 0; i < m_x.size(); ++i)
-      if (!allFinite(m_x[i]) || !allFinite(m_v[i]) ||
-          glm::length(m_x[i] - m_target[i]) > limit)
+      if (!allFinite(m_x[i]) || !allFinite(m_v[i]) || glm::length(m_x[i] - m_target[i]) > limit)
         return simulationError("particle skinning diverged at step " + std::to_string(m_steps) + " (particle " +
-                     std::to_string(i) + "): lower time_step (now " + std::to_string(model.settings.timeStep) +
-                     " s) or the stiffnesses");
+                               std::to_string(i) + "): lower time_step (now " +
+                               std::to_string(model.settings.timeStep) + " s) or the stiffnesses");
     // A new pose sets a new target velocity; a held pose then has none.
     std::fill(m_targetVelocity.begin(), m_targetVelocity.end(), glm::vec3(0.0f));
     return Status::success();
@@ -650,7 +649,9 @@ class CpuParticleSkinner final : public ParticleSkinner {
     const ParticleSkinSettings& settings = m_model->settings;
     const float dt = settings.timeStep;
     switch (settings.integrator) {
-      case ParticleIntegrator::ImprovedEuler: heunStep(dt); break;
+      case ParticleIntegrator::ImprovedEuler:
+        heunStep(dt);
+        break;
       case ParticleIntegrator::Adams: {
         if (!m_haveHistory) {  // the start: one Heun step, keeping (v0, a0) as history
           heunStep(dt);
@@ -667,7 +668,8 @@ class CpuParticleSkinner final : public ParticleSkinner {
         });
         for (int pass = 0; pass <= settings.iterations; ++pass) {
           evaluate(m_xs, m_vs, m_as);
-          forEachParticle([&](std::size_t i) { kernels::adamsCorrect(m_xs[i], m_vs[i], m_x0[i], m_v0[i], m_a[i], m_as[i], dt); });
+          forEachParticle(
+              [&](std::size_t i) { kernels::adamsCorrect(m_xs[i], m_vs[i], m_x0[i], m_v0[i], m_a[i], m_as[i], dt); });
         }
         m_vPrevious = m_v0;
         m_aPrevious = m_a;
@@ -691,7 +693,8 @@ class CpuParticleSkinner final : public ParticleSkinner {
           evaluate(m_x, m_v, m_a);
           forEachParticle([&](std::size_t i) { m_v[i] = kernels::leapfrogVelocity(m_halfVelocity[i], m_a[i], dt); });
         }
-        forEachParticle([&](std::size_t i) { m_halfVelocity[i] = kernels::leapfrogKick(m_halfVelocity[i], m_a[i], dt); });
+        forEachParticle(
+            [&](std::size_t i) { m_halfVelocity[i] = kernels::leapfrogKick(m_halfVelocity[i], m_a[i], dt); });
         break;
       }
     }
@@ -705,19 +708,18 @@ class CpuParticleSkinner final : public ParticleSkinner {
     m_vs = m_v;
     forEachParticle([&](std::size_t i) { kernels::heunPredict(m_xs[i], m_vs[i], m_a[i], dt); });
     evaluate(m_xs, m_vs, m_as);
-    forEachParticle([&](std::size_t i) {
-      kernels::heunCorrect(m_x[i], m_v[i], m_x0[i], m_v0[i], m_a[i], m_vs[i], m_as[i], dt);
-    });
+    forEachParticle(
+        [&](std::size_t i) { kernels::heunCorrect(m_x[i], m_v[i], m_x0[i], m_v0[i], m_a[i], m_vs[i], m_as[i], dt); });
     m_vPrevious = m_v0;
     m_aPrevious = m_a;
     m_accelerationValid = false;
   }
 
   int m_threads;
-  std::vector<glm::vec3> m_x, m_v, m_a;                   // state and its acceleration
-  std::vector<glm::vec3> m_x0, m_v0, m_xs, m_vs, m_as;   // step start, stage state and acceleration
-  std::vector<glm::vec3> m_halfVelocity;                  // leapfrog v_{n+1/2}
-  std::vector<glm::vec3> m_vPrevious, m_aPrevious;        // Adams history
+  std::vector<glm::vec3> m_x, m_v, m_a;                 // state and its acceleration
+  std::vector<glm::vec3> m_x0, m_v0, m_xs, m_vs, m_as;  // step start, stage state and acceleration
+  std::vector<glm::vec3> m_halfVelocity;                // leapfrog v_{n+1/2}
+  std::vector<glm::vec3> m_vPrevious, m_aPrevious;      // Adams history
   std::vector<glm::vec3> m_target, m_targetVelocity;
   std::vector<glm::vec4> m_rotations, m_boneRotations;
   bool m_started = false, m_haveHistory = false, m_accelerationValid = false;

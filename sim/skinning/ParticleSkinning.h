@@ -49,7 +49,7 @@ Result<ParticleIntegrator> parseParticleIntegrator(std::string_view name);
 /// How a particle is given its bone.
 enum class BoneAssignment {
   Segment,  ///< the nearest bone segment (joint to child joint; a leaf to its skin's far end)
-  Obb,      ///< the nearest bone proxy: an OBB in the joint's frame around the vertices it dominates (section 7's distance)
+  Obb,  ///< the nearest bone proxy: an OBB in the joint's frame around the vertices it dominates (section 7's distance)
 };
 std::string_view boneAssignmentName(BoneAssignment assignment);  ///< "segment", "obb"
 Result<BoneAssignment> parseBoneAssignment(std::string_view name);
@@ -75,15 +75,16 @@ Result<BoneTarget> parseBoneTarget(std::string_view name);
 /// The rotation that turns a particle's rest offset to a surface vertex.
 enum class SurfaceFrame {
   Bone,   ///< the particle's bone rotation (the source)
-  Local,  ///< its neighbourhood's rotation (extractRotation in particle_skinning.glslh): follows twists inside a joint zone
+  Local,  ///< its neighbourhood's rotation (extractRotation in particle_skinning.glslh): follows twists inside a joint
+          ///< zone
 };
 std::string_view surfaceFrameName(SurfaceFrame frame);  ///< "bone", "local"
 Result<SurfaceFrame> parseSurfaceFrame(std::string_view name);
 
 /// How the four particle votes of a vertex are averaged.
 enum class SurfaceWeights {
-  Average,         ///< 1/4 each (the source)
-  InverseDistance, ///< proportional to 1 / (rest distance + 0.1 radius)
+  Average,          ///< 1/4 each (the source)
+  InverseDistance,  ///< proportional to 1 / (rest distance + 0.1 radius)
 };
 std::string_view surfaceWeightsName(SurfaceWeights weights);  ///< "average", "inverse_distance"
 Result<SurfaceWeights> parseSurfaceWeights(std::string_view name);
@@ -162,7 +163,7 @@ void findInteractingPairs(std::span<const glm::vec4> particles, float interactio
 /// The targets of every particle for a pose: its rest position moved with its bone
 /// (S_bone X), and its bones' rotations (unit quaternions, x y z w).
 struct ParticleTargets {
-  std::vector<glm::vec4> positions;  ///< N: xyz m, w 1
+  std::vector<glm::vec4> positions;      ///< N: xyz m, w 1
   std::vector<glm::vec4> boneRotations;  ///< per joint
 };
 ParticleTargets particleTargets(const ParticleSkinModel& model, std::span<const glm::mat4> skinningMatrices);

@@ -60,7 +60,8 @@ struct AxisD {
 /// (an elastic bend that cuts the corner) keeps its radius, while a pinched inside of a
 /// bend (LBS) or a twist collapsed toward the axis (the candy wrapper) loses it.
 /// 0 when the plane misses the zone.
-double sectionRadius(std::span<const glm::vec4> positions, const std::vector<std::uint32_t>& triangles, const AxisD& axis) {
+double sectionRadius(std::span<const glm::vec4> positions, const std::vector<std::uint32_t>& triangles,
+                     const AxisD& axis) {
   const auto unit = [](const glm::dvec3& v) {
     const double len = glm::length(v);
     return len > 0.0 ? v / len : glm::dvec3(0.0);

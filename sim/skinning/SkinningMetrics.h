@@ -49,9 +49,9 @@ struct JointZoneMeasure {
 
 /// The joint metrics relative to the rest pose.
 struct JointZoneRatios {
-  double volumeRatio = 1.0;     ///< volume / rest volume
-  double minRadiusRatio = 1.0;  ///< cross-section radius / rest cross-section radius
-  double maxBulge = 0.0;        ///< max over zone vertices of r / r_rest - 1 (0 at rest)
+  double volumeRatio = 1.0;           ///< volume / rest volume
+  double minRadiusRatio = 1.0;        ///< cross-section radius / rest cross-section radius
+  double maxBulge = 0.0;              ///< max over zone vertices of r / r_rest - 1 (0 at rest)
   std::size_t selfIntersections = 0;  ///< intersecting zone-triangle pairs sharing no vertex
 };
 

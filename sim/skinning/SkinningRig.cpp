@@ -61,11 +61,11 @@ T named(const json& object, const std::string& where, const char* key, T fallbac
 }
 
 ParticleSkinSettings parseParticles(const json& p, const std::string& where) {
-  scenejson::checkKeys(p, where,
-                       {"radius", "levels", "radius_ratio", "surface_margin", "bone_assignment", "interaction_gap",
-                        "spring_stiffness", "spring_damping", "bone_stiffness", "bone_damping", "attachment",
-                        "attachment_threshold", "bone_target", "integrator",
-                        "iterations", "time_step", "surface_frame", "surface_weights"});
+  scenejson::checkKeys(
+      p, where,
+      {"radius", "levels", "radius_ratio", "surface_margin", "bone_assignment", "interaction_gap", "spring_stiffness",
+       "spring_damping", "bone_stiffness", "bone_damping", "attachment", "attachment_threshold", "bone_target",
+       "integrator", "iterations", "time_step", "surface_frame", "surface_weights"});
   ParticleSkinSettings s;
   s.fill.radius = scenejson::positive(p, where, "radius", s.fill.radius);
   s.fill.levels = scenejson::integer(p, where, "levels", s.fill.levels, 1, 8);
@@ -196,7 +196,8 @@ SkinningRig parseRig(const json& doc, const fs::path& path) {
     throw SceneError{"rig.motion.type '" + motion + "' unknown (rotate, twist, animation)"};
   }
 
-  rig.stepsPerFrame = scenejson::integer(doc, where, "steps_per_frame", rig.stepsPerFrame, 1, limits::kMaxStepsPerFrame);
+  rig.stepsPerFrame =
+      scenejson::integer(doc, where, "steps_per_frame", rig.stepsPerFrame, 1, limits::kMaxStepsPerFrame);
   if (doc.contains("settle")) {
     const json& s = doc["settle"];
     if (s.is_boolean()) {
@@ -204,7 +205,8 @@ SkinningRig parseRig(const json& doc, const fs::path& path) {
     } else {
       scenejson::checkKeys(s, "rig.settle", {"speed", "max_steps"});
       rig.settleSpeed = scenejson::positive(s, "rig.settle", "speed", rig.settleSpeed);
-      rig.settleMaxSteps = scenejson::integer(s, "rig.settle", "max_steps", rig.settleMaxSteps, 0, limits::kMaxSettleSteps);
+      rig.settleMaxSteps =
+          scenejson::integer(s, "rig.settle", "max_steps", rig.settleMaxSteps, 0, limits::kMaxSettleSteps);
     }
   }
   if (doc.contains("particles")) rig.particles = parseParticles(doc["particles"], "rig.particles");
@@ -226,10 +228,10 @@ SkinningRig parseRig(const json& doc, const fs::path& path) {
     scenejson::checkKeys(o, "rig.output", {"directory", "obj_every", "image_width", "image_height"});
     rig.outputDirectory = text(o, "rig.output", "directory", rig.outputDirectory.string());
     rig.objEvery = scenejson::integer(o, "rig.output", "obj_every", rig.objEvery, 0, limits::kMaxMotionFrames);
-    rig.imageWidth =
-        scenejson::integer(o, "rig.output", "image_width", rig.imageWidth, limits::kMinImageSide, limits::kMaxImageSide);
-    rig.imageHeight =
-        scenejson::integer(o, "rig.output", "image_height", rig.imageHeight, limits::kMinImageSide, limits::kMaxImageSide);
+    rig.imageWidth = scenejson::integer(o, "rig.output", "image_width", rig.imageWidth, limits::kMinImageSide,
+                                        limits::kMaxImageSide);
+    rig.imageHeight = scenejson::integer(o, "rig.output", "image_height", rig.imageHeight, limits::kMinImageSide,
+                                         limits::kMaxImageSide);
   }
   return rig;
 }
@@ -251,10 +253,13 @@ Result<RigMethodRun> runFrames(const SkinningRig& rig, std::string method, const
     const auto start = std::chrono::steady_clock::now();
     int settleSteps = 0;
     auto positions = skinFrame(rig.poses[f], settleSteps);
-    if (!positions) return positions.error().prefixed(rig.name + " frame " + std::to_string(f) + " (" + run.method + "): ");
-    run.milliseconds.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+    if (!positions)
+      return positions.error().prefixed(rig.name + " frame " + std::to_string(f) + " (" + run.method + "): ");
+    run.milliseconds.push_back(
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
     run.settleSteps.push_back(settleSteps);
-    run.ratios.push_back(meter->ratios(*positions, jointAxisFor(*rig.body, rig.joint, rig.poses[f]), inIntersectionRange(rig, f)));
+    run.ratios.push_back(
+        meter->ratios(*positions, jointAxisFor(*rig.body, rig.joint, rig.poses[f]), inIntersectionRange(rig, f)));
     if (onFrame)
       if (Status s = onFrame(f, *positions); !s) return s.error();
   }
@@ -315,18 +320,19 @@ Result<RigMethodRun> runRig(const SkinningRig& rig, BodySkinner& skinner, const 
 
 Result<RigMethodRun> runRig(const SkinningRig& rig, ParticleSkinner& skinner, const RigFrameCallback& onFrame) {
   SkinnedSurface surface;
-  return runFrames(rig, "particle", onFrame, [&](const Pose& pose, int& settleSteps) -> Result<std::span<const glm::vec4>> {
-    if (Status s = skinner.advance(pose, rig.stepsPerFrame); !s) return s.error();
-    if (rig.settleEachFrame) {
-      auto settled = skinner.settle(pose, rig.settleSpeed, rig.settleMaxSteps);
-      if (!settled) return settled.error();
-      settleSteps = *settled;
-    }
-    auto rebuilt = skinner.surface();
-    if (!rebuilt) return rebuilt.error();
-    surface = std::move(*rebuilt);
-    return std::span<const glm::vec4>(surface.positions);
-  });
+  return runFrames(rig, "particle", onFrame,
+                   [&](const Pose& pose, int& settleSteps) -> Result<std::span<const glm::vec4>> {
+                     if (Status s = skinner.advance(pose, rig.stepsPerFrame); !s) return s.error();
+                     if (rig.settleEachFrame) {
+                       auto settled = skinner.settle(pose, rig.settleSpeed, rig.settleMaxSteps);
+                       if (!settled) return settled.error();
+                       settleSteps = *settled;
+                     }
+                     auto rebuilt = skinner.surface();
+                     if (!rebuilt) return rebuilt.error();
+                     surface = std::move(*rebuilt);
+                     return std::span<const glm::vec4>(surface.positions);
+                   });
 }
 
 }  // namespace hg

@@ -51,20 +51,20 @@ struct SkinningRig {
   std::string name;
   std::filesystem::path sourcePath;  ///< the rig file ("" when built in code)
   std::shared_ptr<const SkinnedMesh> body;
-  int joint = -1;                   ///< the measured joint
-  float zoneRadius = 0.5f;          ///< m
-  std::string parameterName;        ///< "bend (degrees)", "twist (degrees)" or "time (s)"
-  std::vector<float> parameters;    ///< per frame: angle (degrees) or time (s)
-  std::vector<Pose> poses;          ///< per frame
+  int joint = -1;                 ///< the measured joint
+  float zoneRadius = 0.5f;        ///< m
+  std::string parameterName;      ///< "bend (degrees)", "twist (degrees)" or "time (s)"
+  std::vector<float> parameters;  ///< per frame: angle (degrees) or time (s)
+  std::vector<Pose> poses;        ///< per frame
   int stepsPerFrame = 40;
   bool settleEachFrame = true;
-  float settleSpeed = 0.002f;       ///< m/s
+  float settleSpeed = 0.002f;  ///< m/s
   int settleMaxSteps = 4000;
   ParticleSkinSettings particles;
   std::vector<std::string> methods{"linear", "dual_quaternion", "particle"};
   float intersectionsFrom = 126.0f, intersectionsTo = 135.0f;  ///< degrees (angle rigs)
   std::filesystem::path outputDirectory{"out/skin"};
-  int objEvery = 1;                 ///< write every k-th frame's OBJ (0: none)
+  int objEvery = 1;  ///< write every k-th frame's OBJ (0: none)
   int imageWidth = 960, imageHeight = 540;
 
   bool angleRig() const { return parameterName != "time (s)"; }
@@ -87,9 +87,9 @@ JointAxis jointAxisFor(const SkinnedMesh& body, int joint, const Pose& pose);
 /// One method's run over a rig's frames.
 struct RigMethodRun {
   std::string method;
-  std::vector<JointZoneRatios> ratios;   ///< per frame
-  std::vector<double> milliseconds;      ///< per frame, skinning only (not measuring)
-  std::vector<int> settleSteps;          ///< per frame (particle skinning; else 0)
+  std::vector<JointZoneRatios> ratios;  ///< per frame
+  std::vector<double> milliseconds;     ///< per frame, skinning only (not measuring)
+  std::vector<int> settleSteps;         ///< per frame (particle skinning; else 0)
 };
 
 /// Called per frame with the skinned surface; an error stops the run.

@@ -105,13 +105,15 @@ Status SnowSettings::validate() const {
   if (!std::isfinite(objectEdge)) return Error{"snow: object_edge must be finite"};
   if (!std::isfinite(rateMetresPerHour) || rateMetresPerHour < 0.0f)
     return Error{"snow: rate_m_per_hour must be >= 0 (got " + std::to_string(rateMetresPerHour) + ")"};
-  if (!std::isfinite(hours) || hours < 0.0f) return Error{"snow: hours must be >= 0 (got " + std::to_string(hours) + ")"};
+  if (!std::isfinite(hours) || hours < 0.0f)
+    return Error{"snow: hours must be >= 0 (got " + std::to_string(hours) + ")"};
   if (passes < 1 || passes > limits::kMaxSnowPasses)
-    return Error{"snow: passes must be in 1.." + std::to_string(limits::kMaxSnowPasses) + " (got " + std::to_string(passes) +
-                 ")"};
+    return Error{"snow: passes must be in 1.." + std::to_string(limits::kMaxSnowPasses) + " (got " +
+                 std::to_string(passes) + ")"};
   if ((long long)passes * fall.count > limits::kMaxSnowMaps)
-    return Error{"snow: " + std::to_string(passes) + " passes x " + std::to_string(fall.count) + " directions is out of range (at most " +
-                 std::to_string(limits::kMaxSnowMaps) + " depth maps per run)"};
+    return Error{"snow: " + std::to_string(passes) + " passes x " + std::to_string(fall.count) +
+                 " directions is out of range (at most " + std::to_string(limits::kMaxSnowMaps) +
+                 " depth maps per run)"};
   return Status::success();
 }
 
@@ -153,9 +155,12 @@ Result<TriangleMesh> refineForSnow(const TriangleMesh& mesh, float maxEdge, std:
         int marked = 0;
         std::uint64_t unmarked = 0;
         for (int e = 0; e < 3; ++e) {
-          const std::uint64_t key = edgeKey(out.indices[3 * t + std::size_t(e)], out.indices[3 * t + std::size_t(e + 1) % 3]);
-          if (midpoint.count(key) != 0) ++marked;
-          else unmarked = key;
+          const std::uint64_t key =
+              edgeKey(out.indices[3 * t + std::size_t(e)], out.indices[3 * t + std::size_t(e + 1) % 3]);
+          if (midpoint.count(key) != 0)
+            ++marked;
+          else
+            unmarked = key;
         }
         if (marked == 2) {
           midpoint.emplace(unmarked, 0u);
@@ -227,8 +232,9 @@ Result<SnowCover> makeSnowCover(const SnowScene& scene, const SnowSettings& sett
   const double nx = std::max(1.0, std::ceil(double(hi[0] - lo[0]) / double(grid.cell)));
   const double nz = std::max(1.0, std::ceil(double(hi[1] - lo[1]) / double(grid.cell)));
   if (nx * nz > double(1u << 26))
-    return Error{"snow: a ground grid of " + std::to_string(std::llround(nx)) + " x " + std::to_string(std::llround(nz)) +
-                 " cells is too large; raise ground_cell (now " + std::to_string(grid.cell) + " m)"};
+    return Error{"snow: a ground grid of " + std::to_string(std::llround(nx)) + " x " +
+                 std::to_string(std::llround(nz)) + " cells is too large; raise ground_cell (now " +
+                 std::to_string(grid.cell) + " m)"};
   grid.nx = int(nx);
   grid.nz = int(nz);
 
@@ -262,8 +268,8 @@ Result<SnowCover> makeSnowCover(const SnowScene& scene, const SnowSettings& sett
   std::vector<std::vector<std::uint32_t>> adjacency(n);
   for (std::size_t t = 0; t + 2 < objects.indices.size(); t += 3) {
     const std::uint32_t v[3] = {objects.indices[t], objects.indices[t + 1], objects.indices[t + 2]};
-    const glm::vec3 normal =
-        glm::cross(objects.positions[v[1]] - objects.positions[v[0]], objects.positions[v[2]] - objects.positions[v[0]]);
+    const glm::vec3 normal = glm::cross(objects.positions[v[1]] - objects.positions[v[0]],
+                                        objects.positions[v[2]] - objects.positions[v[0]]);
     if (normal.y > 0.0f)  // upward-facing: holds snow; half the cross product's y is its area seen from above
       for (std::uint32_t corner : v) cover.objectArea[corner] += normal.y / 6.0f;
     for (int e = 0; e < 3; ++e) {
@@ -277,7 +283,8 @@ Result<SnowCover> makeSnowCover(const SnowScene& scene, const SnowSettings& sett
   {
     std::unordered_map<std::uint64_t, int> edgeUse;
     for (std::size_t t = 0; t + 2 < objects.indices.size(); t += 3)
-      for (int e = 0; e < 3; ++e) ++edgeUse[edgeKey(objects.indices[t + std::size_t(e)], objects.indices[t + std::size_t(e + 1) % 3])];
+      for (int e = 0; e < 3; ++e)
+        ++edgeUse[edgeKey(objects.indices[t + std::size_t(e)], objects.indices[t + std::size_t(e + 1) % 3])];
     for (const auto& [key, uses] : edgeUse)
       if (uses == 1) {
         cover.objectArea[std::size_t(key >> 32)] = 0.0f;
@@ -303,13 +310,14 @@ Result<SnowCover> makeSnowCover(const SnowScene& scene, const SnowSettings& sett
       const std::uint32_t w = cover.objectNeighbours[e];
       const auto begin = cover.objectNeighbours.begin() + cover.objectNeighbourStart[w];
       const auto end = cover.objectNeighbours.begin() + cover.objectNeighbourStart[w + 1];
-      cover.objectReverseEntry[e] = std::uint32_t(std::lower_bound(begin, end, std::uint32_t(v)) -
-                                                  cover.objectNeighbours.begin());
+      cover.objectReverseEntry[e] =
+          std::uint32_t(std::lower_bound(begin, end, std::uint32_t(v)) - cover.objectNeighbours.begin());
     }
   cover.objectSpillCell.assign(n, SnowCover::kNoCell);
   for (std::size_t v = 0; v < n; ++v) {
     const glm::vec3& p = objects.positions[v];
-    const int i = int(std::floor((p.x - grid.originX) / grid.cell)), j = int(std::floor((p.z - grid.originZ) / grid.cell));
+    const int i = int(std::floor((p.x - grid.originX) / grid.cell)),
+              j = int(std::floor((p.z - grid.originZ) / grid.cell));
     if (i < 0 || j < 0 || i >= grid.nx || j >= grid.nz) continue;
     if (cover.hasGround(grid.index(i, j))) cover.objectSpillCell[v] = std::uint32_t(grid.index(i, j));
   }
@@ -492,10 +500,9 @@ class CpuSnowSolver final : public SnowSolver {
         float excess[8], largest = 0.0f, sum = 0.0f;
         for (int k = 0; k < 8; ++k) {
           const std::uint32_t n = neighbourCell(c, i, j, k);
-          excess[k] = n == SnowCover::kNoCell
-                          ? 0.0f
-                          : kernels::snowReposeExcess(surface, c.ground[n] + c.groundSnow[n], neighbourDistance(grid, k),
-                                                      tanRepose);
+          excess[k] = n == SnowCover::kNoCell ? 0.0f
+                                              : kernels::snowReposeExcess(surface, c.ground[n] + c.groundSnow[n],
+                                                                          neighbourDistance(grid, k), tanRepose);
           largest = std::max(largest, kernels::snowPairVolume(excess[k], 1.0f, 1.0f));
           sum += excess[k];
         }
@@ -540,10 +547,11 @@ class CpuSnowSolver final : public SnowSolver {
           if (n != SnowCover::kNoCell) received += m_groundOut[std::size_t(n) * 8 + std::size_t(k ^ 1)];
         }
         float fallen = 0.0f;
-        for (std::uint32_t s = m_spillStart[cell]; s < m_spillStart[cell + 1]; ++s) fallen += m_objectOut[m_spillEntries[s]];
+        for (std::uint32_t s = m_spillStart[cell]; s < m_spillStart[cell + 1]; ++s)
+          fallen += m_objectOut[m_spillEntries[s]];
         c.groundSnow[cell] = c.groundSnow[cell] - sent + received + fallen / cellArea;
       }
-    // Gather: object vertices (holders keep theirs; spill vertices with no cell below count it).
+      // Gather: object vertices (holders keep theirs; spill vertices with no cell below count it).
 #pragma omp parallel for schedule(static)
     for (std::ptrdiff_t vi = 0; vi < vertices; ++vi) {
       const std::size_t v = std::size_t(vi);
@@ -553,8 +561,10 @@ class CpuSnowSolver final : public SnowSolver {
         sent += m_objectOut[e];
         received += m_objectOut[c.objectReverseEntry[e]];
       }
-      if (area > 0.0f) c.objectSnow[v] = (c.objectSnow[v] * area - sent + received) / area;
-      else if (c.objectSpillCell[v] == SnowCover::kNoCell) c.objectSpilledOutside[v] += received;
+      if (area > 0.0f)
+        c.objectSnow[v] = (c.objectSnow[v] * area - sent + received) / area;
+      else if (c.objectSpillCell[v] == SnowCover::kNoCell)
+        c.objectSpilledOutside[v] += received;
     }
   }
 

@@ -17,8 +17,8 @@
 ///   vertex holds a snow depth (vertical) and carries the horizontal area it stands
 ///   for (a third of the projected area of its upward-facing triangles); the snow is
 ///   relaxed along the mesh edges. Vertices of walls and undersides (no such area)
-///   and the border vertices of open surfaces hold none: snow that slides onto them falls off, straight down onto the ground
-///   cell below (or out of the region, counted).
+///   and the border vertices of open surfaces hold none: snow that slides onto them falls off, straight down onto the
+///   ground cell below (or out of the region, counted).
 ///
 /// Snow on snow: every accumulation pass renders the covered scene (the ground grid
 /// raised by its snow, the objects' vertices raised by theirs), so a growing cover
@@ -72,15 +72,15 @@ struct SnowScene {
 };
 
 struct SnowReposeSettings {
-  float degrees = 45.0f;       ///< angle of repose, in (0, 80]; dry snow 39 to 50
-  float tolerance = 0.01f;     ///< relax until the steepest snow slope <= (1 + tolerance) tan(angle); >= 0
-  int maxIterations = 20000;   ///< sweeps per relaxation at most (>= 0)
-  int checkEvery = 32;         ///< sweeps between convergence checks (>= 1; the GPU reads back then)
+  float degrees = 45.0f;      ///< angle of repose, in (0, 80]; dry snow 39 to 50
+  float tolerance = 0.01f;    ///< relax until the steepest snow slope <= (1 + tolerance) tan(angle); >= 0
+  int maxIterations = 20000;  ///< sweeps per relaxation at most (>= 0)
+  int checkEvery = 32;        ///< sweeps between convergence checks (>= 1; the GPU reads back then)
   Status validate() const;
 };
 
 struct SnowSettings {
-  SnowfallSettings fall;          ///< directions: count, cone, wind, seed
+  SnowfallSettings fall;  ///< directions: count, cone, wind, seed
   /// The depth maps (texel: see mapResolution), the first-hit bias and the sub-rays: 8 per
   /// direction by default (a penumbra within 0.05 of the analytic one from 32 maps; see
   /// SnowExposureSettings::raysPerDirection), their spread from the snowfall when 0.
@@ -88,8 +88,8 @@ struct SnowSettings {
   /// Texels of a depth map across the scene's larger horizontal extent; when > 0 it sets
   /// exposure.texel (so 1024 gives 1024^2 maps on a square scene). 0 keeps exposure.texel.
   int mapResolution = 1024;
-  float groundCell = 0.05f;  ///< m, the height field's cell
-  float objectEdge = -1.0f;  ///< m, longest object edge after refinement; negative: groundCell
+  float groundCell = 0.05f;         ///< m, the height field's cell
+  float objectEdge = -1.0f;         ///< m, longest object edge after refinement; negative: groundCell
   float rateMetresPerHour = 0.05f;  ///< fresh snow depth per hour on open level ground
   float hours = 2.0f;               ///< duration of the snowfall
   int passes = 8;                   ///< accumulation passes over the duration (>= 1); snow on snow between them

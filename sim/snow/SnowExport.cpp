@@ -2,8 +2,8 @@
 
 #include <png.h>
 
-#include <assimp/Exporter.hpp>
 #include <assimp/scene.h>
+#include <assimp/Exporter.hpp>
 
 #include <algorithm>
 #include <array>
@@ -78,7 +78,7 @@ TriangleMesh snowGroundSolid(const SnowCover& cover) {
       // Corners as in coveredSceneMesh: a (i, j), b (i + 1, j), c (i + 1, j + 1), d (i, j + 1).
       const std::uint32_t a = vertex(j, i, j), b = vertex(j, i + 1, j), c = vertex(j, i + 1, j + 1),
                           d = vertex(j, i, j + 1);
-      mesh.indices.insert(mesh.indices.end(), {a, c, b, a, d, c});                  // top, counter-clockwise from above
+      mesh.indices.insert(mesh.indices.end(), {a, c, b, a, d, c});  // top, counter-clockwise from above
       mesh.indices.insert(mesh.indices.end(), {a + 1, b + 1, c + 1, a + 1, c + 1, d + 1});  // bottom, reversed
       // The top's outer directed edges u -> v and the quad across each; a wall where none:
       // triangles (v, u, u') and (v, u', v'), ' = bottom, which pair with the top's u -> v,
@@ -112,7 +112,8 @@ Status exportSnowObj(const SnowCover& cover, const std::filesystem::path& path) 
       {{snowGroundSolid(cover), "snow_ground"}, {snowCoveredObjects(cover), "objects_with_snow"}}};
   unsigned count = 0;
   for (const auto& part : parts) count += part.first.indices.empty() ? 0u : 1u;
-  if (count == 0) return Error{"cannot write snow OBJ " + path.string() + ": the cover has no ground quads and no objects"};
+  if (count == 0)
+    return Error{"cannot write snow OBJ " + path.string() + ": the cover has no ground quads and no objects"};
 
   // One aiScene, one child node per group (the OBJ exporter names each group after the
   // node holding its mesh); the aiScene owns and frees the raw arrays.
@@ -121,7 +122,7 @@ Status exportSnowObj(const SnowCover& cover, const std::filesystem::path& path) 
   scene->mRootNode->mNumChildren = count;
   scene->mRootNode->mChildren = new aiNode*[count];
   scene->mNumMaterials = 1;
-  scene->mMaterials = new aiMaterial*[1]{new aiMaterial()};
+  scene->mMaterials = new aiMaterial* [1] { new aiMaterial() };
   scene->mNumMeshes = count;
   scene->mMeshes = new aiMesh*[count];
   unsigned m = 0;
@@ -348,7 +349,8 @@ Result<std::vector<std::uint16_t>> readSnowDepthPng16(const std::filesystem::pat
   if (width) *width = int(header.width);
   if (height) *height = int(header.height);
   if (metresPerUnit)
-    *metresPerUnit = header.scale[0] != 0 ? std::strtof(header.scale, nullptr) : std::numeric_limits<float>::quiet_NaN();
+    *metresPerUnit =
+        header.scale[0] != 0 ? std::strtof(header.scale, nullptr) : std::numeric_limits<float>::quiet_NaN();
   return pixels;
 }
 

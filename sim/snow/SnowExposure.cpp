@@ -56,7 +56,8 @@ Result<SnowMapFrame> snowMapFrame(glm::vec3 direction, const TriangleMesh& scene
     return Error{"snow exposure: a snowfall direction is not a finite, non-zero vector"};
   SnowMapFrame frame;
   frame.direction = glm::normalize(direction);
-  const glm::vec3 helper = std::abs(frame.direction.z) < 0.9f ? glm::vec3(0.0f, 0.0f, 1.0f) : glm::vec3(1.0f, 0.0f, 0.0f);
+  const glm::vec3 helper =
+      std::abs(frame.direction.z) < 0.9f ? glm::vec3(0.0f, 0.0f, 1.0f) : glm::vec3(1.0f, 0.0f, 0.0f);
   frame.right = glm::normalize(glm::cross(helper, frame.direction));
   frame.up = glm::cross(frame.direction, frame.right);
   frame.texel = settings.texel;
@@ -129,7 +130,8 @@ float snowRaySpread(float coneDegrees, int count) {
 }
 
 std::vector<float> renderSnowDepthMap(const SnowMapFrame& frame, const TriangleMesh& scene) {
-  std::vector<float> depth(std::size_t(frame.width) * std::size_t(frame.height), std::numeric_limits<float>::infinity());
+  std::vector<float> depth(std::size_t(frame.width) * std::size_t(frame.height),
+                           std::numeric_limits<float>::infinity());
   if (depth.empty() || scene.indices.empty()) return depth;
   const kernels::SnowMap map = snowMapRecord(frame, 0.0f);
   std::vector<RasterVertex> projected(scene.positions.size());
@@ -146,7 +148,8 @@ std::vector<float> renderSnowDepthMap(const SnowMapFrame& frame, const TriangleM
 }
 
 Result<std::vector<float>> snowExposureCpu(const TriangleMesh& scene, std::span<const glm::vec3> points,
-                                           std::span<const glm::vec3> directions, const SnowExposureSettings& settings) {
+                                           std::span<const glm::vec3> directions,
+                                           const SnowExposureSettings& settings) {
   if (Status s = settings.validate(); !s) return s.error();
   if (directions.empty()) return Error{"snow exposure: no snowfall directions"};
   for (std::uint32_t index : scene.indices)

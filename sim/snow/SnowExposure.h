@@ -83,8 +83,8 @@ float snowRaySpread(float coneDegrees, int count);
 std::vector<float> renderSnowDepthMap(const SnowMapFrame& frame, const TriangleMesh& scene);
 
 /// The exposure of every point (in [0, 1]): the fraction of `directions` from which it is
-/// the first surface hit (of their rays, with raysPerDirection > 1). Error if a direction or point is not finite, an index is out of
-/// range, the settings are invalid or a map would be too large.
+/// the first surface hit (of their rays, with raysPerDirection > 1). Error if a direction or point is not finite, an
+/// index is out of range, the settings are invalid or a map would be too large.
 Result<std::vector<float>> snowExposureCpu(const TriangleMesh& scene, std::span<const glm::vec3> points,
                                            std::span<const glm::vec3> directions, const SnowExposureSettings& settings);
 

@@ -46,8 +46,8 @@ TriangleMesh makeVerticalCylinder(glm::vec3 base, float radius, float height, in
   for (std::uint32_t k = 0; k < n; ++k) {
     const std::uint32_t k1 = (k + 1) % n, b0 = 2 + k, b1 = 2 + k1, t0 = 2 + n + k, t1 = 2 + n + k1;
     mesh.indices.insert(mesh.indices.end(), {b0, t0, t1, b0, t1, b1});  // side, outward
-    mesh.indices.insert(mesh.indices.end(), {1, t1, t0});                // top cap, up
-    mesh.indices.insert(mesh.indices.end(), {0, b0, b1});                // bottom cap, down
+    mesh.indices.insert(mesh.indices.end(), {1, t1, t0});               // top cap, up
+    mesh.indices.insert(mesh.indices.end(), {0, b0, b1});               // bottom cap, down
   }
   computeVertexNormals(mesh);
   return mesh;
@@ -92,10 +92,10 @@ TriangleMesh makeGableRoofHouse(const GableHouse& house) {
   TriangleMesh roof;
   // 0 A0 (u0, v0) eave, 1 A1 (u0, v1) eave, 2 R0 ridge at u0; 3 B0, 4 B1, 5 R1 at u1.
   roof.positions = {at(u0, yb, v0), at(u0, yb, v1), at(u0, yt, vm), at(u1, yb, v0), at(u1, yb, v1), at(u1, yt, vm)};
-  roof.indices = {0, 1, 2,  3, 5, 4,          // gables (-u, +u)
-                  0, 2, 5,  0, 5, 3,          // slope toward -v
-                  1, 4, 5,  1, 5, 2,          // slope toward +v
-                  0, 3, 4,  0, 4, 1};         // underside (down)
+  roof.indices = {0, 1, 2, 3, 5, 4,   // gables (-u, +u)
+                  0, 2, 5, 0, 5, 3,   // slope toward -v
+                  1, 4, 5, 1, 5, 2,   // slope toward +v
+                  0, 3, 4, 0, 4, 1};  // underside (down)
   computeVertexNormals(roof);
   appendMesh(mesh, roof);
   return mesh;
@@ -135,7 +135,8 @@ Result<TriangleMesh> makeTerrain(const TerrainSpec& spec) {
   if (!std::isfinite(spec.noiseScale) || !(spec.noiseScale > 0.0f)) return Error{"terrain: noise_scale must be > 0 m"};
   for (const TerrainHill& hill : spec.hills)
     if (!(hill.radius > 0.0f)) return Error{"terrain: a hill's radius must be > 0 m"};
-  const double nx = std::ceil(double(hi.x - lo.x) / double(spec.cell)), nz = std::ceil(double(hi.y - lo.y) / double(spec.cell));
+  const double nx = std::ceil(double(hi.x - lo.x) / double(spec.cell)),
+               nz = std::ceil(double(hi.y - lo.y) / double(spec.cell));
   if ((nx + 1.0) * (nz + 1.0) > double(1u << 24))
     return Error{"terrain: " + std::to_string(std::llround(nx)) + " x " + std::to_string(std::llround(nz)) +
                  " cells are too many; raise cell"};

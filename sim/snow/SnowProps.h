@@ -56,9 +56,9 @@ struct TerrainSpec {
   float cell = 0.25f;              ///< m, grid spacing (at most; the extent is split evenly)
   float y = 0.0f;                  ///< m, base height
   std::vector<TerrainHill> hills;
-  std::uint32_t seed = 1;          ///< value-noise seed
-  float noise = 0.0f;              ///< m, value-noise amplitude (heights in [-noise, noise])
-  float noiseScale = 2.0f;         ///< m, value-noise lattice spacing, > 0
+  std::uint32_t seed = 1;   ///< value-noise seed
+  float noise = 0.0f;       ///< m, value-noise amplitude (heights in [-noise, noise])
+  float noiseScale = 2.0f;  ///< m, value-noise lattice spacing, > 0
 };
 /// The terrain's height at (x, z): y + sum over hills of height x (1 + cos(pi d /
 /// radius)) / 2 for d < radius (d: distance to the centre; slope at most pi height /

@@ -1,8 +1,8 @@
 #include "sim/snow/SnowSceneJson.h"
 
-#include <assimp/Importer.hpp>
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
+#include <assimp/Importer.hpp>
 
 #include <cmath>
 #include <limits>
@@ -81,8 +81,8 @@ TriangleMesh importMesh(const json& object, const std::string& where, const std:
   std::filesystem::path path = file.get<std::string>();
   if (path.is_relative()) path = directory / path;
   Assimp::Importer importer;
-  const aiScene* scene =
-      readWithAssimp(importer, path, aiProcess_Triangulate | aiProcess_JoinIdenticalVertices | aiProcess_PreTransformVertices);
+  const aiScene* scene = readWithAssimp(
+      importer, path, aiProcess_Triangulate | aiProcess_JoinIdenticalVertices | aiProcess_PreTransformVertices);
   if (scene == nullptr)
     throw SceneError{where + ".mesh: cannot read mesh " + path.string() + " (" + importer.GetErrorString() + ")"};
   TriangleMesh mesh;
@@ -212,9 +212,10 @@ void parseSnowfall(const json& f, SnowfallSettings& fall) {
 
 void parseSnow(const json& s, SnowSettings& settings) {
   const std::string at = "snow";
-  checkKeys(s, at, {"rate_m_per_hour", "hours", "passes", "ground_cell", "object_edge", "map_resolution", "texel_m",
-                    "bias_m", "rays_per_direction", "ray_spread", "repose_degrees", "repose_tolerance",
-                    "repose_max_iterations", "repose_check_every"});
+  checkKeys(s, at,
+            {"rate_m_per_hour", "hours", "passes", "ground_cell", "object_edge", "map_resolution", "texel_m", "bias_m",
+             "rays_per_direction", "ray_spread", "repose_degrees", "repose_tolerance", "repose_max_iterations",
+             "repose_check_every"});
   settings.rateMetresPerHour = number(s, at, "rate_m_per_hour", settings.rateMetresPerHour);
   settings.hours = number(s, at, "hours", settings.hours);
   settings.passes = integer(s, at, "passes", settings.passes, 1, limits::kMaxSnowPasses);
@@ -244,7 +245,8 @@ Result<SnowSceneFile> parseSnowScene(const std::string& text, const std::filesys
     const json root = parseDocument(text);
     checkKeys(root, "scene", {"name", "ground", "objects", "snowfall", "snow", "camera"});
     if (root.contains("name")) file.name = outputName(root["name"], "scene.name");
-    if (!root.contains("ground")) throw SceneError{"ground is missing (give ground.plane, ground.terrain or ground.mesh)"};
+    if (!root.contains("ground"))
+      throw SceneError{"ground is missing (give ground.plane, ground.terrain or ground.mesh)"};
     file.scene.ground = parseGround(root["ground"], directory);
     if (root.contains("objects")) {
       const json& objects = root["objects"];

@@ -17,9 +17,9 @@
 namespace hg {
 
 struct SnowSceneFile {
-  std::string name;        ///< "name", else the file's stem
-  SnowScene scene;         ///< ground and objects, metres, y up
-  SnowSettings settings;   ///< "snowfall" and "snow", validated
+  std::string name;       ///< "name", else the file's stem
+  SnowScene scene;        ///< ground and objects, metres, y up
+  SnowSettings settings;  ///< "snowfall" and "snow", validated
   struct Camera {
     glm::vec3 eye{0.0f}, target{0.0f};  ///< m
     bool set = false;                   ///< whether the file gives a camera

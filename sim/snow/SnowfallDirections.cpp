@@ -15,7 +15,6 @@ namespace hg {
 
 namespace {
 
-
 Error bad(const std::string& what) { return Error{"snowfall: " + what}; }
 
 /// A unit vector perpendicular to the unit vector a (deterministic).
@@ -28,7 +27,8 @@ glm::vec3 perpendicular(const glm::vec3& a) {
 
 Status SnowfallSettings::validate() const {
   if (count < 1 || count > limits::kMaxSnowDirections)
-    return bad("directions must be in 1.." + std::to_string(limits::kMaxSnowDirections) + " (got " + std::to_string(count) + ")");
+    return bad("directions must be in 1.." + std::to_string(limits::kMaxSnowDirections) + " (got " +
+               std::to_string(count) + ")");
   if (!allFinite(fall) || !(glm::length(fall) > 0.0f)) return bad("fall direction must be a finite, non-zero vector");
   if (!allFinite(wind)) return bad("wind direction must be finite");
   if (!std::isfinite(coneDegrees) || coneDegrees < 0.0f || coneDegrees > 80.0f)

@@ -7,8 +7,8 @@
 #include <limits>
 #include <numeric>
 
-#include <glm/geometric.hpp>
 #include <glm/common.hpp>
+#include <glm/geometric.hpp>
 #include <glm/matrix.hpp>
 
 namespace hg {
@@ -41,14 +41,20 @@ std::vector<std::uint16_t> crossArms(const SolidVoxels& s) {
       std::uint16_t run = 0;  // inside voxels before this one along -axis
       for (int t = 0; t < length; ++t) {
         const std::size_t v = first + std::size_t(t) * step;
-        if (!s.inside[v]) { run = 0; continue; }
+        if (!s.inside[v]) {
+          run = 0;
+          continue;
+        }
         arm[v] = std::min(arm[v], run);
         ++run;
       }
       run = 0;
       for (int t = length - 1; t >= 0; --t) {
         const std::size_t v = first + std::size_t(t) * step;
-        if (!s.inside[v]) { run = 0; continue; }
+        if (!s.inside[v]) {
+          run = 0;
+          continue;
+        }
         arm[v] = std::min(arm[v], run);
         ++run;
       }
@@ -66,8 +72,14 @@ void michenerCircle(int r, Plot&& plot) {
   }
   int x = 0, y = r, d = 3 - 2 * r;
   while (x <= y) {
-    plot(x, y); plot(y, x); plot(-x, y); plot(-y, x);
-    plot(x, -y); plot(y, -x); plot(-x, -y); plot(-y, -x);
+    plot(x, y);
+    plot(y, x);
+    plot(-x, y);
+    plot(-y, x);
+    plot(x, -y);
+    plot(y, -x);
+    plot(-x, -y);
+    plot(-y, -x);
     if (d < 0) {
       d += 4 * x + 6;
     } else {
@@ -141,14 +153,12 @@ std::uint32_t buildOctree(const std::vector<glm::vec4>& spheres, std::vector<std
   return std::uint32_t(out.size() - 1);
 }
 
-
 }  // namespace
 
 std::vector<glm::ivec3> michenerSphereSurface(int r) {
   std::vector<glm::ivec3> points;
-  michenerCircle(r, [&](int x, int y) {
-    michenerCircle(std::abs(y), [&](int yy, int zz) { points.emplace_back(x, yy, zz); });
-  });
+  michenerCircle(
+      r, [&](int x, int y) { michenerCircle(std::abs(y), [&](int yy, int zz) { points.emplace_back(x, yy, zz); }); });
   auto key = [](const glm::ivec3& p) {
     return (std::uint64_t(std::uint32_t(p.x + 1024)) << 42) | (std::uint64_t(std::uint32_t(p.y + 1024)) << 21) |
            std::uint64_t(std::uint32_t(p.z + 1024));
@@ -288,8 +298,9 @@ Result<SphereTree> SphereTree::fromMesh(const TriangleMesh& mesh, int resolution
   Result<SolidVoxels> solid = voxelizeSolid(mesh, resolution);
   if (!solid) return solid.error().prefixed(what + ": ");
   std::vector<glm::vec4> spheres = fillSpheres(*solid, stats);
-  if (spheres.empty()) return Error{what + ": no voxel centre lies inside the mesh at resolution " +
-                                    std::to_string(resolution) + " (too thin for it; raise the resolution)"};
+  if (spheres.empty())
+    return Error{what + ": no voxel centre lies inside the mesh at resolution " + std::to_string(resolution) +
+                 " (too thin for it; raise the resolution)"};
   return build(std::move(spheres), solid->voxel);
 }
 
@@ -324,8 +335,10 @@ SpherePointHit nearestLeaf(std::span<const kernels::SphereTreeNode> nodes, const
       continue;
     }
     for (std::uint32_t c = node.links.y; c-- > 0;) {
-      if (top < stack.size()) stack[top++] = node.links.x + c;
-      else overflow.push_back(node.links.x + c);
+      if (top < stack.size())
+        stack[top++] = node.links.x + c;
+      else
+        overflow.push_back(node.links.x + c);
     }
   }
   return hit;
@@ -344,14 +357,14 @@ SphereTreeContact collide(const SphereTree& a, const RigidPose& poseA, const Sph
       kernels::sphereTreeRelativePose(sphereTreeInstance(a, poseA, 0u), sphereTreeInstance(b, poseB, 0u));
   std::vector<glm::uvec2> stack;
   stack.reserve(256);
-  out.nodePairsVisited = traverseCollidingLeaves(
-      a.nodes().data(), b.nodes().data(), rel, stack,
-      [&](const kernels::SphereTreeNode& x, const kernels::SphereTreeNode& y, glm::vec4 ys) {
-        out.colliding = true;
-        out.leafPairs.emplace_back(x.links.z, y.links.z);
-        out.penetration = std::max(out.penetration, -kernels::sphereGap(x.sphere, ys));
-        return !firstOnly;
-      });
+  out.nodePairsVisited =
+      traverseCollidingLeaves(a.nodes().data(), b.nodes().data(), rel, stack,
+                              [&](const kernels::SphereTreeNode& x, const kernels::SphereTreeNode& y, glm::vec4 ys) {
+                                out.colliding = true;
+                                out.leafPairs.emplace_back(x.links.z, y.links.z);
+                                out.penetration = std::max(out.penetration, -kernels::sphereGap(x.sphere, ys));
+                                return !firstOnly;
+                              });
   return out;
 }
 

@@ -69,10 +69,10 @@ struct RigidPose {
 
 /// The nearest leaf sphere surface to a point.
 struct SpherePointHit {
-  bool found = false;      ///< some leaf within the search radius
-  float distance = 0.0f;   ///< signed distance to that leaf's surface, m (< 0 inside it)
+  bool found = false;                  ///< some leaf within the search radius
+  float distance = 0.0f;               ///< signed distance to that leaf's surface, m (< 0 inside it)
   glm::vec3 normal{0.0f, 1.0f, 0.0f};  ///< outward unit normal there (world)
-  std::uint32_t leaf = 0;  ///< the leaf's sphere index
+  std::uint32_t leaf = 0;              ///< the leaf's sphere index
   std::uint32_t nodesVisited = 0;
 };
 
@@ -89,7 +89,7 @@ struct SphereTreeContact {
 };
 
 class SphereTree {
-public:
+ public:
   /// The octree over `spheres` (vec4 centre, radius; m). Error: none, or a non-finite or
   /// negative one (named by index).
   static Result<SphereTree> build(std::vector<glm::vec4> spheres, float voxel = 0.0f);
@@ -115,7 +115,7 @@ public:
   /// Whether `p` lies inside some leaf sphere.
   bool contains(const RigidPose& pose, glm::vec3 p) const;
 
-private:
+ private:
   std::vector<kernels::SphereTreeNode> m_nodes;
   std::vector<glm::vec4> m_spheres;
   float m_voxel = 0.0f;

@@ -11,7 +11,9 @@
 namespace hg {
 namespace {
 
-bool finite(glm::vec4 v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z) && std::isfinite(v.w); }
+bool finite(glm::vec4 v) {
+  return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z) && std::isfinite(v.w);
+}
 bool finite3(glm::vec4 v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
 
 bool finitePose(const kernels::SphereTreeInstance& inst) {
@@ -157,7 +159,8 @@ Status replaceSphereTreeInstances(SphereTreeSet& set, std::span<const kernels::S
     if (instances[i].base != set.instances[i].base)
       return Error{who + ": setInstances: instance " + std::to_string(i) +
                    " names other nodes than the scene's (call setScene to change trees)"};
-    if (!finitePose(instances[i])) return Error{who + ": setInstances: instance " + std::to_string(i) + " has a non-finite pose"};
+    if (!finitePose(instances[i]))
+      return Error{who + ": setInstances: instance " + std::to_string(i) + " has a non-finite pose"};
   }
   std::copy(instances.begin(), instances.end(), set.instances.begin());
   return Status::success();
@@ -180,7 +183,7 @@ Status CpuSphereTreeQueries::setInstances(std::span<const kernels::SphereTreeIns
 }
 
 Result<std::vector<kernels::SpherePointResult>> CpuSphereTreeQueries::queryPoints(std::span<const glm::vec4> points,
-                                                                                 std::uint32_t target) {
+                                                                                  std::uint32_t target) {
   if (!m_hasScene) return Error{"sphere-tree queries (CPU): queryPoints before setScene"};
   if (Status s = checkSpherePointQueries(m_set, points, target, "sphere-tree queries (CPU)"); !s) return s.error();
   std::vector<kernels::SpherePointResult> results(points.size());

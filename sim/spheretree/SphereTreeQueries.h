@@ -70,8 +70,8 @@ struct SphereTreeSet {
   void setPose(std::uint32_t instance, const RigidPose& pose);
 
   /// Error naming the first problem: a tree range outside the nodes, a node with more than
-  /// 8 children or a child link outside its tree, a non-finite node sphere, an instance whose nodes are not one of the trees,
-  /// a non-finite instance pose.
+  /// 8 children or a child link outside its tree, a non-finite node sphere, an instance whose nodes are not one of the
+  /// trees, a non-finite instance pose.
   Status validate() const;
 };
 
@@ -101,7 +101,7 @@ Status checkSpherePairQueries(const SphereTreeSet& set, std::span<const glm::uve
 /// Batch sphere-tree queries: upload a scene once, query it many times. Implementations:
 /// CpuSphereTreeQueries (below), GpuSphereTreeQueries (sim/gpu). Not thread-safe.
 class SphereTreeQueryBackend {
-public:
+ public:
   virtual ~SphereTreeQueryBackend() = default;
 
   /// Takes (uploads) the scene. Error: SphereTreeSet::validate's, a GL error.
@@ -112,8 +112,8 @@ public:
   virtual Status setInstances(std::span<const kernels::SphereTreeInstance> instances) = 0;
   /// One SpherePointResult per point (see sphereTreeQueryPoint). Error: no scene, a target
   /// out of range, a non-finite point or NaN radius (named by index), a GL error.
-  virtual Result<std::vector<kernels::SpherePointResult>> queryPoints(std::span<const glm::vec4> points,
-                                                                     std::uint32_t target = kSphereQueryAllInstances) = 0;
+  virtual Result<std::vector<kernels::SpherePointResult>> queryPoints(
+      std::span<const glm::vec4> points, std::uint32_t target = kSphereQueryAllInstances) = 0;
   /// One SpherePairResult per instance pair (see sphereTreeQueryPair). Error: no scene,
   /// an instance out of range (named by pair index), a GL error.
   virtual Result<std::vector<kernels::SpherePairResult>> queryPairs(std::span<const glm::uvec2> pairs) = 0;
@@ -125,19 +125,19 @@ public:
 /// OpenMP (schedule(dynamic): queries differ in cost); each result depends on its query
 /// only, so it is the same for any thread count.
 class CpuSphereTreeQueries final : public SphereTreeQueryBackend {
-public:
+ public:
   static Result<std::unique_ptr<CpuSphereTreeQueries>> create();
 
   Status setScene(const SphereTreeSet& set) override;
   Status setInstances(std::span<const kernels::SphereTreeInstance> instances) override;
   Result<std::vector<kernels::SpherePointResult>> queryPoints(std::span<const glm::vec4> points,
-                                                             std::uint32_t target = kSphereQueryAllInstances) override;
+                                                              std::uint32_t target = kSphereQueryAllInstances) override;
   Result<std::vector<kernels::SpherePairResult>> queryPairs(std::span<const glm::uvec2> pairs) override;
   const char* name() const override { return "cpu"; }
 
   const SphereTreeSet& scene() const { return m_set; }
 
-private:
+ private:
   CpuSphereTreeQueries() = default;
   SphereTreeSet m_set;
   bool m_hasScene = false;

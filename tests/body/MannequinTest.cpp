@@ -28,8 +28,8 @@ const SkinnedMesh& defaultMannequin() {
     double total = 0.0;
     float shortest = 1e9f;
     for (std::size_t i = 0; i < mesh.indices.size(); ++i) {
-      const float length = glm::length(mesh.positions[mesh.indices[i]] -
-                                       mesh.positions[mesh.indices[i % 3 == 2 ? i - 2 : i + 1]]);
+      const float length =
+          glm::length(mesh.positions[mesh.indices[i]] - mesh.positions[mesh.indices[i % 3 == 2 ? i - 2 : i + 1]]);
       total += length;
       shortest = std::min(shortest, length);
     }
@@ -59,8 +59,9 @@ MannequinParams otherParams() {
 }
 
 float axisSpan(const TriangleMesh& mesh, int axis) {
-  const auto [lo, hi] = std::minmax_element(mesh.positions.begin(), mesh.positions.end(),
-                                            [axis](const glm::vec3& a, const glm::vec3& b) { return a[axis] < b[axis]; });
+  const auto [lo, hi] =
+      std::minmax_element(mesh.positions.begin(), mesh.positions.end(),
+                          [axis](const glm::vec3& a, const glm::vec3& b) { return a[axis] < b[axis]; });
   return (*hi)[axis] - (*lo)[axis];
 }
 
@@ -150,9 +151,9 @@ TEST(Mannequin, WeightsFollowTheBodyParts) {
                        body.mesh.positions.begin());
   };
   EXPECT_EQ(dominant(extreme([](glm::vec3 p) { return p.y; })), "head");
-  EXPECT_EQ(dominant(extreme([](glm::vec3 p) { return p.x; })), "hand_l");   // left = +X
+  EXPECT_EQ(dominant(extreme([](glm::vec3 p) { return p.x; })), "hand_l");  // left = +X
   EXPECT_EQ(dominant(extreme([](glm::vec3 p) { return -p.x; })), "hand_r");
-  EXPECT_EQ(dominant(extreme([](glm::vec3 p) { return p.z - 10.0f * p.y; })), "foot_l") ;  // a toe (left or right)
+  EXPECT_EQ(dominant(extreme([](glm::vec3 p) { return p.z - 10.0f * p.y; })), "foot_l");  // a toe (left or right)
 }
 
 TEST(Mannequin, BendingTheLeftElbowMovesOnlyTheLeftArm) {

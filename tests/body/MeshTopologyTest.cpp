@@ -49,7 +49,7 @@ TEST(MeshTopology, CubeWithAFaceRemovedIsOpenButManifold) {
   const Status closed = checkWatertight(cube);
   ASSERT_FALSE(closed);
   EXPECT_NE(closed.error().message.find("opposite direction"), std::string::npos) << closed.error().message;
-  EXPECT_TRUE(isVertexManifold(cube));  // boundary vertices have one open fan: still a disk
+  EXPECT_TRUE(isVertexManifold(cube));      // boundary vertices have one open fan: still a disk
   EXPECT_EQ(eulerCharacteristic(cube), 1);  // a disk
 }
 
@@ -106,7 +106,9 @@ TEST(IsoSurface, SphereIsClosedManifoldWithTheAnalyticVolume) {
 TEST(IsoSurface, ExactZerosAndSurfacesTouchingTheBoxStayClosed) {
   // A cube field whose faces lie exactly on grid planes (many exact zero samples) and that
   // extends past the box (the box boundary closes it).
-  const ScalarField slab = [](const glm::vec3& p) { return std::max({std::abs(p.x), std::abs(p.y), std::abs(p.z)}) - 0.5f; };
+  const ScalarField slab = [](const glm::vec3& p) {
+    return std::max({std::abs(p.x), std::abs(p.y), std::abs(p.z)}) - 0.5f;
+  };
   // Grid planes at +-0.5 exactly: samples there are exactly 0.
   const Box3 exactZeros{glm::vec3(-0.75f), glm::vec3(0.75f)};
   // The cube sticks out of this box on every side.
@@ -133,7 +135,8 @@ TEST(IsoSurface, TorusHasGenusOne) {
     const float ring = std::sqrt(p.x * p.x + p.z * p.z) - 0.3f;
     return std::sqrt(ring * ring + p.y * p.y) - 0.1f;
   };
-  Result<TriangleMesh> mesh = extractIsoSurface(torus, Box3{glm::vec3(-0.5f), glm::vec3(0.5f)}, IsoSurfaceSettings{0.02f});
+  Result<TriangleMesh> mesh =
+      extractIsoSurface(torus, Box3{glm::vec3(-0.5f), glm::vec3(0.5f)}, IsoSurfaceSettings{0.02f});
   ASSERT_TRUE(mesh) << mesh.error().message;
   EXPECT_TRUE(isWatertight(*mesh));
   EXPECT_TRUE(isVertexManifold(*mesh));

@@ -12,7 +12,8 @@ namespace {
 /// root -> upper (1 m up) -> lower (1 m further up), rotated rest poses included.
 Skeleton chain() {
   Skeleton s;
-  s.joints.push_back({"root", -1, {glm::vec3(0.1f, 0.2f, 0.3f), glm::angleAxis(0.3f, glm::vec3(0, 0, 1)), glm::vec3(1)}});
+  s.joints.push_back(
+      {"root", -1, {glm::vec3(0.1f, 0.2f, 0.3f), glm::angleAxis(0.3f, glm::vec3(0, 0, 1)), glm::vec3(1)}});
   s.joints.push_back({"upper", 0, {glm::vec3(0, 1, 0), glm::angleAxis(-0.5f, glm::vec3(1, 0, 0)), glm::vec3(1)}});
   s.joints.push_back({"lower", 1, {glm::vec3(0, 1, 0), glm::quat(1, 0, 0, 0), glm::vec3(1)}});
   s.computeInverseBind();
@@ -92,7 +93,7 @@ TEST(Animation, SamplesClampedAndInterpolated) {
 
   const Pose mid = clip.sample(s, 1.0f);
   EXPECT_NEAR(glm::angle(mid[1].rotation), 0.5f, 1e-5f);
-  EXPECT_EQ(mid[1].translation, glm::vec3(0, 2, 0));  // one key: constant
+  EXPECT_EQ(mid[1].translation, glm::vec3(0, 2, 0));            // one key: constant
   EXPECT_EQ(mid[0].translation, s.joints[0].rest.translation);  // no channel: rest
   EXPECT_NEAR(glm::angle(clip.sample(s, -5.0f)[1].rotation), 0.0f, 1e-5f);
   EXPECT_NEAR(glm::angle(clip.sample(s, 9.0f)[1].rotation), 1.0f, 1e-5f);

@@ -6,8 +6,8 @@
 #include <memory>
 #include <tuple>
 
-#include <glm/geometric.hpp>
 #include <gtest/gtest.h>
+#include <glm/geometric.hpp>
 
 #include "sim/gpu/GpuClothSolver.h"
 #include "tests/support/ClothFixtures.h"
@@ -104,7 +104,8 @@ TEST_F(ClothCollidersGLTest, SheetFallingOntoTreesAndBoxesAgreesOverFrames) {
     const auto [a, b] = runBoth(model, settings, start, 12);
     double displacement = 0.0, difference = 0.0;
     for (std::size_t i = 0; i < a.positions.size(); ++i) {
-      displacement = std::max(displacement, double(glm::distance(glm::vec3(a.positions[i]), glm::vec3(start.positions[i]))));
+      displacement =
+          std::max(displacement, double(glm::distance(glm::vec3(a.positions[i]), glm::vec3(start.positions[i]))));
       difference = std::max(difference, double(glm::distance(glm::vec3(a.positions[i]), glm::vec3(b.positions[i]))));
     }
     std::printf("[ cross-check ] 12 frames: displacement %.3f m, max |cpu - gpu| %.2e m\n", displacement, difference);

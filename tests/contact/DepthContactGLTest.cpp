@@ -162,11 +162,12 @@ float deepestElementSample(const ClothModel& model, const ClothState& state, con
 TEST_P(DepthContactBackendGLTest, BodyFeaturesBetweenVerticesArePushedOut) {
   auto model = sheet(5, {}, {}, std::nullopt, 0.4f);  // 10 cm edges at y = 1.3
   const std::uint32_t* t = model->triangles.data();
-  const glm::vec3 centroid =
-      (glm::vec3(model->restPositions[t[0]]) + glm::vec3(model->restPositions[t[1]]) + glm::vec3(model->restPositions[t[2]])) / 3.0f;
+  const glm::vec3 centroid = (glm::vec3(model->restPositions[t[0]]) + glm::vec3(model->restPositions[t[1]]) +
+                              glm::vec3(model->restPositions[t[2]])) /
+                             3.0f;
   // A post of radius 12 mm whose rounded tip is 25 mm above the sheet, under the centroid.
-  const TriangleMesh post = makeCapsule(centroid - glm::vec3(0.0f, 0.4f, 0.0f), centroid + glm::vec3(0.0f, 0.013f, 0.0f),
-                                        0.012f, 16, 32);
+  const TriangleMesh post =
+      makeCapsule(centroid - glm::vec3(0.0f, 0.4f, 0.0f), centroid + glm::vec3(0.0f, 0.013f, 0.0f), 0.012f, 16, 32);
   DepthViewOptions options;
   options.layers = 2;
   options.texelSize = 0.002f;
@@ -187,14 +188,17 @@ TEST_P(DepthContactBackendGLTest, BodyFeaturesBetweenVerticesArePushedOut) {
     ASSERT_EQ((*solver)->step(), StepStatus::Ok);
     deepest[feature] = deepestElementSample(*model, (*solver)->readState(), post);
   }
-  std::printf("[ depth features ] %s: deepest element sample inside the post %.2f mm without the feature pass, "
-              "%.2f mm with it\n",
-              backendName(GetParam()).data(), -1e3 * double(deepest[0]), std::max(0.0, -1e3 * double(deepest[1])));
-  EXPECT_LT(deepest[0], -0.005f);            // pierced: the vertices alone miss the post
-  EXPECT_GE(deepest[1], -0.5f * 0.002f);     // pushed out to within half a texel
+  std::printf(
+      "[ depth features ] %s: deepest element sample inside the post %.2f mm without the feature pass, "
+      "%.2f mm with it\n",
+      backendName(GetParam()).data(), -1e3 * double(deepest[0]), std::max(0.0, -1e3 * double(deepest[1])));
+  EXPECT_LT(deepest[0], -0.005f);         // pierced: the vertices alone miss the post
+  EXPECT_GE(deepest[1], -0.5f * 0.002f);  // pushed out to within half a texel
 }
 
-std::string backendLabel(const ::testing::TestParamInfo<Backend>& param) { return std::string(backendName(param.param)); }
+std::string backendLabel(const ::testing::TestParamInfo<Backend>& param) {
+  return std::string(backendName(param.param));
+}
 
 INSTANTIATE_TEST_SUITE_P(Backends, DepthContactBackendGLTest, ::testing::Values(Backend::Cpu, Backend::Gpu),
                          backendLabel);

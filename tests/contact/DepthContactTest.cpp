@@ -54,10 +54,10 @@ glm::vec3 pushed(const DepthViewImages& views, glm::vec3 x, float offset) {
 }
 
 struct PushResult {
-  int inside = 0;         // points that started inside the body
-  int near = 0;           // points that started outside, closer than the offset
-  double worstInside = 0.0;  // m, largest |exact distance - offset| after the push, of `inside`
-  double worstNear = 0.0;    // m, largest distance below min(start, offset) or above offset, of `near`
+  int inside = 0;                       // points that started inside the body
+  int near = 0;                         // points that started outside, closer than the offset
+  double worstInside = 0.0;             // m, largest |exact distance - offset| after the push, of `inside`
+  double worstNear = 0.0;               // m, largest distance below min(start, offset) or above offset, of `near`
   double lowest = 1e9, highest = -1e9;  // m, range of (exact distance - offset) after the push, of `inside`
 };
 
@@ -114,7 +114,8 @@ struct AnalyticBody {
 std::vector<AnalyticBody> analyticBodies() {
   std::vector<AnalyticBody> bodies;
   bodies.push_back({"sphere", makeIcosphere(glm::vec3(0.0f, 1.0f, 0.0f), 0.25f, 5)});
-  bodies.push_back({"capsule", makeCapsule(glm::vec3(-0.2f, 0.9f, 0.05f), glm::vec3(0.25f, 1.2f, -0.05f), 0.12f, 24, 48)});
+  bodies.push_back(
+      {"capsule", makeCapsule(glm::vec3(-0.2f, 0.9f, 0.05f), glm::vec3(0.25f, 1.2f, -0.05f), 0.12f, 24, 48)});
   bodies.push_back({"box", makeBox(glm::vec3(-0.3f, 0.6f, -0.15f), glm::vec3(0.2f, 1.1f, 0.1f), 4)});
   bodies.push_back({"torus", makeTorus(glm::vec3(0.0f, 1.0f, 0.0f), 0.3f, 0.1f, 96, 48)});
   return bodies;
@@ -127,9 +128,10 @@ TEST(DepthContact, PutsPointsOnAnalyticSurfacesWithinHalfATexel) {
   for (const AnalyticBody& body : analyticBodies()) {
     const DepthViewImages views = viewsOf(body.mesh, kSixViews, 4, texel);
     const PushResult r = pushOntoSurface(body.mesh, views, 3.0f * texel, offset, 7);
-    std::printf("[ depth contact ] %-7s %d points up to 3 texels inside: worst |d - offset| after the push %.3f mm; "
-                "%d closer than the offset outside: worst %.3f mm (half a texel %.2f mm)\n",
-                body.name, r.inside, 1e3 * r.worstInside, r.near, 1e3 * r.worstNear, 0.5e3 * double(texel));
+    std::printf(
+        "[ depth contact ] %-7s %d points up to 3 texels inside: worst |d - offset| after the push %.3f mm; "
+        "%d closer than the offset outside: worst %.3f mm (half a texel %.2f mm)\n",
+        body.name, r.inside, 1e3 * r.worstInside, r.near, 1e3 * r.worstNear, 0.5e3 * double(texel));
     EXPECT_GT(r.inside, 200) << body.name;
     EXPECT_GT(r.near, 100) << body.name;
     EXPECT_LE(r.worstInside, 0.5 * double(texel)) << body.name;
@@ -159,10 +161,10 @@ TEST(DepthContact, LayersAndSideViewsResolveAConcavityThreeViewsMiss) {
     std::vector<Direction> directions;
     int layers;
   };
-  const Config configs[] = {{"3 views, 1 layer", kThreeViews, 1},
-                            {"3 views, 4 layers", kThreeViews, 4},
-                            {"5 views, 1 layer", {Direction::Top, Direction::Front, Direction::Back, Direction::Left,
-                                                  Direction::Right}, 1}};
+  const Config configs[] = {
+      {"3 views, 1 layer", kThreeViews, 1},
+      {"3 views, 4 layers", kThreeViews, 4},
+      {"5 views, 1 layer", {Direction::Top, Direction::Front, Direction::Back, Direction::Left, Direction::Right}, 1}};
   std::mt19937 rng(3);
   std::uniform_real_distribution<float> hole(-0.14f, 0.14f);  // the hole's radius is 0.17 m
   std::uniform_real_distribution<float> slab(-0.06f, 0.06f);  // the ring is 0.16 m thick along x

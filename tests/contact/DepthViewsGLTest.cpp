@@ -19,8 +19,8 @@ namespace {
 
 class DepthViewsGLTest : public test::GlTest {};
 
-const std::vector<DepthViewDirection> kAll{DepthViewDirection::Top,  DepthViewDirection::Front,
-                                           DepthViewDirection::Back, DepthViewDirection::Left,
+const std::vector<DepthViewDirection> kAll{DepthViewDirection::Top,   DepthViewDirection::Front,
+                                           DepthViewDirection::Back,  DepthViewDirection::Left,
                                            DepthViewDirection::Right, DepthViewDirection::Bottom};
 
 constexpr float kGrazing = 0.2f;  // |n . forward| below this: a silhouette crossing
@@ -50,8 +50,7 @@ struct Comparison {
         "max |dd|/range %.3g (grazing %.3g), max |dn| %.3g, max |dv|/|v| %.3g, layers used %zu\n",
         name, coveredTexels, mismatchedTexels,
         coveredTexels ? 100.0 * double(mismatchedTexels) / double(coveredTexels) : 0.0, mismatchedNotGrazing,
-        comparedCrossings, grazingCrossings, maxDepthRel, maxDepthRelGrazing, maxNormal, maxVelocityRel,
-        deepestLayer);
+        comparedCrossings, grazingCrossings, maxDepthRel, maxDepthRelGrazing, maxNormal, maxVelocityRel, deepestLayer);
   }
 };
 
@@ -137,8 +136,11 @@ struct Body {
 std::vector<Body> bodies() {
   return {
       {"sphere", makeIcosphere({0.05f, 1.1f, -0.02f}, 0.3f, 5), {0.05f, 1.1f, -0.02f}, 0.004f, 2},
-      {"capsule", makeCapsule({0.0f, 0.9f, 0.0f}, {0.12f, 1.35f, -0.07f}, 0.12f, 12, 48), {0.06f, 1.12f, -0.035f},
-       0.004f, 2},
+      {"capsule",
+       makeCapsule({0.0f, 0.9f, 0.0f}, {0.12f, 1.35f, -0.07f}, 0.12f, 12, 48),
+       {0.06f, 1.12f, -0.035f},
+       0.004f,
+       2},
       {"box", makeBox({-0.21f, 0.83f, -0.17f}, {0.19f, 1.29f, 0.26f}, 3), {-0.01f, 1.06f, 0.045f}, 0.004f, 2},
       {"torus", makeTorus({0.02f, 1.0f, 0.03f}, 0.3f, 0.1f, 128, 64), {0.02f, 1.0f, 0.03f}, 0.005f, 4},
   };
@@ -221,7 +223,7 @@ TEST_F(DepthViewsGLTest, RenderingAgainReplacesTheImages) {
   for (const glm::vec4& nd : (*renderer)->read().normalDepth) ASSERT_EQ(nd.w, HG_NO_SURFACE_DEPTH);
 
   const TriangleMesh torus = makeTorus({0.0f, 1.0f, 0.0f}, 0.3f, 0.1f, 96, 48);  // 4608 vertices
-  TriangleMesh sphere = makeIcosphere({0.0f, 1.0f, 0.0f}, 0.3f, 5);          // 10242 vertices
+  TriangleMesh sphere = makeIcosphere({0.0f, 1.0f, 0.0f}, 0.3f, 5);              // 10242 vertices
   TriangleMesh moved = sphere;
   for (glm::vec3& p : moved.positions) p += glm::vec3(0.07f, -0.05f, 0.03f);
   const TriangleMesh box = makeBox({-0.2f, 0.8f, -0.1f}, {0.1f, 1.2f, 0.3f}, 1);  // 56 vertices

@@ -19,8 +19,8 @@
 namespace hg {
 namespace {
 
-const std::vector<DepthViewDirection> kAll{DepthViewDirection::Top,  DepthViewDirection::Front,
-                                           DepthViewDirection::Back, DepthViewDirection::Left,
+const std::vector<DepthViewDirection> kAll{DepthViewDirection::Top,   DepthViewDirection::Front,
+                                           DepthViewDirection::Back,  DepthViewDirection::Left,
                                            DepthViewDirection::Right, DepthViewDirection::Bottom};
 
 /// The centre ray of texel (i, j) of a view: its origin on the image plane.
@@ -58,8 +58,7 @@ void expectClosedOutward(const TriangleMesh& mesh, double expectedVolume, double
   }
   int bad = 0;
   for (const auto& [edge, count] : directed)
-    if (count != 1 || directed.count({edge.second, edge.first}) != 1 ||
-        directed.at({edge.second, edge.first}) != 1)
+    if (count != 1 || directed.count({edge.second, edge.first}) != 1 || directed.at({edge.second, edge.first}) != 1)
       ++bad;
   EXPECT_EQ(bad, 0) << "edges that are not shared by exactly two opposite half-edges";
   EXPECT_NEAR(volume, expectedVolume, volumeTolerance);
@@ -238,9 +237,10 @@ TEST(DepthViews, SphereMatchesTheAnalyticCrossings) {
         EXPECT_EQ(images->normalDepth[texelIndex(v, 2, i, j)].w, HG_NO_SURFACE_DEPTH);
       }
     }
-    std::printf("[ sphere   ] %-6s %d texels inside, %d outside; worst depth error %.2f of its bound, worst normal %.3f deg\n",
-                std::string(depthViewName(setup->directions[vi])).c_str(), inside, missed, worstDepth,
-                worstAngle * 180.0 / std::numbers::pi);
+    std::printf(
+        "[ sphere   ] %-6s %d texels inside, %d outside; worst depth error %.2f of its bound, worst normal %.3f deg\n",
+        std::string(depthViewName(setup->directions[vi])).c_str(), inside, missed, worstDepth,
+        worstAngle * 180.0 / std::numbers::pi);
     EXPECT_GT(inside, 9000);
     EXPECT_GT(missed, 1000);
     EXPECT_EQ(wrongCount, 0);
@@ -510,7 +510,8 @@ TEST(DepthViews, PrimitivesAreClosedAndOutward) {
   }
   {
     SCOPED_TRACE("icosphere");
-    expectClosedOutward(makeIcosphere({0.0f, 0.0f, 0.0f}, 0.2f, 3), 4.0 / 3.0 * pi * 0.008, 0.02 * 4.0 / 3.0 * pi * 0.008);
+    expectClosedOutward(makeIcosphere({0.0f, 0.0f, 0.0f}, 0.2f, 3), 4.0 / 3.0 * pi * 0.008,
+                        0.02 * 4.0 / 3.0 * pi * 0.008);
   }
 }
 

@@ -49,7 +49,8 @@ TEST(SignedDistanceGrid, MatchesTheAnalyticSphere) {
 
 TEST(SignedDistanceGrid, ExactDistancesMatchTheSphereAndTheGrid) {
   const TriangleMesh sphere = makeIcosphere(glm::vec3(0.0f, 1.0f, 0.0f), 0.3f, 5);
-  const std::vector<glm::vec3> points = {{0.0f, 1.0f, 0.0f}, {0.32f, 1.0f, 0.0f}, {0.0f, 1.29f, 0.0f}, {0.0f, 3.0f, 0.0f}};
+  const std::vector<glm::vec3> points = {
+      {0.0f, 1.0f, 0.0f}, {0.32f, 1.0f, 0.0f}, {0.0f, 1.29f, 0.0f}, {0.0f, 3.0f, 0.0f}};
   auto exact = exactSignedDistances(sphere, points);
   ASSERT_TRUE(exact) << exact.error().message;
   EXPECT_NEAR((*exact)[0], -0.3f, 1e-3f);
@@ -91,9 +92,9 @@ TEST(SignedDistanceGrid, HollowShellIsInsideOnlyBetweenItsWalls) {
   options.margin = 0.05f;
   auto grid = buildSignedDistanceGrid(outer, options);
   ASSERT_TRUE(grid) << grid.error().message;
-  EXPECT_FLOAT_EQ(grid->distance(glm::vec3(0.0f)), options.band);  // cavity: outside the solid (far: clamped)
+  EXPECT_FLOAT_EQ(grid->distance(glm::vec3(0.0f)), options.band);         // cavity: outside the solid (far: clamped)
   EXPECT_FLOAT_EQ(grid->distance(glm::vec3(0.2f, 0, 0)), -options.band);  // mid-wall: deep inside
-  EXPECT_NEAR(grid->distance(glm::vec3(0, 0.12f, 0)), -0.02f, 1e-3f);  // 2 cm into the wall from the cavity
+  EXPECT_NEAR(grid->distance(glm::vec3(0, 0.12f, 0)), -0.02f, 1e-3f);     // 2 cm into the wall from the cavity
 }
 
 TEST(SignedDistanceGrid, RejectsOpenAndBrokenMeshes) {

@@ -6,7 +6,9 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string text = hg::fuzz::asText(data, size);
-  if (!text.empty() && text.front() == '{') (void)hg::parseJointMap(text, "fuzz_map.json");
-  else (void)hg::parseBvh(text, "fuzz.bvh");
+  if (!text.empty() && text.front() == '{')
+    (void)hg::parseJointMap(text, "fuzz_map.json");
+  else
+    (void)hg::parseBvh(text, "fuzz.bvh");
   return 0;
 }

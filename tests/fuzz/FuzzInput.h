@@ -16,7 +16,8 @@ namespace hg::fuzz {
 inline std::filesystem::path asFile(const std::uint8_t* data, std::size_t size, const std::string& name) {
   static const std::filesystem::path dir = [] {
     const char* tmp = std::getenv("TMPDIR");
-    std::filesystem::path d = std::filesystem::path(tmp && *tmp ? tmp : "/tmp") / ("hg_fuzz_" + std::to_string(::getpid()));
+    std::filesystem::path d =
+        std::filesystem::path(tmp && *tmp ? tmp : "/tmp") / ("hg_fuzz_" + std::to_string(::getpid()));
     std::filesystem::create_directories(d);
     return d;
   }();

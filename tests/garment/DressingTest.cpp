@@ -73,10 +73,11 @@ TEST(Dressing, ASkirtAndATShirtAreSewnAroundTheBodyAndDrape) {
   auto dressed = dressAvatar(avatar.body.mesh, avatar.measurements, outfit, material, std::nullopt, settings,
                              cpuFactory(), dressing, [&](int frame, float) { lastFrame = frame; });
   ASSERT_TRUE(dressed) << dressed.error().message;
-  std::printf("[ dressing ] %zu vertices, sewn in %d frames, gap before the weld %.2f mm, %zu welded, placement "
-              "clearance %.1f mm\n",
-              dressed->model.vertexCount(), dressed->sewingFrames, 1e3 * double(dressed->largestGapBeforeWeld),
-              dressed->weldedVertices, 1e3 * double(dressed->placementClearance));
+  std::printf(
+      "[ dressing ] %zu vertices, sewn in %d frames, gap before the weld %.2f mm, %zu welded, placement "
+      "clearance %.1f mm\n",
+      dressed->model.vertexCount(), dressed->sewingFrames, 1e3 * double(dressed->largestGapBeforeWeld),
+      dressed->weldedVertices, 1e3 * double(dressed->placementClearance));
   EXPECT_EQ(lastFrame, dressed->sewingFrames);
   EXPECT_LE(dressed->largestGapBeforeWeld, dressing.weldGap);
   EXPECT_GE(dressed->placementClearance, dressing.clearance - 1e-4f);
@@ -99,8 +100,9 @@ TEST(Dressing, ASkirtAndATShirtAreSewnAroundTheBodyAndDrape) {
     deepest = std::min(deepest, avatar.collider->distance(glm::vec3(state.positions[i])));
     if (dressed->garmentOfVertex[i] == 0) skirtLowest = std::min(skirtLowest, state.positions[i].y);
   }
-  std::printf("[ dressing ] after 0.5 s: smallest distance to the body %.2f mm, skirt hem at %.3f m (hip line %.3f m)\n",
-              1e3 * double(deepest), double(skirtLowest), double(avatar.measurements.hipHeight));
+  std::printf(
+      "[ dressing ] after 0.5 s: smallest distance to the body %.2f mm, skirt hem at %.3f m (hip line %.3f m)\n",
+      1e3 * double(deepest), double(skirtLowest), double(avatar.measurements.hipHeight));
   EXPECT_GE(deepest, 0.0f);
   EXPECT_LT(skirtLowest, avatar.measurements.hipHeight - 0.2f);
   EXPECT_GT(skirtLowest, 0.1f);
@@ -128,9 +130,11 @@ TEST(Dressing, EachGarmentCanHaveItsOwnMaterial) {
   settings.substeps = 4;
   DressingSettings dressing;
   dressing.edgeLength = 0.04f;
-  auto plain = dressAvatar(avatar.body.mesh, avatar.measurements, outfit, base, std::nullopt, settings, cpuFactory(), dressing);
+  auto plain =
+      dressAvatar(avatar.body.mesh, avatar.measurements, outfit, base, std::nullopt, settings, cpuFactory(), dressing);
   outfit[1].material = light;
-  auto mixed = dressAvatar(avatar.body.mesh, avatar.measurements, outfit, base, std::nullopt, settings, cpuFactory(), dressing);
+  auto mixed =
+      dressAvatar(avatar.body.mesh, avatar.measurements, outfit, base, std::nullopt, settings, cpuFactory(), dressing);
   ASSERT_TRUE(plain && mixed) << (plain ? mixed.error().message : plain.error().message);
   ASSERT_EQ(plain->model.springs.size(), mixed->model.springs.size());
   ASSERT_EQ(plain->model.vertexCount(), mixed->model.vertexCount());

@@ -15,7 +15,8 @@ namespace hg::test {
 
 /// Appends a closed cylinder from a to b with elliptic cross-section (radii rx along
 /// `xAxis`, rz along the third axis), capped by fans; outward-facing triangles.
-inline void appendCylinder(TriangleMesh& m, glm::vec3 a, glm::vec3 b, float rx, float rz, glm::vec3 xAxis, int segments = 32) {
+inline void appendCylinder(TriangleMesh& m, glm::vec3 a, glm::vec3 b, float rx, float rz, glm::vec3 xAxis,
+                           int segments = 32) {
   const glm::vec3 axis = glm::normalize(b - a);
   const glm::vec3 u = glm::normalize(xAxis - glm::dot(xAxis, axis) * axis), w = glm::cross(axis, u);
   const auto base = std::uint32_t(m.positions.size());
@@ -32,8 +33,8 @@ inline void appendCylinder(TriangleMesh& m, glm::vec3 a, glm::vec3 b, float rx, 
     const std::uint32_t j = (i + 1) % s;
     const std::uint32_t a0 = base + i, a1 = base + j, b0 = base + s + i, b1 = base + s + j;
     m.indices.insert(m.indices.end(), {a0, a1, b1, a0, b1, b0});  // side, outward (u x w = axis)
-    m.indices.insert(m.indices.end(), {ca, a1, a0});               // cap at a faces -axis
-    m.indices.insert(m.indices.end(), {cb, b0, b1});               // cap at b faces +axis
+    m.indices.insert(m.indices.end(), {ca, a1, a0});              // cap at a faces -axis
+    m.indices.insert(m.indices.end(), {cb, b0, b1});              // cap at b faces +axis
   }
 }
 
@@ -48,7 +49,8 @@ inline TriangleMesh syntheticBody(const GarmentSizing& s, const BodyFrame& f) {
   const float a = s.chestGirth / unit;
   appendCylinder(m, {0.0f, s.crotchHeight, 0.0f}, {0.0f, s.shoulderHeight, 0.0f}, a, r * a, {1, 0, 0});
   const float neck = s.neckGirth / (2.0f * std::numbers::pi_v<float>);
-  appendCylinder(m, {0.0f, s.shoulderHeight - 0.05f, 0.0f}, {0.0f, s.shoulderHeight + 0.15f, 0.0f}, neck, neck, {1, 0, 0});
+  appendCylinder(m, {0.0f, s.shoulderHeight - 0.05f, 0.0f}, {0.0f, s.shoulderHeight + 0.15f, 0.0f}, neck, neck,
+                 {1, 0, 0});
   const float arm = s.upperArmGirth / (2.0f * std::numbers::pi_v<float>);
   appendCylinder(m, f.leftShoulder, f.leftWrist, arm, arm, {0, 1, 0});
   appendCylinder(m, f.rightShoulder, f.rightWrist, arm, arm, {0, 1, 0});

@@ -3,8 +3,8 @@
 #include <cmath>
 #include <vector>
 
-#include <glm/geometric.hpp>
 #include <gtest/gtest.h>
+#include <glm/geometric.hpp>
 
 #include "sim/garment/PanelMesher.h"
 #include "sim/garment/Patterns.h"
@@ -12,7 +12,9 @@
 namespace hg {
 namespace {
 
-double signedArea(glm::dvec2 a, glm::dvec2 b, glm::dvec2 c) { return 0.5 * ((b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x)); }
+double signedArea(glm::dvec2 a, glm::dvec2 b, glm::dvec2 c) {
+  return 0.5 * ((b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x));
+}
 
 void checkPattern(const Pattern& pattern, const MeshingOptions& options) {
   auto meshed = meshPattern(pattern, options);
@@ -28,7 +30,8 @@ void checkPattern(const Pattern& pattern, const MeshingOptions& options) {
     double area = 0.0;
     for (std::size_t t = 0; t < m.indices.size(); t += 3) {
       const glm::dvec2 a = m.uvs[m.indices[t]], b = m.uvs[m.indices[t + 1]], c = m.uvs[m.indices[t + 2]];
-      EXPECT_GT(signedArea(a, b, c), 0.0) << pattern.panels[p].name << " triangle " << t / 3 << " is not positive in UV";
+      EXPECT_GT(signedArea(a, b, c), 0.0)
+          << pattern.panels[p].name << " triangle " << t / 3 << " is not positive in UV";
       area += signedArea(glm::dvec2(m.positions[m.indices[t]]), glm::dvec2(m.positions[m.indices[t + 1]]),
                          glm::dvec2(m.positions[m.indices[t + 2]]));
     }
@@ -43,7 +46,8 @@ void checkPattern(const Pattern& pattern, const MeshingOptions& options) {
       EXPECT_NEAR(glm::distance(glm::vec2(m.positions[ids.front()]), pts.front()), 0.0f, 1e-5f);
       EXPECT_NEAR(glm::distance(glm::vec2(m.positions[ids.back()]), pts.back()), 0.0f, 1e-5f);
       for (std::size_t k = 1; k < ids.size(); ++k)
-        EXPECT_LE(glm::distance(glm::vec2(m.positions[ids[k - 1]]), glm::vec2(m.positions[ids[k]])), options.targetEdgeLength + 1e-4f);
+        EXPECT_LE(glm::distance(glm::vec2(m.positions[ids[k - 1]]), glm::vec2(m.positions[ids[k]])),
+                  options.targetEdgeLength + 1e-4f);
     }
   }
   for (const Seam& s : pattern.seams) {
@@ -63,10 +67,11 @@ void checkPattern(const Pattern& pattern, const MeshingOptions& options) {
       return before / total;
     };
     for (std::size_t k = 0; k < a.size() && a.size() == b.size(); ++k)
-      EXPECT_NEAR(fraction(s.panelA, a, k), 1.0 - fraction(s.panelB, b, a.size() - 1 - k), 5e-3) << s.name;  // chords vs arc length of a curve
+      EXPECT_NEAR(fraction(s.panelA, a, k), 1.0 - fraction(s.panelB, b, a.size() - 1 - k), 5e-3)
+          << s.name;  // chords vs arc length of a curve
   }
-  std::printf("[ mesher ] %-8s h = %.3f m: %zu vertices, %zu triangles, smallest angle %.1f deg\n", pattern.name.c_str(),
-              double(options.targetEdgeLength), vertices, triangles, worst);
+  std::printf("[ mesher ] %-8s h = %.3f m: %zu vertices, %zu triangles, smallest angle %.1f deg\n",
+              pattern.name.c_str(), double(options.targetEdgeLength), vertices, triangles, worst);
 }
 
 TEST(PanelMesher, EveryGarmentMeshesWithMatchingSeamsGoodTrianglesAndItsArea) {

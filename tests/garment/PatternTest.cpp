@@ -1,11 +1,11 @@
 // Sewing patterns: validation errors name what is wrong; every generator drafts a valid
 // pattern whose panel widths follow the body's girths plus the ease.
-#include <cmath>
 #include <algorithm>
+#include <cmath>
 #include <string>
 
-#include <glm/geometric.hpp>
 #include <gtest/gtest.h>
+#include <glm/geometric.hpp>
 
 #include "sim/garment/Pattern.h"
 #include "sim/garment/Patterns.h"
@@ -16,7 +16,8 @@ namespace {
 Panel rectangle(const std::string& name, float w, float h) {
   Panel p;
   p.name = name;
-  p.edges = {{"bottom", {{0, 0}, {w, 0}}}, {"right", {{w, 0}, {w, h}}}, {"top", {{w, h}, {0, h}}}, {"left", {{0, h}, {0, 0}}}};
+  p.edges = {
+      {"bottom", {{0, 0}, {w, 0}}}, {"right", {{w, 0}, {w, h}}}, {"top", {{w, h}, {0, h}}}, {"left", {{0, h}, {0, 0}}}};
   return p;
 }
 
@@ -112,12 +113,15 @@ TEST_P(EveryGenerator, ValidatesAndScalesWithTheGirths) {
   for (const auto* r : {&shirt, &sk, &trs, &dr}) ASSERT_TRUE(r->ok()) << r->error().message;
   for (const Pattern* p : {&*shirt, &*sk, &*trs, &*dr}) {
     EXPECT_TRUE(p->validate(0.002).ok()) << p->name;
-    std::printf("[ pattern ] scale %.2f %-8s %zu panels, %zu seams, area", GetParam(), p->name.c_str(), p->panels.size(), p->seams.size());
+    std::printf("[ pattern ] scale %.2f %-8s %zu panels, %zu seams, area", GetParam(), p->name.c_str(),
+                p->panels.size(), p->seams.size());
     double area = 0.0;
     for (const Panel& panel : p->panels) area += panel.area();
     std::printf(" %.3f m^2\n", area);
   }
-  const auto width = [](const Pattern& p, const char* panel, float y) { return p.panels[std::size_t(p.panelIndex(panel))].widthAt(y); };
+  const auto width = [](const Pattern& p, const char* panel, float y) {
+    return p.panels[std::size_t(p.panelIndex(panel))].widthAt(y);
+  };
   // T-shirt: front + back between the chest and waist lines (below the armholes) =
   // chest girth + ease (Aldrich: quarters of chest + ease).
   const float midChest = 0.5f * (s.chestHeight + s.waistHeight);
@@ -129,7 +133,8 @@ TEST_P(EveryGenerator, ValidatesAndScalesWithTheGirths) {
   EXPECT_NEAR(sleeveWidest, s.upperArmGirth + t.sleeveEase, 0.01);
   // Skirt: at the hip line hip + ease, at the waist waist + ease.
   EXPECT_NEAR(width(*sk, "front", s.hipHeight) + width(*sk, "back", s.hipHeight), s.hipGirth + k.hipEase, 0.01);
-  EXPECT_NEAR(width(*sk, "front", s.waistHeight - 1e-4f) + width(*sk, "back", s.waistHeight - 1e-4f), s.waistGirth + k.waistEase, 0.01);
+  EXPECT_NEAR(width(*sk, "front", s.waistHeight - 1e-4f) + width(*sk, "back", s.waistHeight - 1e-4f),
+              s.waistGirth + k.waistEase, 0.01);
   // Trousers: the four legs at the hip line (centre to outseam) = hip + ease.
   double hip = 0.0;
   for (const char* leg : {"front_left", "back_left", "front_right", "back_right"}) hip += width(*trs, leg, s.hipHeight);
@@ -141,8 +146,10 @@ TEST_P(EveryGenerator, ValidatesAndScalesWithTheGirths) {
     widest = std::max(widest, width(*dr, "bodice_front", y) + width(*dr, "bodice_back", y));
   }
   EXPECT_NEAR(widest, s.chestGirth + d.chestEase, 0.01);
-  EXPECT_NEAR(width(*dr, "bodice_front", s.waistHeight + 1e-4f) + width(*dr, "bodice_back", s.waistHeight + 1e-4f), s.waistGirth + d.waistEase, 0.01);
-  EXPECT_NEAR(width(*dr, "skirt_front", s.hipHeight) + width(*dr, "skirt_back", s.hipHeight), s.hipGirth + d.hipEase, 0.01);
+  EXPECT_NEAR(width(*dr, "bodice_front", s.waistHeight + 1e-4f) + width(*dr, "bodice_back", s.waistHeight + 1e-4f),
+              s.waistGirth + d.waistEase, 0.01);
+  EXPECT_NEAR(width(*dr, "skirt_front", s.hipHeight) + width(*dr, "skirt_back", s.hipHeight), s.hipGirth + d.hipEase,
+              0.01);
 }
 
 INSTANTIATE_TEST_SUITE_P(DefaultAndLarger, EveryGenerator, ::testing::Values(1.0f, 1.15f));
@@ -152,7 +159,8 @@ TEST(Patterns, TShirtSeamsAreWhereATailorSewsThem) {
   ASSERT_TRUE(p.ok()) << p.error().message;
   EXPECT_EQ(p->panels.size(), 4u);
   EXPECT_EQ(p->seams.size(), 10u);  // 2 side, 2 shoulder, 4 armhole halves, 2 underarm
-  for (const char* seam : {"side_left", "shoulder_right", "armhole_front_left", "armhole_back_right", "sleeve_underarm_left"}) {
+  for (const char* seam :
+       {"side_left", "shoulder_right", "armhole_front_left", "armhole_back_right", "sleeve_underarm_left"}) {
     bool found = false;
     for (const Seam& s : p->seams) found = found || s.name == seam;
     EXPECT_TRUE(found) << seam;

@@ -70,8 +70,8 @@ TEST_P(Poses, NoPanelVertexStartsInsideTheBody) {
     }
     EXPECT_GE(clearance, options.clearance - 1e-4f) << pattern->name;
     EXPECT_NEAR(placed->minClearance, clearance, 1e-5f);
-    std::printf("[ placement ] arms %2.0f deg %-8s %zu vertices, min clearance %.4f m, %d pushed out\n", double(GetParam()),
-                pattern->name.c_str(), count, double(placed->minClearance), placed->pushedVertices);
+    std::printf("[ placement ] arms %2.0f deg %-8s %zu vertices, min clearance %.4f m, %d pushed out\n",
+                double(GetParam()), pattern->name.c_str(), count, double(placed->minClearance), placed->pushedVertices);
   }
 }
 

@@ -88,19 +88,25 @@ TEST(Sewing, SeamSpringsCloseATShirtAndWeldingMakesOnePiece) {
     state = (*solver)->readState();
     gap = maxSeamGap(state.positions, sewn.pairs);
     if (closedAt < 0 && gap < 1e-3f) closedAt = frame + 1;
-    if (frame < 5 || (frame + 1) % 20 == 0) std::printf("[ sewing ] frame %3d: max seam gap %.5f m\n", frame + 1, double(gap));
+    if (frame < 5 || (frame + 1) % 20 == 0)
+      std::printf("[ sewing ] frame %3d: max seam gap %.5f m\n", frame + 1, double(gap));
   }
   double strain = 0.0;  // largest relative stretch of a cloth (non-seam) spring
   for (const auto& sp : shared->springs)
     if (sp.restLength > 0.0f)
-      strain = std::max(strain, std::abs(double(glm::distance(glm::vec3(state.positions[sp.a]), glm::vec3(state.positions[sp.b]))) / sp.restLength - 1.0));
-  std::printf("[ sewing ] gap below 1 mm from frame %d; after %d frames %.5f m, largest cloth strain %.3f\n", closedAt, frames,
-              double(gap), strain);
+      strain = std::max(
+          strain, std::abs(double(glm::distance(glm::vec3(state.positions[sp.a]), glm::vec3(state.positions[sp.b]))) /
+                               sp.restLength -
+                           1.0));
+  std::printf("[ sewing ] gap below 1 mm from frame %d; after %d frames %.5f m, largest cloth strain %.3f\n", closedAt,
+              frames, double(gap), strain);
   ASSERT_LT(gap, 1e-3f);
   std::vector<float> perSeam(sewn.seamNames.size(), 0.0f);
   for (const SeamPair& p : sewn.pairs)
-    perSeam[p.seam] = std::max(perSeam[p.seam], glm::distance(glm::vec3(state.positions[p.a]), glm::vec3(state.positions[p.b])));
-  for (std::size_t i = 0; i < perSeam.size(); ++i) std::printf("[ sewing ]   seam %-22s max gap %.5f m\n", sewn.seamNames[i].c_str(), double(perSeam[i]));
+    perSeam[p.seam] =
+        std::max(perSeam[p.seam], glm::distance(glm::vec3(state.positions[p.a]), glm::vec3(state.positions[p.b])));
+  for (std::size_t i = 0; i < perSeam.size(); ++i)
+    std::printf("[ sewing ]   seam %-22s max gap %.5f m\n", sewn.seamNames[i].c_str(), double(perSeam[i]));
   ASSERT_LT(gap, 1e-3f);
 
   auto welded = weldSeams(sewn, state.positions, 1e-3f);
@@ -110,7 +116,8 @@ TEST(Sewing, SeamSpringsCloseATShirtAndWeldingMakesOnePiece) {
   // No duplicate vertices left: no two welded vertices closer than 0.1 mm.
   std::map<std::tuple<int, int, int>, int> cells;
   int duplicates = 0;
-  for (const glm::vec3& p : welded->mesh.positions) duplicates += cells[{int(std::floor(p.x / 1e-4f)), int(std::floor(p.y / 1e-4f)), int(std::floor(p.z / 1e-4f))}]++;
+  for (const glm::vec3& p : welded->mesh.positions)
+    duplicates += cells[{int(std::floor(p.x / 1e-4f)), int(std::floor(p.y / 1e-4f)), int(std::floor(p.z / 1e-4f))}]++;
   EXPECT_EQ(duplicates, 0);
   EXPECT_EQ(connectedPieces(sewn.mesh), 4u);
   EXPECT_EQ(connectedPieces(welded->mesh), 1u);
@@ -122,8 +129,8 @@ TEST(Sewing, SeamSpringsCloseATShirtAndWeldingMakesOnePiece) {
   ASSERT_EQ(carried.positions.size(), weldedModel->vertexCount());
   for (std::size_t v = 0; v < welded->oldToNew.size(); ++v)
     EXPECT_LT(glm::distance(glm::vec3(carried.positions[welded->oldToNew[v]]), glm::vec3(state.positions[v])), 1e-3f);
-  std::printf("[ welding ] t-shirt: %zu -> %zu vertices, %zu hinges\n", sewn.mesh.vertexCount(), welded->mesh.vertexCount(),
-              weldedModel->hinges.size());
+  std::printf("[ welding ] t-shirt: %zu -> %zu vertices, %zu hinges\n", sewn.mesh.vertexCount(),
+              welded->mesh.vertexCount(), weldedModel->hinges.size());
 }
 
 TEST(Sewing, WeldingRefusesOpenSeamsAndNamesThem) {
@@ -140,7 +147,8 @@ TEST(Sewing, WeldingRefusesOpenSeamsAndNamesThem) {
 TEST(Sewing, EveryGarmentWeldsIntoAValidClothModelWhenItsSeamsMeet) {
   // Seams moved together by hand (each pair to its midpoint): welding and the rebuilt
   // model must accept the topology of every generator.
-  for (auto pattern : {tShirt(GarmentSizing{}), skirt(GarmentSizing{}), trousers(GarmentSizing{}), dress(GarmentSizing{})}) {
+  for (auto pattern :
+       {tShirt(GarmentSizing{}), skirt(GarmentSizing{}), trousers(GarmentSizing{}), dress(GarmentSizing{})}) {
     const SewnGarment sewn = sewnGarment(pattern, 0.03f);
     std::vector<glm::vec4> positions;
     for (const glm::vec3& p : sewn.mesh.positions) positions.emplace_back(p, 1.0f);
@@ -151,7 +159,8 @@ TEST(Sewing, EveryGarmentWeldsIntoAValidClothModelWhenItsSeamsMeet) {
     auto model = buildClothModel(welded->mesh, ClothMaterial{});
     ASSERT_TRUE(model.ok()) << pattern->name << ": " << model.error().message;
     EXPECT_EQ(connectedPieces(welded->mesh), 1u) << pattern->name;
-    std::printf("[ welding ] %-8s %zu -> %zu vertices\n", pattern->name.c_str(), sewn.mesh.vertexCount(), welded->mesh.vertexCount());
+    std::printf("[ welding ] %-8s %zu -> %zu vertices\n", pattern->name.c_str(), sewn.mesh.vertexCount(),
+                welded->mesh.vertexCount());
   }
 }
 

@@ -95,7 +95,8 @@ TEST_F(KernelGLTest, GlslMatchesCpp) {
     cpu[7] = vec4(s.position, 0.0f);
     cpu[8] = vec4(s.velocity, 0.0f);
     const float theta = hingeAngle(x0, x1, x2, x3);
-    cpu[9] = vec4(float(vertexAnomaly(s, params.maxSpeed)), anisotropyFactor(abs(c.x[3]), vec2(c.spring.uv.z, c.spring.uv.w)),
+    cpu[9] = vec4(float(vertexAnomaly(s, params.maxSpeed)),
+                  anisotropyFactor(abs(c.x[3]), vec2(c.spring.uv.z, c.spring.uv.w)),
                   plasticRestLength(distance(x0, x1), c.spring.restLength, params),
                   plasticRestAngle(theta, c.hinge.restAngle, params));
     flagged += cpu[9].x != 0.0f;

@@ -21,7 +21,7 @@ using kernels::ClothStepParams;
 using kernels::SpringEntry;
 
 class LayoutGLTest : public test::GlTest {
-protected:
+ protected:
   void SetUp() override {
     test::GlTest::SetUp();
     auto program = gl::ShaderRegistry().buildCompute("cloth_step.comp");

@@ -74,8 +74,8 @@ TEST(ViewerScreenshot, ShowsTheDrapedClothUnderXvfb) {
   // Leak checking is off for the viewer process only: glfwTerminate unloads the GLX
   // driver, whose allocations then show up as leaks from "<unknown module>".
   const std::string command = std::string("ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 ") +
-                              "xvfb-run -a -s '-screen 0 800x600x24' '" + HG_VIEWER_PATH + "' '" +
-                              HG_SOURCE_DIR + "/scenes/cloth_on_sphere.json' --backend gpu --frames 20 " +
+                              "xvfb-run -a -s '-screen 0 800x600x24' '" + HG_VIEWER_PATH + "' '" + HG_SOURCE_DIR +
+                              "/scenes/cloth_on_sphere.json' --backend gpu --frames 20 " +
                               "--width 640 --height 480 --screenshot '" + shot.string() + "'";
   ASSERT_EQ(std::system(command.c_str()), 0) << command;
   auto image = readPng(shot);

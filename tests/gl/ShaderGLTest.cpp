@@ -38,7 +38,7 @@ TEST(ShaderRegistry, ResolvesIncludesOnceWithLineMarkers) {
   auto source = gl::ShaderRegistry(files).preprocess("a.comp");
   ASSERT_TRUE(source) << source.error().message;
   EXPECT_EQ(source->find("#version 450 core"), 0u);
-  EXPECT_NE(source->find("float c()"), std::string::npos);  // relative to lib/
+  EXPECT_NE(source->find("float c()"), std::string::npos);           // relative to lib/
   EXPECT_EQ(source->find("float b()"), source->rfind("float b()"));  // included once
   EXPECT_NE(source->find("#line 1 1"), std::string::npos);
 }

@@ -39,8 +39,8 @@ TEST(Bvh, ShippedFileStructure) {
   const int hips = m.skeleton.find("Hips");
   ASSERT_EQ(hips, 0);
   EXPECT_EQ(m.skeleton.joints[0].parent, -1);
-  EXPECT_EQ(m.channelOrder[0], (std::vector<std::string>{"Xposition", "Yposition", "Zposition", "Zrotation",
-                                                         "Xrotation", "Yrotation"}));
+  EXPECT_EQ(m.channelOrder[0],
+            (std::vector<std::string>{"Xposition", "Yposition", "Zposition", "Zrotation", "Xrotation", "Yrotation"}));
   const int spine = m.skeleton.find("Spine");
   ASSERT_GE(spine, 0);
   EXPECT_EQ(m.channelOrder[std::size_t(spine)], (std::vector<std::string>{"Zrotation", "Xrotation", "Yrotation"}));
@@ -49,7 +49,8 @@ TEST(Bvh, ShippedFileStructure) {
   ASSERT_GE(handEnd, 0);
   EXPECT_EQ(m.skeleton.joints[std::size_t(handEnd)].parent, m.skeleton.find("LeftHand"));
   EXPECT_TRUE(m.channelOrder[std::size_t(handEnd)].empty());
-  expectNear(m.skeleton.joints[std::size_t(handEnd)].rest.translation, {0.08f, 0.0f, 0.0f}, 1e-7f, "LeftHand_End offset");
+  expectNear(m.skeleton.joints[std::size_t(handEnd)].rest.translation, {0.08f, 0.0f, 0.0f}, 1e-7f,
+             "LeftHand_End offset");
   // Parent order as in the file; rest = OFFSET * 0.01 (cm -> m), identity rotation.
   EXPECT_EQ(m.skeleton.joints[std::size_t(m.skeleton.find("LeftArm"))].parent, m.skeleton.find("LeftShoulder"));
   expectNear(m.skeleton.joints[std::size_t(m.skeleton.find("LeftArm"))].rest.translation, {0.15f, 0.0f, 0.0f}, 1e-7f,
@@ -152,8 +153,8 @@ TEST(Bvh, MalformedFilesNameLineAndProblem) {
   // Missing MOTION: the file ends after the hierarchy (line 15 is the last, empty line).
   expectError(kSmall.substr(0, kSmall.find("MOTION")), 16, "missing MOTION");
   // CHANNELS count larger than the names listed.
-  expectError(replaced(kSmall, "CHANNELS 3 Zrotation Xrotation Yrotation", "CHANNELS 4 Zrotation Xrotation Yrotation"), 9,
-              "wrong channel count for joint 'Chest'");
+  expectError(replaced(kSmall, "CHANNELS 3 Zrotation Xrotation Yrotation", "CHANNELS 4 Zrotation Xrotation Yrotation"),
+              9, "wrong channel count for joint 'Chest'");
   // Unknown channel name.
   expectError(replaced(kSmall, "Zrotation Xrotation Yrotation\n    End", "Zrotation Wrotation Yrotation\n    End"), 9,
               "unknown channel name 'Wrotation'");
@@ -162,7 +163,8 @@ TEST(Bvh, MalformedFilesNameLineAndProblem) {
   // Non-numeric OFFSET.
   expectError(replaced(kSmall, "OFFSET 0 10 0", "OFFSET 0 ten 0"), 8, "non-numeric value 'ten'");
   // Too few values on a frame line.
-  expectError(replaced(kSmall, "1 90 0 0 0 0 10 0 0", "1 90 0 0 0 0 10 0"), 20, "has 8 values but the hierarchy declares 9");
+  expectError(replaced(kSmall, "1 90 0 0 0 0 10 0 0", "1 90 0 0 0 0 10 0"), 20,
+              "has 8 values but the hierarchy declares 9");
   // Frames: says more than there are (the error points at the end of the file, line 21).
   expectError(replaced(kSmall, "Frames: 2", "Frames: 3"), 21, "Frames count mismatch");
   // ... or fewer.

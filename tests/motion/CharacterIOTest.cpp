@@ -3,11 +3,11 @@
 // COLLADA and FBX and read back; garments as morph targets; error messages; atomic writes.
 #include <gtest/gtest.h>
 
-#include <assimp/Exporter.hpp>
-#include <assimp/Importer.hpp>
 #include <assimp/SceneCombiner.h>
 #include <assimp/cexport.h>
 #include <assimp/scene.h>
+#include <assimp/Exporter.hpp>
+#include <assimp/Importer.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -32,7 +32,7 @@ namespace {
 /// A fresh, empty folder under the system temp folder, removed when the test passes (kept
 /// for inspection when it fails).
 class TempDir {
-public:
+ public:
   explicit TempDir(const std::string& name)
       : m_path(fs::temp_directory_path() / ("hg_motion_" + name + "_" + std::to_string(::getpid()))) {
     fs::remove_all(m_path);
@@ -44,7 +44,7 @@ public:
   operator const fs::path&() const { return m_path; }
   fs::path operator/(const std::string& name) const { return m_path / name; }
 
-private:
+ private:
   fs::path m_path;
 };
 
@@ -64,7 +64,8 @@ SkinnedMesh makeBody() {
   s.computeInverseBind();
   TriangleMesh& m = body.mesh;
   for (int row = 0; row < 5; ++row)
-    for (int col = 0; col < 2; ++col) m.positions.push_back({0.2f * float(col) - 0.1f, 0.5f + 0.3f * float(row), 0.02f * float(row)});
+    for (int col = 0; col < 2; ++col)
+      m.positions.push_back({0.2f * float(col) - 0.1f, 0.5f + 0.3f * float(row), 0.02f * float(row)});
   for (std::uint32_t row = 0; row < 4; ++row) {
     const std::uint32_t a = 2 * row, b = a + 1, c = a + 2, d = a + 3;
     m.indices.insert(m.indices.end(), {a, b, c, b, d, c});
@@ -93,8 +94,9 @@ std::vector<Animation> makeClips() {
   AnimationChannel pelvis;
   pelvis.joint = 0;
   pelvis.translation = {{0.0f, 0.5f, 1.25f}, {{0.0f, 1.0f, 0.0f}, {0.1f, 1.05f, -0.2f}, {0.3f, 0.95f, 0.125f}}};
-  pelvis.rotation = {{0.0f, 1.25f},
-                     {glm::angleAxis(0.3f, glm::vec3(0, 1, 0)), glm::angleAxis(1.1f, glm::normalize(glm::vec3(1, 2, 3)))}};
+  pelvis.rotation = {
+      {0.0f, 1.25f},
+      {glm::angleAxis(0.3f, glm::vec3(0, 1, 0)), glm::angleAxis(1.1f, glm::normalize(glm::vec3(1, 2, 3)))}};
   pelvis.scale = {{0.0f, 1.25f}, {{1.0f, 1.0f, 1.0f}, {1.0f, 1.1f, 0.9f}}};
   AnimationChannel spine;
   spine.joint = 1;
@@ -184,7 +186,8 @@ void expectKeys(const KeyTrack<T>& want, const KeyTrack<T>& got, const T& rest, 
     if (exactKeys) {
       EXPECT_LE(got.values.size(), 1u) << label;
     }
-    for (std::size_t k = 0; k < got.values.size(); ++k) same(got.values[k], rest, label + " rest key " + std::to_string(k));
+    for (std::size_t k = 0; k < got.values.size(); ++k)
+      same(got.values[k], rest, label + " rest key " + std::to_string(k));
     return;
   }
   if (exactKeys) {
@@ -192,7 +195,8 @@ void expectKeys(const KeyTrack<T>& want, const KeyTrack<T>& got, const T& rest, 
     if (got.times.size() != want.times.size()) return;
   }
   for (std::size_t k = 0; k < want.times.size(); ++k) {
-    const auto it = std::find_if(got.times.begin(), got.times.end(), [&](float t) { return std::abs(t - want.times[k]) <= tol; });
+    const auto it =
+        std::find_if(got.times.begin(), got.times.end(), [&](float t) { return std::abs(t - want.times[k]) <= tol; });
     if (it == got.times.end()) {
       ADD_FAILURE() << label << ": no key at time " << want.times[k];
       continue;
@@ -208,13 +212,15 @@ void expectSameClip(const Animation& want, const Skeleton& ws, const Animation& 
   }
   for (const AnimationChannel& wc : want.channels) {
     const Joint& joint = ws.joints[std::size_t(wc.joint)];
-    const auto it = std::find_if(got.channels.begin(), got.channels.end(),
-                                 [&](const AnimationChannel& c) { return gs.joints[std::size_t(c.joint)].name == joint.name; });
+    const auto it = std::find_if(got.channels.begin(), got.channels.end(), [&](const AnimationChannel& c) {
+      return gs.joints[std::size_t(c.joint)].name == joint.name;
+    });
     ASSERT_NE(it, got.channels.end()) << want.name << ": no channel for " << joint.name;
     const std::string label = want.name + "/" + joint.name;
     auto sameVec = [tol](glm::vec3 a, glm::vec3 b, const std::string& what) { expectNear(a, b, tol, what); };
     auto sameRot = [tol](glm::quat a, glm::quat b, const std::string& what) { expectSameRotation(a, b, tol, what); };
-    expectKeys(wc.translation, it->translation, joint.rest.translation, exactKeys, tol, label + " translation", sameVec);
+    expectKeys(wc.translation, it->translation, joint.rest.translation, exactKeys, tol, label + " translation",
+               sameVec);
     expectKeys(wc.rotation, it->rotation, joint.rest.rotation, exactKeys, tol, label + " rotation", sameRot);
     if (checkScale) expectKeys(wc.scale, it->scale, joint.rest.scale, exactKeys, tol, label + " scale", sameVec);
   }
@@ -376,7 +382,8 @@ TEST(CharacterIO, GarmentsAreWrittenAsOneMorphTargetPerFrame) {
   ASSERT_TRUE(s.ok()) << s.error().message;
 
   const nlohmann::json gltf = glbJson(file);
-  const auto mesh = std::find_if(gltf["meshes"].begin(), gltf["meshes"].end(), [](const auto& m) { return m["name"] == "shirt"; });
+  const auto mesh =
+      std::find_if(gltf["meshes"].begin(), gltf["meshes"].end(), [](const auto& m) { return m["name"] == "shirt"; });
   ASSERT_NE(mesh, gltf["meshes"].end());
   EXPECT_EQ((*mesh)["primitives"][0]["targets"].size(), 3u);
   EXPECT_EQ((*mesh)["extras"]["targetNames"], (nlohmann::json{"shirt_frame_0", "shirt_frame_1", "shirt_frame_2"}));
@@ -412,7 +419,8 @@ TEST(CharacterIO, GarmentsAreWrittenAsOneMorphTargetPerFrame) {
   for (unsigned f = 0; f < 3; ++f)
     for (unsigned v = 0; v < 4; ++v) {
       const aiVector3D p = m->mAnimMeshes[f]->mVertices[v];
-      expectNear({p.x, p.y, p.z}, shirt.positions[f][v], 1e-6f, "frame " + std::to_string(f) + " vertex " + std::to_string(v));
+      expectNear({p.x, p.y, p.z}, shirt.positions[f][v], 1e-6f,
+                 "frame " + std::to_string(f) + " vertex " + std::to_string(v));
     }
 }
 
@@ -436,7 +444,8 @@ TEST(CharacterIO, ImportErrorsNameTheFileAndProblem) {
 
   // A glTF with a node but no mesh.
   const fs::path empty = dir / "empty.gltf";
-  std::ofstream(empty) << R"({"asset": {"version": "2.0"}, "scene": 0, "scenes": [{"nodes": [0]}], "nodes": [{"name": "n"}]})";
+  std::ofstream(empty)
+      << R"({"asset": {"version": "2.0"}, "scene": 0, "scenes": [{"nodes": [0]}], "nodes": [{"name": "n"}]})";
   const std::string e = message(empty);
   EXPECT_EQ(e.find("cannot import " + empty.string() + ": "), 0u) << e;
 

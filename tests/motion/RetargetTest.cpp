@@ -164,7 +164,8 @@ TEST(Retarget, ShippedMapRetargetsOntoMannequinNames) {
   ASSERT_TRUE(checkJointMap(*map, m.skeleton, target).ok());
   Result<Animation> r = retarget(m.skeleton, m.animation, target, *map);
   ASSERT_TRUE(r.ok()) << r.error().message;
-  // Frame 0 (standing): pelvis at its rest; frame 2: moved 10 cm * (0.84 / 0.95) (hip heights above the lowest joint) along +X.
+  // Frame 0 (standing): pelvis at its rest; frame 2: moved 10 cm * (0.84 / 0.95) (hip heights above the lowest joint)
+  // along +X.
   expectNear(r->sample(target, 0.0f)[0].translation, {0.0f, 0.92f, 0.0f}, 1e-5f, "pelvis frame 0");
   expectNear(r->sample(target, 2 * m.frameTime)[0].translation, {0.10f * 0.84f / 0.95f, 0.92f, 0.0f}, 1e-5f,
              "pelvis frame 2");

@@ -9,8 +9,8 @@
 #include <set>
 #include <vector>
 
-#include <glm/geometric.hpp>
 #include <gtest/gtest.h>
+#include <glm/geometric.hpp>
 
 #include "sim/cloth/ClothModel.h"
 #include "sim/contact/DepthViews.h"
@@ -52,7 +52,8 @@ TEST(ClothSweep, PatchesAreConnectedAndCoverEveryTriangleOnce) {
       auto sharesEdge = [&](std::uint32_t a, std::uint32_t b) {
         int shared = 0;
         for (int i = 0; i < 3; ++i)
-          for (int j = 0; j < 3; ++j) shared += mesh.indices[3 * a + std::uint32_t(i)] == mesh.indices[3 * b + std::uint32_t(j)];
+          for (int j = 0; j < 3; ++j)
+            shared += mesh.indices[3 * a + std::uint32_t(i)] == mesh.indices[3 * b + std::uint32_t(j)];
         return shared == 2;
       };
       std::vector<std::uint32_t> reached{tris[0]};
@@ -265,12 +266,13 @@ TEST(ClothSweep, FastSheetTunnelsThroughAThinBarWithoutSweepsAndHoldsWithThem) {
   EXPECT_GT(with.aboveBar, 0);
   EXPECT_GT(with.lowestY, kBarY - 0.3f);  // hanging from the bar, nothing on the ground
   EXPECT_GT(with.sweep.hits, 0u);
-  std::printf("[ thin bar ] top %.4f m; highest vertex laid on it %.4f m, dropped at 6 m/s without sweeps %.4f m, "
-              "with %.4f m (lowest %.4f m); %zu + %zu radars, %zu stops, %zu overlapping, %.1f ms of sweeps in "
-              "%d frames\n",
-              double(kBarY + kBarRadius), double(slow.highestY), double(without.highestY), double(with.highestY),
-              double(with.lowestY), with.sweep.swept, with.sweep.retried, with.sweep.hits, with.sweep.overlapping,
-              1e3 * with.sweep.seconds, kFrames);
+  std::printf(
+      "[ thin bar ] top %.4f m; highest vertex laid on it %.4f m, dropped at 6 m/s without sweeps %.4f m, "
+      "with %.4f m (lowest %.4f m); %zu + %zu radars, %zu stops, %zu overlapping, %.1f ms of sweeps in "
+      "%d frames\n",
+      double(kBarY + kBarRadius), double(slow.highestY), double(without.highestY), double(with.highestY),
+      double(with.lowestY), with.sweep.swept, with.sweep.retried, with.sweep.hits, with.sweep.overlapping,
+      1e3 * with.sweep.seconds, kFrames);
 }
 
 // ---- the scene key ----
@@ -289,7 +291,8 @@ TEST(ClothSweep, SceneKeyParsesAndRejectsBadValues) {
   auto noneMethod = parse(R"({"continuous_collision": {"method": "none"}})");
   ASSERT_TRUE(noneMethod.ok());
   EXPECT_FALSE(noneMethod->continuousCollision.has_value());
-  auto on = parse(R"({"contact_offset": 0.004, "continuous_collision": {"method": "radar", "patch_triangles": 8, "image": 24}})");
+  auto on = parse(
+      R"({"contact_offset": 0.004, "continuous_collision": {"method": "radar", "patch_triangles": 8, "image": 24}})");
   ASSERT_TRUE(on.ok()) << on.error().message;
   ASSERT_TRUE(on->continuousCollision.has_value());
   EXPECT_EQ(on->continuousCollision->patchTriangles, 8);

@@ -14,9 +14,9 @@
 #include <random>
 #include <vector>
 
+#include <gtest/gtest.h>
 #include <glm/geometric.hpp>
 #include <glm/gtc/quaternion.hpp>
-#include <gtest/gtest.h>
 
 #include "sim/radar/Grasp.h"
 
@@ -319,7 +319,9 @@ TEST(GraspScene, MeshTargetsLoadFromFilesAndBuiltinsAndErrorsNameTheFile) {
 
   // A file relative to the scene's folder, scaled, rotated and placed.
   auto parsed = parseGraspScene(R"({"target": {"shape": "mesh", "mesh": "box.obj", "scale": 2, "resolution": 32,
-      "position": [0.1, 0.2, 0.3], "rotation_deg": [0, 0, 45]}, )" + hands + "}", "a.json", dir);
+      "position": [0.1, 0.2, 0.3], "rotation_deg": [0, 0, 45]}, )" +
+                                    hands + "}",
+                                "a.json", dir);
   ASSERT_TRUE(parsed.ok()) << parsed.error().message;
   const GraspObject& target = parsed->target;
   ASSERT_EQ(target.shape, GraspObject::Shape::Mesh);
@@ -340,8 +342,8 @@ TEST(GraspScene, MeshTargetsLoadFromFilesAndBuiltinsAndErrorsNameTheFile) {
   const glm::dvec3 outside = glm::dvec3(glm::vec3(0.1f, 0.2f, 0.3f) + 0.15f * faceNormal);
   EXPECT_NEAR(target.distance(outside), 0.05, double(target.meshShape->tree.voxel()));
   // The built-in bottle.
-  auto bottle = parseGraspScene(R"({"target": {"shape": "mesh", "builtin": "bottle", "resolution": 32}, )" + hands +
-                                    "}", "a.json");
+  auto bottle = parseGraspScene(
+      R"({"target": {"shape": "mesh", "builtin": "bottle", "resolution": 32}, )" + hands + "}", "a.json");
   ASSERT_TRUE(bottle.ok()) << bottle.error().message;
   EXPECT_EQ(bottle->target.meshShape->local.triangleCount(), 12090u);
   EXPECT_NEAR(bottle->target.centre().y, 0.15f, 1e-3f);
@@ -360,7 +362,8 @@ TEST(GraspScene, MeshTargetsLoadFromFilesAndBuiltinsAndErrorsNameTheFile) {
       {R"({"builtin": "bottle"})", "target.builtin applies to a mesh only"},
       {R"({"shape": "cone"})", "target.shape must be \"sphere\", \"capsule\" or \"mesh\""},
       {R"({"shape": "mesh", "mesh": "missing.obj"})", "target.mesh: " + missing + ": cannot read mesh"},
-      {R"({"shape": "mesh", "mesh": "open.obj"})", "target (" + (dir / "open.obj").string() + "): voxelize: the mesh is not watertight"},
+      {R"({"shape": "mesh", "mesh": "open.obj"})",
+       "target (" + (dir / "open.obj").string() + "): voxelize: the mesh is not watertight"},
   };
   for (const Case& c : cases) {
     auto bad = parseGraspScene("{\"target\": " + c.target + ", " + hands + "}", "a.json", dir);
@@ -370,7 +373,8 @@ TEST(GraspScene, MeshTargetsLoadFromFilesAndBuiltinsAndErrorsNameTheFile) {
   }
   // A mesh distractor too.
   auto distractor = parseGraspScene(
-      "{\"target\": {}, " + hands + R"(, "distractors": [{"shape": "mesh", "mesh": "open.obj", "id": 5}]})", "a.json", dir);
+      "{\"target\": {}, " + hands + R"(, "distractors": [{"shape": "mesh", "mesh": "open.obj", "id": 5}]})", "a.json",
+      dir);
   ASSERT_FALSE(distractor.ok());
   EXPECT_NE(distractor.error().message.find("distractors[0] (" + (dir / "open.obj").string() + ")"), std::string::npos)
       << distractor.error().message;

@@ -8,8 +8,8 @@
 #include <random>
 #include <vector>
 
-#include <glm/geometric.hpp>
 #include <gtest/gtest.h>
+#include <glm/geometric.hpp>
 
 #include "sim/cloth/ClothModel.h"
 #include "sim/gpu/GpuRadar.h"
@@ -35,12 +35,14 @@ RadarScene mixedScene() {
   EXPECT_TRUE(scene.add(3, makeTorus({0.5f, 0.1f, 0.4f}, 0.2f, 0.05f, 32, 12)).ok());
   EXPECT_TRUE(scene.add(4, makeCapsule({-0.6f, 0.1f, -0.5f}, {-0.2f, 0.3f, -0.4f}, 0.06f, 6, 16)).ok());
   EXPECT_TRUE(scene.add(10, makeIcosphere({0.3f, 0.6f, -0.2f}, 0.1f, 3)).ok());
-  EXPECT_TRUE(scene.add(11, merged({makeBox({-0.25f, 0.5f, -0.05f}, {-0.2f, 0.85f, 0.05f}, 0),
-                                    makeBox({0.2f, 0.5f, -0.05f}, {0.25f, 0.85f, 0.05f}, 0),
-                                    makeBox({-0.2f, 0.8f, -0.05f}, {0.2f, 0.85f, 0.05f}, 0)}))
+  EXPECT_TRUE(scene
+                  .add(11, merged({makeBox({-0.25f, 0.5f, -0.05f}, {-0.2f, 0.85f, 0.05f}, 0),
+                                   makeBox({0.2f, 0.5f, -0.05f}, {0.25f, 0.85f, 0.05f}, 0),
+                                   makeBox({-0.2f, 0.8f, -0.05f}, {0.2f, 0.85f, 0.05f}, 0)}))
                   .ok());
-  EXPECT_TRUE(scene.add(12, merged({makeBox({0.35f, 0.5f, 0.3f}, {0.45f, 0.6f, 0.4f}, 0),
-                                    makeBox({0.55f, 0.55f, 0.3f}, {0.65f, 0.65f, 0.45f}, 0)}))
+  EXPECT_TRUE(scene
+                  .add(12, merged({makeBox({0.35f, 0.5f, 0.3f}, {0.45f, 0.6f, 0.4f}, 0),
+                                   makeBox({0.55f, 0.55f, 0.3f}, {0.65f, 0.65f, 0.45f}, 0)}))
                   .ok());
   return scene;
 }
@@ -199,7 +201,8 @@ TEST_F(RadarGLTest, ClothSweepWithTheGpuRadarClampsAsWithTheCpuRadar) {
   ASSERT_TRUE((*cpuSweep)->resolve(before, cpuAfter, kDt, cpuChanged).ok());
   ASSERT_TRUE((*gpuSweep)->resolve(before, gpuAfter, kDt, gpuChanged).ok());
   const ClothSweepReport &c = (*cpuSweep)->lastReport(), &g = (*gpuSweep)->lastReport();
-  std::printf("[ sweep ] %zu patches, %zu swept, %zu stopped (CPU radar), %zu (GPU radar)\n", c.patches, c.swept, c.hits, g.hits);
+  std::printf("[ sweep ] %zu patches, %zu swept, %zu stopped (CPU radar), %zu (GPU radar)\n", c.patches, c.swept,
+              c.hits, g.hits);
   ASSERT_TRUE(cpuChanged);
   EXPECT_TRUE(gpuChanged);
   EXPECT_GT(c.hits, 0u);

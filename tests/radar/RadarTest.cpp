@@ -6,9 +6,9 @@
 #include <set>
 #include <vector>
 
+#include <gtest/gtest.h>
 #include <glm/geometric.hpp>
 #include <glm/gtc/matrix_transform.hpp>
-#include <gtest/gtest.h>
 
 #include "sim/radar/Radar.h"
 
@@ -215,8 +215,8 @@ TEST(Radar, MaskIsMirroredSoAnAsymmetricSensorLinesUpWithTheRangeImage) {
   // The sensor is an L: a foot on the right (+x) only. Its foot is over a step on the right.
   RadarScene scene;
   ASSERT_TRUE(scene.add(kGround, makeBox({-1.0f, -0.2f, -1.0f}, {1.0f, 0.0f, 1.0f}, 0)).ok());
-  ASSERT_TRUE(scene.add(2, makeBox({0.1f, 0.0f, -0.1f}, {0.3f, 0.1f, 0.1f}, 0)).ok());  // the step
-  const TriangleMesh l = merged({makeBox({-0.3f, 0.5f, -0.05f}, {0.3f, 0.55f, 0.05f}, 0),   // bar
+  ASSERT_TRUE(scene.add(2, makeBox({0.1f, 0.0f, -0.1f}, {0.3f, 0.1f, 0.1f}, 0)).ok());       // the step
+  const TriangleMesh l = merged({makeBox({-0.3f, 0.5f, -0.05f}, {0.3f, 0.55f, 0.05f}, 0),    // bar
                                  makeBox({0.15f, 0.3f, -0.05f}, {0.25f, 0.5f, 0.05f}, 0)});  // right foot
   ASSERT_TRUE(scene.add(kSensor, l).ok());
   RadarQuery query;

@@ -25,7 +25,8 @@ std::unique_ptr<ClothSolver> cpuSolver(std::shared_ptr<const ClothModel> model, 
 double springEnergy(const std::vector<kernels::ClothSpring>& springs, const ClothState& state) {
   double e = 0.0;
   for (const auto& s : springs) {
-    const double stretch = glm::distance(glm::dvec3(state.positions[s.a]), glm::dvec3(state.positions[s.b])) - s.restLength;
+    const double stretch =
+        glm::distance(glm::dvec3(state.positions[s.a]), glm::dvec3(state.positions[s.b])) - s.restLength;
     e += 0.5 * s.stiffness * stretch * stretch;
   }
   return e;
@@ -127,11 +128,13 @@ TEST(ClothBending, ACantileverDeflectsMoreAsRigidityFalls) {
     settings.velocityDamping = 2.0f;
     auto solver = cpuSolver(model, settings);
     const RelaxReport relax = solver->relaxToRest(1e-4f, 200000);
-    ASSERT_TRUE(relax.converged) << "D = " << rigidity << ": " << describe(relax.status) << ", " << relax.iterations << " iterations, max speed " << relax.maxSpeed;
+    ASSERT_TRUE(relax.converged) << "D = " << rigidity << ": " << describe(relax.status) << ", " << relax.iterations
+                                 << " iterations, max speed " << relax.maxSpeed;
     const ClothState state = solver->readState();
     const std::size_t tip = std::size_t((r - 1) * r + r / 2);
     const double sag = double(model->restPositions[tip].y - state.positions[tip].y);
-    std::printf("[ bending ] D = %g N m: tip sag %.4f m (rest after %d iterations)\n", double(rigidity), sag, relax.iterations);
+    std::printf("[ bending ] D = %g N m: tip sag %.4f m (rest after %d iterations)\n", double(rigidity), sag,
+                relax.iterations);
     EXPECT_GT(sag, previous) << "D = " << rigidity;
     previous = sag;
   }
@@ -233,8 +236,8 @@ TEST(ClothDrapeToRest, ConvergesToTheShapeTheDynamicSolverSettlesInto) {
     worst = std::max(worst, double(glm::distance(glm::vec3(a.positions[i]), glm::vec3(b.positions[i]))));
     maxSpeed = std::max(maxSpeed, double(glm::length(glm::vec3(a.velocities[i]))));
   }
-  std::printf("[ drape-to-rest ] max distance to the dynamic settled shape %.4f m (dynamic max speed %.2g m/s)\n", worst,
-              maxSpeed);
+  std::printf("[ drape-to-rest ] max distance to the dynamic settled shape %.4f m (dynamic max speed %.2g m/s)\n",
+              worst, maxSpeed);
   EXPECT_LT(maxSpeed, 1e-3);  // the dynamic run really settled
   EXPECT_LT(worst, 0.005);    // same shape within 5 mm
 }

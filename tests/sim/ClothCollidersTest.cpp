@@ -6,8 +6,8 @@
 #include <memory>
 #include <string>
 
-#include <glm/geometric.hpp>
 #include <gtest/gtest.h>
+#include <glm/geometric.hpp>
 
 #include "sim/cpu/CpuClothSolver.h"
 #include "sim/scene/DrapeScene.h"
@@ -71,13 +71,15 @@ TEST(ClothCollidersTest, SheetRestsOnASphereTreeWhereItRestsOnTheAnalyticSphere)
 
   const auto [analyticTop, analyticLowest] = distances(run(model, analytic, 60), resolution, centre);
   const auto [treeTop, treeLowest] = distances(run(model, tree, 60), resolution, centre);
-  std::printf("[ sphere tree ] voxel %.2f mm, %zu leaves: top vertex at %.2f mm from the centre (analytic %.2f mm), "
-              "lowest %.2f mm (analytic %.2f mm)\n", 1e3 * double(voxel), built->spheres().size(), 1e3 * double(treeTop),
-              1e3 * double(analyticTop), 1e3 * double(treeLowest), 1e3 * double(analyticLowest));
+  std::printf(
+      "[ sphere tree ] voxel %.2f mm, %zu leaves: top vertex at %.2f mm from the centre (analytic %.2f mm), "
+      "lowest %.2f mm (analytic %.2f mm)\n",
+      1e3 * double(voxel), built->spheres().size(), 1e3 * double(treeTop), 1e3 * double(analyticTop),
+      1e3 * double(treeLowest), 1e3 * double(analyticLowest));
   EXPECT_NEAR(analyticTop, radius + analytic.contactOffset, 1e-4f);  // the analytic collider is exact
   EXPECT_NEAR(treeTop, analyticTop, voxel);
-  EXPECT_GT(treeLowest, radius + analytic.contactOffset - voxel);   // nowhere deeper than a voxel
-  EXPECT_LT(treeTop, radius + 0.05f - 0.01f);                       // it did fall onto the tree
+  EXPECT_GT(treeLowest, radius + analytic.contactOffset - voxel);  // nowhere deeper than a voxel
+  EXPECT_LT(treeTop, radius + 0.05f - 0.01f);                      // it did fall onto the tree
 }
 
 /// Gap of every vertex to `box` (signed distance to the solid box).

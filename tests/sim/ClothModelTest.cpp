@@ -124,10 +124,14 @@ TEST(ClothModel, AnisotropyMultipliesStiffnessByUvDirection) {
     const auto& spring = textured->springs[s];
     const glm::vec2 d(spring.uv.z, spring.uv.w);
     float expected = 0.0f;
-    if (std::abs(d.y) < 1e-6f) expected = 1.6f;                     // along u: warp (R)
-    else if (std::abs(d.x) < 1e-6f) expected = 0.4f;                // along v: weft (G)
-    else if (d.x * d.y > 0.0f) expected = 1.0f;                     // +u+v: bias (B)
-    else expected = 0.2f;                                           // -u+v: bias (A)
+    if (std::abs(d.y) < 1e-6f)
+      expected = 1.6f;  // along u: warp (R)
+    else if (std::abs(d.x) < 1e-6f)
+      expected = 0.4f;  // along v: weft (G)
+    else if (d.x * d.y > 0.0f)
+      expected = 1.0f;  // +u+v: bias (B)
+    else
+      expected = 0.2f;  // -u+v: bias (A)
     // 8-bit channels: K = round(K / 2 * 255) / 255 * 2.
     EXPECT_NEAR(spring.stiffness / spring.baseStiffness, expected, 2.0f / 255.0f) << "spring " << s;
     EXPECT_FLOAT_EQ(plain->springs[s].stiffness, plain->springs[s].baseStiffness);

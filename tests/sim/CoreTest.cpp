@@ -73,18 +73,26 @@ TEST(SceneJson, IntegersAreWholeNumbersInRangeWithoutWrapping) {
   EXPECT_EQ(scenejson::integer(doc, "s", "float", 0, 1, 10), 2);
   EXPECT_EQ(sceneError([&] { (void)scenejson::integer(doc, "s", "big", 0, 0, 100000); }),
             "s.big = 4294967298 is out of range (0..100000)");
-  EXPECT_EQ(sceneError([&] { (void)scenejson::integer(doc, "s", "neg", 0, 0, 10); }), "s.neg = -3 is out of range (0..10)");
-  EXPECT_EQ(sceneError([&] { (void)scenejson::integer(doc, "s", "half", 0, 0, 10); }), "s.half must be a whole number (0..10)");
-  EXPECT_EQ(sceneError([&] { (void)scenejson::integer(doc, "s", "text", 0, 0, 10); }), "s.text must be a whole number (0..10)");
+  EXPECT_EQ(sceneError([&] { (void)scenejson::integer(doc, "s", "neg", 0, 0, 10); }),
+            "s.neg = -3 is out of range (0..10)");
+  EXPECT_EQ(sceneError([&] { (void)scenejson::integer(doc, "s", "half", 0, 0, 10); }),
+            "s.half must be a whole number (0..10)");
+  EXPECT_EQ(sceneError([&] { (void)scenejson::integer(doc, "s", "text", 0, 0, 10); }),
+            "s.text must be a whole number (0..10)");
 }
 
 TEST(SceneJson, NumbersMustFitAFloat) {
   const json doc = json::parse(R"({"huge": 1e39, "fine": 3.4e38, "v": [0, -1e40, 0]})");
   EXPECT_FLOAT_EQ(scenejson::number(doc, "s", "fine", 0.0f), 3.4e38f);
-  EXPECT_EQ(sceneError([&] { (void)scenejson::number(doc, "s", "huge", 0.0f); }).rfind("s.huge = 1e+39 is out of range", 0), 0u);
-  EXPECT_EQ(sceneError([&] { (void)scenejson::positive(doc, "s", "huge", 1.0f); }).rfind("s.huge = 1e+39 is out of range", 0),
-            0u);
-  EXPECT_EQ(sceneError([&] { (void)scenejson::vec3(doc, "s", "v", glm::vec3(0.0f)); }).rfind("s.v = -1e+40 is out of range", 0),
+  EXPECT_EQ(
+      sceneError([&] { (void)scenejson::number(doc, "s", "huge", 0.0f); }).rfind("s.huge = 1e+39 is out of range", 0),
+      0u);
+  EXPECT_EQ(
+      sceneError([&] { (void)scenejson::positive(doc, "s", "huge", 1.0f); }).rfind("s.huge = 1e+39 is out of range", 0),
+      0u);
+  EXPECT_EQ(sceneError([&] {
+              (void)scenejson::vec3(doc, "s", "v", glm::vec3(0.0f));
+            }).rfind("s.v = -1e+40 is out of range", 0),
             0u);
 }
 

@@ -70,7 +70,8 @@ double energy(const ClothModel& model, const ClothState& state, const ClothSetti
     }
   }
   for (const auto& s : model.springs) {
-    const double stretch = glm::distance(glm::dvec3(state.positions[s.a]), glm::dvec3(state.positions[s.b])) - s.restLength;
+    const double stretch =
+        glm::distance(glm::dvec3(state.positions[s.a]), glm::dvec3(state.positions[s.b])) - s.restLength;
     potential += 0.5 * s.stiffness * stretch * stretch;
   }
   for (const auto& h : model.hinges) {
@@ -319,7 +320,7 @@ TEST(StableStep, AutoSubstepsRunAStiffSheetThatFortyCannot) {
   auto refused = resolveSubsteps(*model, settings);
   ASSERT_FALSE(refused);
   EXPECT_NE(refused.error().message.find("solver.substeps = 40 is too few: this cloth needs at least " +
-                                          std::to_string(needed)),
+                                         std::to_string(needed)),
             std::string::npos)
       << refused.error().message;
 }

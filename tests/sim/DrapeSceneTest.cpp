@@ -54,7 +54,8 @@ TEST(DrapeScene, EmptyObjectGivesDefaults) {
 TEST(DrapeScene, ValuesAreRead) {
   auto scene = parseDrapeScene(
       R"({"name": "n", "cloth": {"resolution": 9, "pinned": [0, 8], "anisotropy": {"uniform": [1, 2, 0.5, 0.5]}}, "sphere": null,
-          "solver": {"backend": "cpu", "substeps": 7, "gravity": [0, -1, 0]}})", "x");
+          "solver": {"backend": "cpu", "substeps": 7, "gravity": [0, -1, 0]}})",
+      "x");
   ASSERT_TRUE(scene) << scene.error().message;
   EXPECT_EQ(scene->name, "n");
   EXPECT_EQ(scene->sheet.resolution, 9);
@@ -104,11 +105,13 @@ TEST(DrapeScene, AvatarPosedFromABvhClip) {
   // from the T-pose; the skin follows the skeleton (dual quaternion skinning).
   const std::string motion = R"("motion": {"bvh": "motion/walk_cmu_names.bvh", "map": "motion/cmu_to_mannequin.json",
                                             "time": 0.0333333})";
-  auto rest = parseDrapeScene(R"({"avatar": {"mannequin": {"pose": "t_pose", "cell_size": 0.02}, "contact_cell_size": 0.02, "contact": {"method": "distance_grid"}}})",
-                              "inline");
-  auto posed = parseDrapeScene(R"({"avatar": {"mannequin": {"pose": "t_pose", "cell_size": 0.02}, "contact_cell_size": 0.02, "contact": {"method": "distance_grid"}, )" +
-                                   motion + "}}",
-                               "inline");
+  auto rest = parseDrapeScene(
+      R"({"avatar": {"mannequin": {"pose": "t_pose", "cell_size": 0.02}, "contact_cell_size": 0.02, "contact": {"method": "distance_grid"}}})",
+      "inline");
+  auto posed = parseDrapeScene(
+      R"({"avatar": {"mannequin": {"pose": "t_pose", "cell_size": 0.02}, "contact_cell_size": 0.02, "contact": {"method": "distance_grid"}, )" +
+          motion + "}}",
+      "inline");
   ASSERT_TRUE(rest && posed) << (posed ? "" : posed.error().message);
   posed->directory = rest->directory = kScenes;
   ASSERT_TRUE(posed->avatar->motion);
@@ -130,7 +133,8 @@ TEST(DrapeScene, AvatarPosedFromABvhClip) {
   ASSERT_FALSE(missing);
   EXPECT_NE(missing.error().message.find("missing.bvh"), std::string::npos) << missing.error().message;
   expectError(R"({"avatar": {"motion": {"bvh": "x.bvh"}}})", "avatar.motion.map");
-  expectError(R"({"avatar": {"motion": {"bvh": "x.bvh", "map": "m.json", "skinning": "cubic"}}})", "avatar.motion.skinning");
+  expectError(R"({"avatar": {"motion": {"bvh": "x.bvh", "map": "m.json", "skinning": "cubic"}}})",
+              "avatar.motion.skinning");
 }
 
 TEST(DrapeScene, AnimatedAvatarLowersItsArmsAndItsColliderFollows) {
@@ -185,9 +189,12 @@ TEST(DrapeScene, AvatarFromACharacterFilePosedByItsClip) {
   clip.channels.push_back(channel);
   ASSERT_TRUE(exportAnimatedGltf(dir / "ball.glb", body, {clip}, {}));
 
-  auto still = parseDrapeScene(R"({"avatar": {"file": "ball.glb", "contact_cell_size": 0.02, "contact": {"method": "distance_grid"}}})", "inline");
+  auto still = parseDrapeScene(
+      R"({"avatar": {"file": "ball.glb", "contact_cell_size": 0.02, "contact": {"method": "distance_grid"}}})",
+      "inline");
   auto posed = parseDrapeScene(R"({"avatar": {"file": "ball.glb", "file_clip": "*", "file_clip_time": 1.0,
-                                   "contact_cell_size": 0.02, "contact": {"method": "distance_grid"}}})", "inline");
+                                   "contact_cell_size": 0.02, "contact": {"method": "distance_grid"}}})",
+                               "inline");
   ASSERT_TRUE(still && posed) << (still ? posed.error().message : still.error().message);
   still->directory = posed->directory = dir;
   auto a = buildSceneBody(*still);
@@ -227,7 +234,8 @@ TEST(DrapeScene, GarmentsAreReadAndNeedAnAvatar) {
   EXPECT_EQ(withMaterial->garments[0].fabric, "denim");
   EXPECT_EQ(withMaterial->garments[0].tensileStiffness, 900.0f);
   EXPECT_FALSE(withMaterial->garments[0].arealDensity);
-  expectError(R"({"avatar": {}, "garments": [{"type": "skirt", "bending_rigidity": -1}]})", "garments[0].bending_rigidity");
+  expectError(R"({"avatar": {}, "garments": [{"type": "skirt", "bending_rigidity": -1}]})",
+              "garments[0].bending_rigidity");
   expectError(R"({"garments": [{"type": "skirt"}]})", "garments need an avatar");
   expectError(R"({"avatar": {}, "garments": [{"type": "kimono"}]})", "unknown garment type 'kimono'");
   expectError(R"({"avatar": {}, "garments": [{"type": "skirt", "lenght": 0.5}]})", "unknown key 'garments[0].lenght'");
@@ -237,7 +245,9 @@ TEST(DrapeScene, GarmentsAreReadAndNeedAnAvatar) {
 }
 
 TEST(DrapeScene, AvatarBodyIsBuiltWithItsCollider) {
-  auto scene = parseDrapeScene(R"({"avatar": {"mannequin": {"cell_size": 0.02}, "contact_cell_size": 0.02, "contact": {"method": "distance_grid"}}})", "inline");
+  auto scene = parseDrapeScene(
+      R"({"avatar": {"mannequin": {"cell_size": 0.02}, "contact_cell_size": 0.02, "contact": {"method": "distance_grid"}}})",
+      "inline");
   ASSERT_TRUE(scene) << scene.error().message;
   auto body = buildSceneBody(*scene);
   ASSERT_TRUE(body) << body.error().message;
@@ -323,7 +333,8 @@ TEST(PinAnimation, InterpolatesLinearlyAndHoldsAtTheEnds) {
   ASSERT_FALSE(backwards);
   EXPECT_NE(backwards.error().message.find("key 1"), std::string::npos);
   expectError(R"({"cloth": {"pin_animation": [{"time": 2}, {"time": 1}]}})", "cloth.pin_animation");
-  expectError(R"({"cloth": {"pin_animation": [{"time": 0, "move": [0, 0, 0]}]}})", "unknown key 'cloth.pin_animation[].move'");
+  expectError(R"({"cloth": {"pin_animation": [{"time": 0, "move": [0, 0, 0]}]}})",
+              "unknown key 'cloth.pin_animation[].move'");
 }
 
 TEST(PinAnimation, PinnedVerticesFollowTheSceneAnimation) {

@@ -85,7 +85,7 @@ TEST(SpringKernel, AxialDampingOpposesSeparation) {
 TEST(SpringKernel, PlasticCreepOnlyPastYieldAndTowardTheYieldShape) {
   ClothStepParams p = params();
   p.plasticRate = 0.0f;
-  EXPECT_EQ(plasticRestLength(1.5f, 1.0f, p), 1.0f);  // off by default
+  EXPECT_EQ(plasticRestLength(1.5f, 1.0f, p), 1.0f);   // off by default
   p.plasticRate = 1e6f;                                // instant creep
   EXPECT_EQ(plasticRestLength(1.01f, 1.0f, p), 1.0f);  // below yield: elastic
   EXPECT_NEAR(plasticRestLength(1.5f, 1.0f, p), 1.5f / 1.02f, 1e-6f);
@@ -148,8 +148,8 @@ TEST(BendingKernel, WingForceIsTrigOfAngleOverDistanceToHinge) {
 TEST(BendingKernel, FlatHingeAtRestHasNoForce) {
   ClothHinge h{};
   h.stiffness = 5.0f;
-  const HingeForces f = bendingForces(vec3(0.0f), vec3(1.0f, 0.0f, 0.0f), vec3(0.3f, 0.0f, 1.0f),
-                                      vec3(0.6f, 0.0f, -1.0f), h);
+  const HingeForces f =
+      bendingForces(vec3(0.0f), vec3(1.0f, 0.0f, 0.0f), vec3(0.3f, 0.0f, 1.0f), vec3(0.6f, 0.0f, -1.0f), h);
   EXPECT_NEAR(length(f.f0) + length(f.f1) + length(f.f2) + length(f.f3), 0.0f, 1e-6f);
 }
 
@@ -168,7 +168,8 @@ TEST(AnisotropyKernel, ChannelsByDirectionAndCosineBlendInBetween) {
   EXPECT_NEAR(anisotropyFactor(K, vec2(std::cos(3.0f * a), std::sin(3.0f * a))), 2.5f, 1e-4f);  // B..G
   EXPECT_NEAR(anisotropyFactor(K, vec2(std::cos(7.0f * a), std::sin(7.0f * a))), 2.5f, 1e-4f);  // A..R
   const float thirty = 0.5235988f;  // weights cos 60 = 0.5 (R) and cos 30 = 0.866 (B)
-  EXPECT_NEAR(anisotropyFactor(K, vec2(std::cos(thirty), std::sin(thirty))), (0.5f * 1.0f + 0.8660254f * 3.0f) / 1.3660254f, 1e-4f);
+  EXPECT_NEAR(anisotropyFactor(K, vec2(std::cos(thirty), std::sin(thirty))),
+              (0.5f * 1.0f + 0.8660254f * 3.0f) / 1.3660254f, 1e-4f);
 }
 
 TEST(AnisotropyKernel, BilinearTapsFollowGlTexelCentresAndClamp) {
@@ -190,7 +191,8 @@ TEST(AnisotropyKernel, BilinearTapsFollowGlTexelCentresAndClamp) {
 TEST(IntegrateKernel, SymplecticEulerUnderGravity) {
   ClothStepParams p = params();
   const float mass = 0.25f;
-  const VertexState s = integrateVertex(vec3(0.0f, 2.0f, 0.0f), vec3(1.0f, 0.0f, 0.0f), vec3(p.gravity) * mass, 1.0f / mass, p);
+  const VertexState s =
+      integrateVertex(vec3(0.0f, 2.0f, 0.0f), vec3(1.0f, 0.0f, 0.0f), vec3(p.gravity) * mass, 1.0f / mass, p);
   EXPECT_FLOAT_EQ(s.velocity.y, -9.81f * p.dt);
   EXPECT_FLOAT_EQ(s.position.y, 2.0f - 9.81f * p.dt * p.dt);  // x' = x + dt v'
   EXPECT_FLOAT_EQ(s.position.x, p.dt);

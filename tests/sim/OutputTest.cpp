@@ -3,10 +3,10 @@
 #include <fstream>
 #include <sstream>
 
-#include <assimp/Importer.hpp>
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
 #include <gtest/gtest.h>
+#include <assimp/Importer.hpp>
 
 #include "sim/cloth/ClothModel.h"
 #include "sim/core/AtomicFile.h"

@@ -164,8 +164,10 @@ TEST(ParticleFillTest, ClosestPackingHasTwelveTouchingNeighbours) {
     for (std::size_t j = 0; j < c.size(); ++j) {
       if (i == j) continue;
       const double d = glm::length(glm::dvec3(c[i]) - glm::dvec3(c[j]));
-      if (std::abs(d - d0) <= tolerance) ++touching;
-      else if (d < d0) ++closer;
+      if (std::abs(d - d0) <= tolerance)
+        ++touching;
+      else if (d < d0)
+        ++closer;
     }
     EXPECT_EQ(closer, 0) << "centre " << i << " has a neighbour closer than 2 r";
     bool isInterior = true;
@@ -213,9 +215,8 @@ TEST(ParticleFillTest, ClosestPackingDensityIsFaceCentredCubic) {
   const std::vector<glm::vec3> big = closestPacking(lo, bigHi, float(r));
   const double bigDensity = packingDensity(big.size(), r, 1.0);
   EXPECT_NEAR(bigDensity, expected, 0.05 * expected);
-  std::cout << "closest packing density: periodic " << periodicDensity << ", box 0.6 x 0.59 x 0.49 m "
-            << boxDensity << ", box 1 m " << bigDensity << " (" << big.size() << " centres), pi/sqrt(18) "
-            << expected << "\n";
+  std::cout << "closest packing density: periodic " << periodicDensity << ", box 0.6 x 0.59 x 0.49 m " << boxDensity
+            << ", box 1 m " << bigDensity << " (" << big.size() << " centres), pi/sqrt(18) " << expected << "\n";
 }
 
 TEST(ParticleFillTest, ClosestPackingRejectsBadInput) {
@@ -234,9 +235,9 @@ TEST(ParticleFillTest, ParityMatchesExactOnBoxWithRaysThroughEdgesAndVertices) {
   const TriangleMesh box = makeBox(lo, hi, 2);
   // Every (y, z) of the grid lines of the box's faces (vertices and edges of the
   // triangulation), their midpoints, and x at the vertex planes and between them.
-  const std::vector<glm::vec3> points = gridPoints(withMidpoints(vertexCoordinates(box, 0), 0.1f),
-                                                   withMidpoints(vertexCoordinates(box, 1), 0.1f),
-                                                   withMidpoints(vertexCoordinates(box, 2), 0.1f));
+  const std::vector<glm::vec3> points =
+      gridPoints(withMidpoints(vertexCoordinates(box, 0), 0.1f), withMidpoints(vertexCoordinates(box, 1), 0.1f),
+                 withMidpoints(vertexCoordinates(box, 2), 0.1f));
   const Agreement a = compareWithExact(box, points, "box");
   EXPECT_EQ(a.mismatches, 0u);
   EXPECT_GT(a.inside, 100u);
@@ -339,7 +340,8 @@ TEST(ParticleFillTest, ParityMatchesExactOnSeparateComponentsAndTorus) {
   TriangleMesh boxes = makeBox(glm::vec3(0, 0, 0), glm::vec3(1, 1, 1), 1);
   appendMesh(boxes, makeBox(glm::vec3(2, 0, 0), glm::vec3(3, 1, 1), 1));
   appendMesh(boxes, makeBox(glm::vec3(0.5f, 1.5f, 0.25f), glm::vec3(2.5f, 2.0f, 0.75f), 0));
-  const std::vector<float> xs = steps(-0.5f, 3.5f, 0.25f), ys = steps(-0.5f, 2.5f, 0.25f), zs = steps(-0.5f, 1.5f, 0.25f);
+  const std::vector<float> xs = steps(-0.5f, 3.5f, 0.25f), ys = steps(-0.5f, 2.5f, 0.25f),
+                           zs = steps(-0.5f, 1.5f, 0.25f);
   Agreement a = compareWithExact(boxes, gridPoints(xs, ys, zs), "two boxes in a row and one beside");
   EXPECT_EQ(a.mismatches, 0u);
   EXPECT_GT(a.inside, 100u);

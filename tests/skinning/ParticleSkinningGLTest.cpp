@@ -323,8 +323,8 @@ INSTANTIATE_TEST_SUITE_P(Integrators, ParticleSkinningTrajectoryGLTest,
 // quaternion target, bone frame with the source's one-bone target: both target paths).
 TEST_P(ParticleSkinningTrajectoryGLTest, BendAgreesWithTheCpu) {
   for (SurfaceFrame frame : {SurfaceFrame::Local, SurfaceFrame::Bone}) {
-    auto model = withSettings(GetParam(), 0, frame,
-                              frame == SurfaceFrame::Bone ? BoneTarget::Bone : BoneTarget::DualQuaternion);
+    auto model =
+        withSettings(GetParam(), 0, frame, frame == SurfaceFrame::Bone ? BoneTarget::Bone : BoneTarget::DualQuaternion);
     ASSERT_TRUE(model);
     Skinners s = makeSkinners(model);
     ASSERT_TRUE(s.cpu && s.gpu);

@@ -69,14 +69,18 @@ TEST(ParticleSkinningKernels, PairForceVanishesAtRestLengthAndObeysNewtonsThirdL
   const glm::vec3 near = xi + glm::vec3(0.04f, 0.0f, 0.0f);
   EXPECT_LT(kernels::particlePairForce(xi, glm::vec3(0.0f), near, glm::vec3(0.0f), link).x, 0.0f);
   // Damping: separating at 1 m/s along d gives +c, a sideways velocity gives nothing.
-  EXPECT_NEAR(kernels::particlePairForce(xi, glm::vec3(0.0f), xj, glm::vec3(0.6f, 0.8f, 0.0f), link).y, 20.0f * 0.8f, 1e-4f);
-  EXPECT_NEAR(glm::length(kernels::particlePairForce(xi, glm::vec3(0.0f), xj, glm::vec3(0.0f, 0.0f, 1.0f), link)), 0.0f, 1e-6f);
+  EXPECT_NEAR(kernels::particlePairForce(xi, glm::vec3(0.0f), xj, glm::vec3(0.6f, 0.8f, 0.0f), link).y, 20.0f * 0.8f,
+              1e-4f);
+  EXPECT_NEAR(glm::length(kernels::particlePairForce(xi, glm::vec3(0.0f), xj, glm::vec3(0.0f, 0.0f, 1.0f), link)), 0.0f,
+              1e-6f);
   // f_ij = -f_ji exactly for any state.
   std::mt19937 rng(7);
   std::uniform_real_distribution<float> u(-1.0f, 1.0f);
   for (int k = 0; k < 100; ++k) {
-    const glm::vec3 a(u(rng), u(rng), u(rng)), b(u(rng), u(rng), u(rng)), va(u(rng), u(rng), u(rng)), vb(u(rng), u(rng), u(rng));
-    const glm::vec3 fab = kernels::particlePairForce(a, va, b, vb, link), fba = kernels::particlePairForce(b, vb, a, va, link);
+    const glm::vec3 a(u(rng), u(rng), u(rng)), b(u(rng), u(rng), u(rng)), va(u(rng), u(rng), u(rng)),
+        vb(u(rng), u(rng), u(rng));
+    const glm::vec3 fab = kernels::particlePairForce(a, va, b, vb, link),
+                    fba = kernels::particlePairForce(b, vb, a, va, link);
     EXPECT_LE(glm::length(fab + fba), 1e-5f * glm::length(fab) + 1e-7f);
   }
 }
@@ -109,7 +113,7 @@ TEST(ObbDistance, SectionSevenPointDistance) {
   const glm::vec3 v0 = r * glm::vec3(1, 0, 0), v1 = r * glm::vec3(0, 1, 0), v2 = r * glm::vec3(0, 0, 1);
   const glm::vec3 half(0.5f, 0.2f, 0.1f);
   EXPECT_EQ(kernels::obbPointDistance(g, v0, v1, v2, half, g + 0.4f * v0 + 0.1f * v1), 0.0f);  // inside
-  EXPECT_NEAR(kernels::obbPointDistance(g, v0, v1, v2, half, g + 0.8f * v0), 0.3f, 1e-5f);    // face region
+  EXPECT_NEAR(kernels::obbPointDistance(g, v0, v1, v2, half, g + 0.8f * v0), 0.3f, 1e-5f);     // face region
   EXPECT_NEAR(kernels::obbPointDistance(g, v0, v1, v2, half, g + 0.8f * v0 + 0.6f * v1 - 0.5f * v2),
               std::sqrt(0.3f * 0.3f + 0.4f * 0.4f + 0.4f * 0.4f), 1e-5f);  // corner region
   // Against brute force over a dense sampling of the box (error below the sample spacing).
@@ -148,7 +152,8 @@ TEST(ParticleSkinning, ModelLinksAreSymmetricWithPackingRestLengthsAndBonesFollo
       if (k > model->linkOffsets[i]) {
         EXPECT_LT(model->links[k - 1].neighbour, j);  // ascending
       }
-      const auto begin = model->links.begin() + model->linkOffsets[j], end = model->links.begin() + model->linkOffsets[j + 1];
+      const auto begin = model->links.begin() + model->linkOffsets[j],
+                 end = model->links.begin() + model->linkOffsets[j + 1];
       EXPECT_TRUE(std::any_of(begin, end, [&](const kernels::ParticleLink& back) { return back.neighbour == i; }));
       const glm::vec4 pi = model->particles[i].position, pj = model->particles[j].position;
       EXPECT_EQ(link.restLength, glm::length(glm::vec3(pj) - glm::vec3(pi)));
@@ -200,7 +205,8 @@ TEST(ParticleSkinning, RestPoseIsReproducedByEveryIntegratorAndSurfaceVariant) {
   const float diagonal = diagonalOf(body->mesh);
   std::vector<glm::vec4> rest;
   for (const glm::vec3& p : body->mesh.positions) rest.emplace_back(p, 1.0f);
-  for (ParticleIntegrator integrator : {ParticleIntegrator::ImprovedEuler, ParticleIntegrator::Adams, ParticleIntegrator::Leapfrog})
+  for (ParticleIntegrator integrator :
+       {ParticleIntegrator::ImprovedEuler, ParticleIntegrator::Adams, ParticleIntegrator::Leapfrog})
     for (SurfaceFrame frame : {SurfaceFrame::Local, SurfaceFrame::Bone})
       for (SurfaceWeights weights : {SurfaceWeights::Average, SurfaceWeights::InverseDistance}) {
         ParticleSkinSettings settings = smallSettings();
@@ -215,7 +221,8 @@ TEST(ParticleSkinning, RestPoseIsReproducedByEveryIntegratorAndSurfaceVariant) {
         auto surface = (*skinner)->surface();
         ASSERT_TRUE(surface.ok());
         EXPECT_LE(maxDistance(surface->positions, rest), 1e-6f * diagonal)
-            << particleIntegratorName(integrator) << " " << surfaceFrameName(frame) << " " << surfaceWeightsName(weights);
+            << particleIntegratorName(integrator) << " " << surfaceFrameName(frame) << " "
+            << surfaceWeightsName(weights);
       }
 }
 
@@ -264,13 +271,15 @@ TEST(ParticleSkinning, CpuBackendIsBitwiseIdenticalForOneAndTwoThreads) {
     surfaces.push_back(std::move(*surface));
   }
   ASSERT_EQ(surfaces[0].positions.size(), surfaces[1].positions.size());
-  for (std::size_t v = 0; v < surfaces[0].positions.size(); ++v) ASSERT_EQ(surfaces[0].positions[v], surfaces[1].positions[v]) << v;
+  for (std::size_t v = 0; v < surfaces[0].positions.size(); ++v)
+    ASSERT_EQ(surfaces[0].positions[v], surfaces[1].positions[v]) << v;
 }
 
 TEST(ParticleSkinning, AllIntegratorsSettleToTheSameBentShape) {
   auto body = smallCylinder();
   std::vector<std::vector<glm::vec4>> settled;
-  for (ParticleIntegrator integrator : {ParticleIntegrator::ImprovedEuler, ParticleIntegrator::Adams, ParticleIntegrator::Leapfrog}) {
+  for (ParticleIntegrator integrator :
+       {ParticleIntegrator::ImprovedEuler, ParticleIntegrator::Adams, ParticleIntegrator::Leapfrog}) {
     ParticleSkinSettings settings = smallSettings();
     settings.integrator = integrator;
     auto model = buildModel(body, settings);
@@ -375,16 +384,19 @@ TEST_P(ParticleSkinningGoals, KeepsJointVolumeAndRadiusWhereVertexBlendingLosesT
   const double diagonal = double(glm::length(hi - lo));
   ASSERT_GT(rigid, lbsLast.size() / 4);
   const double mean = sum / double(rigid);
-  std::printf("%zu rigid vertices: the particle surface off their bones' by %.4f m on average, %.4f m at most "
-              "(diagonal %.2f m)\n", rigid, mean, worst, diagonal);
+  std::printf(
+      "%zu rigid vertices: the particle surface off their bones' by %.4f m on average, %.4f m at most "
+      "(diagonal %.2f m)\n",
+      rigid, mean, worst, diagonal);
   EXPECT_LE(mean, 0.0025 * diagonal);
   EXPECT_LE(worst, 0.02 * diagonal);
 
   const JointZoneRatios l = lbsRun->ratios.back(), d = dqsRun->ratios.back(), p = particleRun->ratios.back();
-  std::printf("%s at %.0f: volume LBS %.3f DQS %.3f particle %.3f; min radius LBS %.3f DQS %.3f particle %.3f; "
-              "bulge LBS %.3f DQS %.3f particle %.3f (%zu particles)\n",
-              c.rig, double(c.angle), l.volumeRatio, d.volumeRatio, p.volumeRatio, l.minRadiusRatio, d.minRadiusRatio,
-              p.minRadiusRatio, l.maxBulge, d.maxBulge, p.maxBulge, model->particleCount());
+  std::printf(
+      "%s at %.0f: volume LBS %.3f DQS %.3f particle %.3f; min radius LBS %.3f DQS %.3f particle %.3f; "
+      "bulge LBS %.3f DQS %.3f particle %.3f (%zu particles)\n",
+      c.rig, double(c.angle), l.volumeRatio, d.volumeRatio, p.volumeRatio, l.minRadiusRatio, d.minRadiusRatio,
+      p.minRadiusRatio, l.maxBulge, d.maxBulge, p.maxBulge, model->particleCount());
   EXPECT_GE(p.volumeRatio, 0.95);
   EXPECT_GE(p.minRadiusRatio, 0.8);
   EXPECT_LT(l.volumeRatio, 0.95);  // what the particles are for
@@ -408,7 +420,8 @@ TEST_P(ParticleSkinningGoals, KeepsJointVolumeAndRadiusWhereVertexBlendingLosesT
 }
 
 INSTANTIATE_TEST_SUITE_P(Rigs, ParticleSkinningGoals,
-                         ::testing::Values(GoalCase{"bend_cylinder.json", 90.0f}, GoalCase{"twist_cylinder.json", 180.0f}),
+                         ::testing::Values(GoalCase{"bend_cylinder.json", 90.0f},
+                                           GoalCase{"twist_cylinder.json", 180.0f}),
                          [](const ::testing::TestParamInfo<GoalCase>& param) {
                            const std::string rig = param.param.rig;
                            return rig.substr(0, rig.find('.'));

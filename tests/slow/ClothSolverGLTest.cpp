@@ -1,9 +1,9 @@
 // One test body for both backends (value-parameterized), then CPU vs GPU cross-checks.
 #include <cmath>
 #include <cstdio>
-#include <tuple>
 #include <filesystem>
 #include <fstream>
+#include <tuple>
 
 #include <gtest/gtest.h>
 
@@ -23,7 +23,7 @@ using test::sheet;
 using test::worstExcess;
 
 class ClothSolverGLTest : public test::GlTest, public ::testing::WithParamInterface<Backend> {
-protected:
+ protected:
   std::unique_ptr<ClothSolver> make(std::shared_ptr<const ClothModel> model, const ClothSettings& settings) {
     auto solver = createClothSolver(GetParam(), std::move(model), settings);
     EXPECT_TRUE(solver) << solver.error().message;
@@ -76,8 +76,8 @@ TEST_P(ClothSolverGLTest, PinsFollowTheirTargets) {
   const std::uint32_t pins[] = {14, 0, 7};  // 7 is not pinned: ignored
   for (int f = 1; f <= 20; ++f) {
     const glm::vec3 shift(0.0f, 0.01f * float(f), -0.005f * float(f));
-    const glm::vec3 targets[] = {glm::vec3(model->restPositions[14]) + shift, glm::vec3(model->restPositions[0]) + shift,
-                                 glm::vec3(9.0f)};
+    const glm::vec3 targets[] = {glm::vec3(model->restPositions[14]) + shift,
+                                 glm::vec3(model->restPositions[0]) + shift, glm::vec3(9.0f)};
     solver->setPinTargets(pins, targets);
     ASSERT_EQ(solver->step(), StepStatus::Ok);
     const ClothState state = solver->readState();
@@ -145,10 +145,11 @@ TEST_P(ClothSolverGLTest, LandsOnAMeshBodyAsOnTheAnalyticSphere) {
     centroidA += glm::vec3(sa.positions[i]) / float(sa.positions.size());
     centroidB += p / float(sb.positions.size());
   }
-  std::printf("[ body contact ] %s: smallest gap %.2f mm (offset %.1f mm), %d vertices touching; vs the analytic "
-              "sphere: worst distance at impact %.2f mm, centroids after 1 s %.2f mm apart\n",
-              backendName(GetParam()).data(), 1e3 * double(worstGap), 1e3 * double(body.contactOffset), touching,
-              1e3 * double(worstImpactDifference), 1e3 * double(glm::distance(centroidA, centroidB)));
+  std::printf(
+      "[ body contact ] %s: smallest gap %.2f mm (offset %.1f mm), %d vertices touching; vs the analytic "
+      "sphere: worst distance at impact %.2f mm, centroids after 1 s %.2f mm apart\n",
+      backendName(GetParam()).data(), 1e3 * double(worstGap), 1e3 * double(body.contactOffset), touching,
+      1e3 * double(worstImpactDifference), 1e3 * double(glm::distance(centroidA, centroidB)));
   EXPECT_GE(worstGap, body.contactOffset - 5e-4f);  // grid interpolation: sub-millimetre
   EXPECT_GT(touching, 30);
   EXPECT_LT(worstImpactDifference, 0.002f);
@@ -210,7 +211,7 @@ INSTANTIATE_TEST_SUITE_P(Backends, ClothSolverGLTest, ::testing::Values(Backend:
 // ---- CPU vs GPU cross-checks -------------------------------------------------
 
 class ClothCrossCheckGLTest : public test::GlTest {
-protected:
+ protected:
   /// Writes both states to a CSV file in the temporary directory when a comparison fails.
   static void dump(const ClothState& cpu, const ClothState& gpu, const std::string& name) {
     test::dumpStates(cpu, gpu, "cloth_crosscheck_" + name);
@@ -273,7 +274,8 @@ TEST_F(ClothCrossCheckGLTest, OneSubstepWithABodyAgreesTightly) {
   ASSERT_TRUE(settings.body);
   const auto [model, start] = test::wrappedSheet(settings.sphereCenter, settings.sphereRadius);
   int inContact = 0;
-  for (const glm::vec4& p : start.positions) inContact += settings.body->distance(glm::vec3(p)) < settings.contactOffset;
+  for (const glm::vec4& p : start.positions)
+    inContact += settings.body->distance(glm::vec3(p)) < settings.contactOffset;
   std::printf("[ cross-check ] body grid: %d of %zu vertices start in contact\n", inContact, start.positions.size());
   ASSERT_GT(inContact, 600);
   const auto [a, b] = runBoth(model, settings, start, 1);
@@ -365,13 +367,14 @@ TEST_F(ClothCrossCheckGLTest, HangingTrajectoriesAgreeOver200Frames) {
     const ClothState a = (*cpu)->readState(), b = (*gpu)->readState();
     double displacement = 0.0, difference = 0.0;
     for (std::size_t i = 0; i < a.positions.size(); ++i) {
-      displacement = std::max(displacement, double(glm::distance(glm::vec3(a.positions[i]), glm::vec3(model->restPositions[i]))));
+      displacement =
+          std::max(displacement, double(glm::distance(glm::vec3(a.positions[i]), glm::vec3(model->restPositions[i]))));
       difference = std::max(difference, double(glm::distance(glm::vec3(a.positions[i]), glm::vec3(b.positions[i]))));
     }
     worstRelative = std::max(worstRelative, difference / displacement);
     if (difference > 1e-3 * displacement) dump(a, b, "hanging_frame_" + std::to_string(f));
-    EXPECT_LE(difference, 1e-3 * displacement) << "frame " << f << ": max |cpu - gpu| = " << difference
-                                               << " m, displacement " << displacement << " m";
+    EXPECT_LE(difference, 1e-3 * displacement)
+        << "frame " << f << ": max |cpu - gpu| = " << difference << " m, displacement " << displacement << " m";
   }
   std::printf("[ cross-check ] hanging: worst max|cpu-gpu| / displacement over 200 frames: %.3g\n", worstRelative);
 }
@@ -390,7 +393,8 @@ TEST_F(ClothCrossCheckGLTest, DrapedShapesAgreeAfter200Frames) {
       centroid += glm::dvec3(p);
       lo = glm::min(lo, glm::dvec3(p));
       hi = glm::max(hi, glm::dvec3(p));
-      onSphere += glm::distance(glm::vec3(p), settings.sphereCenter) < settings.sphereRadius + settings.contactOffset + 0.005f;
+      onSphere +=
+          glm::distance(glm::vec3(p), settings.sphereCenter) < settings.sphereRadius + settings.contactOffset + 0.005f;
     }
     centroid /= double(s.positions.size());
     return std::tuple{centroid, lo, hi, double(onSphere) / double(s.positions.size())};

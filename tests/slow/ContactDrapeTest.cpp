@@ -110,9 +110,10 @@ TEST_P(ContactDrapeTest, FullMethodKeepsGarmentsOutOfTheBody) {
         if (glm::distance(points[i], centre) < 0.08f) armpits.push_back((*exact)[i]);
     }
     const PenetrationStats all = penetrationStats(*exact), pits = penetrationStats(armpits);
-    std::printf("[ drape penetration ] arms %.0f deg, %s: %s; armpits %s; "
-                "%d of 40 frames flagged unstable\n",
-                double(armAngle), method.name, describe(all).c_str(), describe(pits).c_str(), anomalies);
+    std::printf(
+        "[ drape penetration ] arms %.0f deg, %s: %s; armpits %s; "
+        "%d of 40 frames flagged unstable\n",
+        double(armAngle), method.name, describe(all).c_str(), describe(pits).c_str(), anomalies);
     if (!method.features) {  // the source's method: hidden points taken for inside are yanked out
       EXPECT_GE(anomalies, 30) << "the source's method no longer yanks the cloth: update the README";
       continue;

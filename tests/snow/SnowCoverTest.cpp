@@ -9,9 +9,9 @@
 #include <utility>
 #include <vector>
 
+#include <gtest/gtest.h>
 #include <glm/geometric.hpp>
 #include <glm/trigonometric.hpp>
-#include <gtest/gtest.h>
 
 #include "sim/geometry/MeshTopology.h"
 #include "sim/snow/SnowCover.h"
@@ -74,8 +74,9 @@ TEST(SnowCover, RefinementBoundsEdgesAndKeepsTheSurface) {
   double longest = 0.0;
   for (std::size_t t = 0; t < refined->indices.size(); t += 3)
     for (int e = 0; e < 3; ++e)
-      longest = std::max(longest, double(glm::length(refined->positions[refined->indices[t + std::size_t(e)]] -
-                                                      refined->positions[refined->indices[t + std::size_t(e + 1) % 3]])));
+      longest =
+          std::max(longest, double(glm::length(refined->positions[refined->indices[t + std::size_t(e)]] -
+                                               refined->positions[refined->indices[t + std::size_t(e + 1) % 3]])));
   EXPECT_LE(longest, 0.1 + 1e-6);
   EXPECT_TRUE(isWatertight(*refined)) << "refinement must stay conforming (no T-junctions)";
   EXPECT_NEAR(signedVolume(*refined), 0.15, 1e-6);
@@ -201,7 +202,8 @@ SnowCover pileOnFlatGround(int cells, float cell, int columnHalfWidth, float col
   EXPECT_TRUE(cover.ok());
   const int c = cells / 2;
   for (int j = c - columnHalfWidth; j <= c + columnHalfWidth; ++j)
-    for (int i = c - columnHalfWidth; i <= c + columnHalfWidth; ++i) cover->groundSnow[cover->grid.index(i, j)] = columnHeight;
+    for (int i = c - columnHalfWidth; i <= c + columnHalfWidth; ++i)
+      cover->groundSnow[cover->grid.index(i, j)] = columnHeight;
   return *cover;
 }
 
@@ -227,10 +229,11 @@ TEST(SnowCover, ReposeRelaxationReachesTheAngleEvenlyAndConservesMass) {
     const double diagonal = flankDegrees(profile(after, c, c, 1, 1), cell * std::sqrt(2.0));
     const double axisBack = flankDegrees(profile(after, c, c, 0, -1), cell);
     const double diagonalBack = flankDegrees(profile(after, c, c, -1, 1), cell * std::sqrt(2.0));
-    std::printf("repose %.0f deg: %d sweeps, max ratio %.4f, flanks axis %.2f / %.2f, diagonal %.2f / %.2f deg, "
-                "mass drift %.2e\n",
-                double(degrees), relaxation->iterations, relaxation->maxRatio, axis, axisBack, diagonal, diagonalBack,
-                std::abs(after.totalVolume() - before) / before);
+    std::printf(
+        "repose %.0f deg: %d sweeps, max ratio %.4f, flanks axis %.2f / %.2f, diagonal %.2f / %.2f deg, "
+        "mass drift %.2e\n",
+        double(degrees), relaxation->iterations, relaxation->maxRatio, axis, axisBack, diagonal, diagonalBack,
+        std::abs(after.totalVolume() - before) / before);
     EXPECT_NEAR(axis, diagonal, 2.0) << "piles along the axes and the diagonals";
     EXPECT_NEAR(axisBack, diagonalBack, 2.0);
     EXPECT_NEAR(axis, axisBack, 0.5) << "symmetric";
@@ -269,7 +272,8 @@ TEST(SnowCover, SnowSlidesOffASteepRoofOntoTheGroundWithoutLoss) {
   const double before = loaded.totalVolume();
   ASSERT_GT(before, 0.0);
   double onRoof = 0.0;
-  for (std::size_t v = 0; v < after.objects.positions.size(); ++v) onRoof += double(after.objectSnow[v]) * after.objectArea[v];
+  for (std::size_t v = 0; v < after.objects.positions.size(); ++v)
+    onRoof += double(after.objectSnow[v]) * after.objectArea[v];
   EXPECT_LT(onRoof, 0.02 * before) << "a roof steeper than the repose keeps almost nothing";
   EXPECT_LT(std::abs(after.totalVolume() - before) / before, 1e-5) << "what slid off landed on the ground";
   double onGround = 0.0;

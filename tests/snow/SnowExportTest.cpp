@@ -3,9 +3,9 @@
 // atomic writes that name the path when they fail.
 #include <gtest/gtest.h>
 
-#include <assimp/Importer.hpp>
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
+#include <assimp/Importer.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -26,7 +26,6 @@ namespace hg {
 namespace {
 
 namespace fs = std::filesystem;
-
 
 /// Files in `folder` (names), to check that nothing half-written was left.
 std::vector<std::string> filesIn(const fs::path& folder) {
@@ -93,19 +92,23 @@ TEST(SnowGroundSolid, OneQuadByHand) {
   // (1, 1), (0, 1): triangles (a, c, b) and (a, d, c), each 0.5 m^2:
   // 0.5 (0.1 + 0.3 + 0.2) / 3 + 0.5 (0.1 + 0.4 + 0.3) / 3 = 0.1 + 0.4 / 3 = 0.2333... m^3.
   const float snow[2][2] = {{0.1f, 0.2f}, {0.4f, 0.3f}};  // [j][i]
-  const SnowCover cover = handCover(2, 2, 1.0f, [](int, int, float, float) { return 0.5f; },
-                                    [&](int i, int j) { return snow[j][i]; });
+  const SnowCover cover = handCover(
+      2, 2, 1.0f, [](int, int, float, float) { return 0.5f; }, [&](int i, int j) { return snow[j][i]; });
   expectClosedOutwardSolid(cover, 0.1 + 0.4 / 3.0);
   const TriangleMesh solid = snowGroundSolid(cover);
-  EXPECT_EQ(solid.positions.size(), 8u);         // 4 corners, top and bottom
+  EXPECT_EQ(solid.positions.size(), 8u);           // 4 corners, top and bottom
   EXPECT_EQ(solid.triangleCount(), 2u + 2u + 8u);  // top, bottom, four walls
 }
 
 TEST(SnowGroundSolid, FlatAndSlopedGroundWatertightOutwardVolumeIsTheIntegral) {
-  auto snow = [](int i, int j) { return 0.05f + 0.01f * float(i) + 0.02f * float((i * 7 + j * 3) % 5) - (j == 2 ? 0.05f : 0.0f); };
+  auto snow = [](int i, int j) {
+    return 0.05f + 0.01f * float(i) + 0.02f * float((i * 7 + j * 3) % 5) - (j == 2 ? 0.05f : 0.0f);
+  };
   const std::vector<std::pair<const char*, SnowCover>> covers = {
-      {"flat", handCover(7, 6, 0.25f, [](int, int, float, float) { return 0.0f; }, snow)},
-      {"sloped", handCover(7, 6, 0.25f, [](int, int, float x, float z) { return 0.3f * x - 0.8f * z + 1.0f; }, snow)},
+      {"flat", handCover(
+                   7, 6, 0.25f, [](int, int, float, float) { return 0.0f; }, snow)},
+      {"sloped", handCover(
+                     7, 6, 0.25f, [](int, int, float x, float z) { return 0.3f * x - 0.8f * z + 1.0f; }, snow)},
   };
   for (const auto& [name, cover] : covers) {
     SCOPED_TRACE(name);
@@ -116,8 +119,8 @@ TEST(SnowGroundSolid, FlatAndSlopedGroundWatertightOutwardVolumeIsTheIntegral) {
 }
 
 TEST(SnowGroundSolid, ConstantSnowGivesQuadsTimesDepth) {
-  const SnowCover cover =
-      handCover(5, 4, 0.5f, [](int i, int, float, float) { return 0.1f * float(i); }, [](int, int) { return 0.2f; });
+  const SnowCover cover = handCover(
+      5, 4, 0.5f, [](int i, int, float, float) { return 0.1f * float(i); }, [](int, int) { return 0.2f; });
   expectClosedOutwardSolid(cover, 4.0 * 3.0 * 0.25 * 0.2);  // 4 x 3 quads of 0.25 m^2
 }
 
@@ -147,19 +150,21 @@ TEST(SnowGroundSolid, HolesAndPinchedCornersStayWatertight) {
 }
 
 TEST(SnowGroundSolid, NoSnowIsClosedWithZeroVolumeAndNoQuadIsEmpty) {
-  const SnowCover bare = handCover(4, 4, 0.1f, [](int, int, float, float) { return 1.0f; }, [](int, int) { return 0.0f; });
+  const SnowCover bare = handCover(
+      4, 4, 0.1f, [](int, int, float, float) { return 1.0f; }, [](int, int) { return 0.0f; });
   expectClosedOutwardSolid(bare, 0.0);
   EXPECT_FALSE(snowGroundSolid(bare).indices.empty());
-  const SnowCover none = handCover(4, 4, 0.1f, [](int i, int j, float, float) { return (i + j) % 2 ? 0.0f : kNaN; },
-                                   [](int, int) { return 0.1f; });
+  const SnowCover none = handCover(
+      4, 4, 0.1f, [](int i, int j, float, float) { return (i + j) % 2 ? 0.0f : kNaN; }, [](int, int) { return 0.1f; });
   EXPECT_TRUE(snowGroundSolid(none).indices.empty());
 }
 
 // ---- objects, OBJ ---------------------------------------------------------------------------
 
 SnowCover coverWithObject() {
-  SnowCover cover = handCover(8, 6, 0.25f, [](int, int, float x, float) { return 0.1f * x; },
-                              [](int i, int j) { return 0.05f + 0.01f * float(i + j); });
+  SnowCover cover = handCover(
+      8, 6, 0.25f, [](int, int, float x, float) { return 0.1f * x; },
+      [](int i, int j) { return 0.05f + 0.01f * float(i + j); });
   cover.objects = makeBox({-0.5f, 0.0f, 2.5f}, {0.0f, 0.5f, 3.0f}, 1);
   cover.objectSnow.assign(cover.objects.positions.size(), 0.0f);
   for (std::size_t v = 0; v < cover.objects.positions.size(); ++v)
@@ -272,7 +277,8 @@ TEST(SnowDepthPng, RoundTripWithinHalfAUnitNorthUp) {
 }
 
 TEST(SnowDepthPng, ScaleHasAFloor) {
-  const SnowCover bare = handCover(3, 3, 0.1f, [](int, int, float, float) { return 0.0f; }, [](int, int) { return 0.0f; });
+  const SnowCover bare = handCover(
+      3, 3, 0.1f, [](int, int, float, float) { return 0.0f; }, [](int, int) { return 0.0f; });
   EXPECT_EQ(snowDepthPngScale(bare), 1e-6f);
 }
 

@@ -176,8 +176,7 @@ TriangleMesh clutteredScene(std::mt19937& rng) {
     const glm::vec3 corner(at(rng), 0.0f, at(rng));
     parts.push_back(makeBox(corner, corner + glm::vec3(size(rng), 2.0f * size(rng), size(rng)), k % 3));
   }
-  for (int k = 0; k < 8; ++k)
-    parts.push_back(makeIcosphere({at(rng), 0.1f + 0.8f * unit(rng), at(rng)}, size(rng), 2));
+  for (int k = 0; k < 8; ++k) parts.push_back(makeIcosphere({at(rng), 0.1f + 0.8f * unit(rng), at(rng)}, size(rng), 2));
   parts.push_back(makeTorus({0.3f, 0.5f, -0.4f}, 0.45f, 0.1f, 48, 16));
   parts.push_back(makeTorus({-0.8f, 0.1f, 0.9f}, 0.3f, 0.08f, 32, 12));
   return merged(parts);
@@ -197,7 +196,8 @@ std::vector<glm::vec3> surfacePoints(const TriangleMesh& mesh, int count, std::m
   std::uniform_real_distribution<float> unit(0.0f, 1.0f);
   std::vector<glm::vec3> points;
   for (int k = 0; k < count; ++k) {
-    const std::size_t t = std::size_t(std::lower_bound(cumulative.begin(), cumulative.end(), pick(rng)) - cumulative.begin());
+    const std::size_t t =
+        std::size_t(std::lower_bound(cumulative.begin(), cumulative.end(), pick(rng)) - cumulative.begin());
     const glm::vec3 a = mesh.positions[mesh.indices[3 * t]], b = mesh.positions[mesh.indices[3 * t + 1]],
                     c = mesh.positions[mesh.indices[3 * t + 2]];
     const float r = std::sqrt(unit(rng)), s = unit(rng);
@@ -294,9 +294,9 @@ TEST_F(SnowExposureGLTest, KernelMathMatchesTheCpuBitForBit) {
     std::memcpy(&depthBits, &depth, 4);
     const glm::uvec4 expected(std::uint32_t(texel.x), std::uint32_t(texel.y), imageBits, depthBits);
     if (results[k] != expected && ++mismatches <= 5)
-      ADD_FAILURE() << "point " << k << ": GPU texel (" << int(results[k].x) << ", " << int(results[k].y)
-                    << "), CPU (" << texel.x << ", " << texel.y << "); image/depth bits differ: "
-                    << (results[k].z != imageBits) << "/" << (results[k].w != depthBits);
+      ADD_FAILURE() << "point " << k << ": GPU texel (" << int(results[k].x) << ", " << int(results[k].y) << "), CPU ("
+                    << texel.x << ", " << texel.y << "); image/depth bits differ: " << (results[k].z != imageBits)
+                    << "/" << (results[k].w != depthBits);
   }
   EXPECT_EQ(mismatches, 0u);
 }

@@ -137,7 +137,8 @@ TEST(SnowExposure, OpenPlaneReadsOne) {
     settings.texel = 0.02f;
     const auto exposure = snowExposureCpu(ground, points, directionsFor(cone, 64), settings);
     ASSERT_TRUE(exposure.ok()) << exposure.error().message;
-    for (std::size_t k = 0; k < points.size(); ++k) EXPECT_NEAR((*exposure)[k], 1.0f, 0.01f) << "cone " << cone << ", point " << k;
+    for (std::size_t k = 0; k < points.size(); ++k)
+      EXPECT_NEAR((*exposure)[k], 1.0f, 0.01f) << "cone " << cone << ", point " << k;
   }
 }
 
@@ -171,9 +172,12 @@ double analyticPenumbra(double x, double h, double coneDegrees) {
     const double tanA = std::sqrt(std::max(0.0, 1.0 - c * c)) / c;
     const double reach = h * tanA;
     double fraction;
-    if (x >= reach) fraction = 1.0;
-    else if (x <= -reach) fraction = 0.0;
-    else fraction = 1.0 - std::acos(x / reach) / glm::pi<double>();
+    if (x >= reach)
+      fraction = 1.0;
+    else if (x <= -reach)
+      fraction = 0.0;
+    else
+      fraction = 1.0 - std::acos(x / reach) / glm::pi<double>();
     sum += fraction;
   }
   return sum / double(steps);
@@ -198,13 +202,15 @@ TEST(SnowExposure, PenumbraUnderARoofEdgeMatchesTheAnalyticExposure) {
       ASSERT_TRUE(exposure.ok()) << exposure.error().message;
       double worst = 0.0, sum = 0.0;
       for (std::size_t k = 0; k < points.size(); ++k) {
-        const double error = std::abs(double((*exposure)[k]) - analyticPenumbra(double(points[k].x), double(h), double(cone)));
+        const double error =
+            std::abs(double((*exposure)[k]) - analyticPenumbra(double(points[k].x), double(h), double(cone)));
         worst = std::max(worst, error);
         sum += error;
       }
       const double mean = sum / double(points.size());
-      std::printf("[ penumbra ] cone %.0f deg, %d directions: |exposure - analytic| mean %.4f, worst %.4f over %zu points\n",
-                  double(cone), count, mean, worst, points.size());
+      std::printf(
+          "[ penumbra ] cone %.0f deg, %d directions: |exposure - analytic| mean %.4f, worst %.4f over %zu points\n",
+          double(cone), count, mean, worst, points.size());
       if (count >= 64) {
         EXPECT_LE(worst, 0.05) << "cone " << cone << ", " << count << " directions";
       } else {
@@ -256,9 +262,10 @@ TEST(SnowExposure, SubRaysBringThePenumbraWithinTolerance) {
         }
       }
     }
-    std::printf("[ penumbra ] cone %.0f deg, 32 maps over 5 headings: worst |exposure - analytic| %.4f with 1 ray, "
-                "%.4f with 8 rays (mean %.4f)\n",
-                double(cone), worstPlain, worstRays, sumRays / samples);
+    std::printf(
+        "[ penumbra ] cone %.0f deg, 32 maps over 5 headings: worst |exposure - analytic| %.4f with 1 ray, "
+        "%.4f with 8 rays (mean %.4f)\n",
+        double(cone), worstPlain, worstRays, sumRays / samples);
   }
 }
 

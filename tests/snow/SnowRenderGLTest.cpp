@@ -52,10 +52,12 @@ void addSnow(SnowCover& cover) {
   for (int j = 0; j < cover.grid.nz; ++j)
     for (int i = 0; i < cover.grid.nx; ++i) {
       const glm::vec2 c = cover.grid.centre(i, j);
-      cover.groundSnow[cover.grid.index(i, j)] = 0.04f + 0.03f * std::sin(3.0f * c.x) * std::sin(2.0f * c.y) + 0.02f * c.x;
+      cover.groundSnow[cover.grid.index(i, j)] =
+          0.04f + 0.03f * std::sin(3.0f * c.x) * std::sin(2.0f * c.y) + 0.02f * c.x;
     }
   for (std::size_t v = 0; v < cover.objects.positions.size(); ++v)
-    cover.objectSnow[v] = cover.objectArea[v] > 0.0f ? 0.06f - 0.08f * std::abs(cover.objects.positions[v].x + 0.05f) : 0.0f;
+    cover.objectSnow[v] =
+        cover.objectArea[v] > 0.0f ? 0.06f - 0.08f * std::abs(cover.objects.positions[v].x + 0.05f) : 0.0f;
 }
 
 /// A single-sampled framebuffer whose depth can be read (window depth in [0, 1]).

@@ -26,7 +26,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-
 fs::path writeText(const fs::path& path, const std::string& text) {
   std::ofstream(path) << text;
   return path;
@@ -61,7 +60,8 @@ TEST(SnowProps, CylinderAndConeAreClosedOutwardWithThePolygonVolume) {
 
 TEST(SnowProps, TreeIsThreeClosedParts) {
   const TriangleMesh tree = makeSnowTree({0.0f, 0.0f, 0.0f}, 5.0f, 1.5f, 12);
-  const double expected = polygonArea(0.15f, 6) * 1.5 + polygonArea(1.5f, 12) * 2.5 / 3.0 + polygonArea(1.05f, 12) * 2.5 / 3.0;
+  const double expected =
+      polygonArea(0.15f, 6) * 1.5 + polygonArea(1.5f, 12) * 2.5 / 3.0 + polygonArea(1.05f, 12) * 2.5 / 3.0;
   expectClosedSolid(tree, expected);
   EXPECT_EQ(connectedComponents(tree).count, 3u);
   float top = -1e9f;
@@ -247,7 +247,8 @@ TEST(SnowSceneJson, EveryKeyIsRead) {
 TEST(SnowSceneJson, DefaultsAndAPlaneGround) {
   const test::ScratchFolder scratch("hg_snow_scene_");
   const fs::path& folder = scratch.path;
-  auto file = loadSnowScene(writeText(folder / "minimal.json", R"({"ground": {"plane": {"min": [-1, -2], "max": [3, 4], "y": 0.5}}})"));
+  auto file = loadSnowScene(
+      writeText(folder / "minimal.json", R"({"ground": {"plane": {"min": [-1, -2], "max": [3, 4], "y": 0.5}}})"));
   ASSERT_TRUE(file.ok()) << file.error().message;
   EXPECT_EQ(file->name, "minimal");
   EXPECT_FALSE(file->camera.set);
@@ -272,28 +273,37 @@ TEST(SnowSceneJson, BadFilesNameTheFileAndTheKey) {
   const std::vector<Case> cases = {
       {"unknown_top", "{" + plane + R"(, "snowflakes": 3})", {"scene.snowflakes"}},
       {"unknown_snow", "{" + plane + R"(, "snow": {"ground_cel": 0.1}})", {"snow.ground_cel"}},
-      {"unknown_object", "{" + plane + R"(, "objects": [{"box": {"min": [0,0,0], "max": [1,1,1]}},
+      {"unknown_object",
+       "{" + plane + R"(, "objects": [{"box": {"min": [0,0,0], "max": [1,1,1]}},
                                                         {"box": {"min": [0,0,0], "size": [1,1,1]}}]})",
        {"objects[1].box.size"}},
-      {"unknown_hill", R"({"ground": {"terrain": {"min": [0, 0], "max": [1, 1], "hills": [{"center": [0, 0]}]}}})",
+      {"unknown_hill",
+       R"({"ground": {"terrain": {"min": [0, 0], "max": [1, 1], "hills": [{"center": [0, 0]}]}}})",
        {"ground.terrain.hills[0].center"}},
       {"missing_ground", R"({"name": "x"})", {"ground"}},
-      {"two_grounds", R"({"ground": {"plane": {"min": [0, 0], "max": [1, 1]}, "mesh": "a.obj"}})", {"ground", "plane", "mesh"}},
-      {"negative_terrain_cell", R"({"ground": {"terrain": {"min": [0, 0], "max": [1, 1], "cell": -0.5}}})",
+      {"two_grounds",
+       R"({"ground": {"plane": {"min": [0, 0], "max": [1, 1]}, "mesh": "a.obj"}})",
+       {"ground", "plane", "mesh"}},
+      {"negative_terrain_cell",
+       R"({"ground": {"terrain": {"min": [0, 0], "max": [1, 1], "cell": -0.5}}})",
        {"ground.terrain.cell"}},
       {"negative_ground_cell", "{" + plane + R"(, "snow": {"ground_cell": -0.05}})", {"ground_cell"}},
       {"bad_repose", "{" + plane + R"(, "snow": {"repose_degrees": 95}})", {"repose_degrees"}},
       {"bad_directions", "{" + plane + R"(, "snowfall": {"directions": 0}})", {"snowfall"}},
       {"bad_mesh_path", R"({"ground": {"mesh": "no_such_ground.obj"}})", {"ground.mesh", "no_such_ground.obj"}},
-      {"bad_object_mesh", "{" + plane + R"(, "objects": [{"mesh": "no_such_bench.obj"}]})",
+      {"bad_object_mesh",
+       "{" + plane + R"(, "objects": [{"mesh": "no_such_bench.obj"}]})",
        {"objects[0].mesh", "no_such_bench.obj"}},
       {"malformed", "{" + plane + ", ", {"not valid JSON"}},
       {"wrong_type", "{" + plane + R"(, "snow": {"passes": "many"}})", {"snow.passes"}},
-      {"missing_radius", "{" + plane + R"(, "objects": [{"cylinder": {"base": [0, 0, 0], "height": 1}}]})",
+      {"missing_radius",
+       "{" + plane + R"(, "objects": [{"cylinder": {"base": [0, 0, 0], "height": 1}}]})",
        {"objects[0].cylinder.radius"}},
-      {"empty_box", "{" + plane + R"(, "objects": [{"box": {"min": [0, 0, 0], "max": [1, 0, 1]}}]})",
+      {"empty_box",
+       "{" + plane + R"(, "objects": [{"box": {"min": [0, 0, 0], "max": [1, 0, 1]}}]})",
        {"objects[0].box"}},
-      {"scale_without_mesh", "{" + plane + R"(, "objects": [{"box": {"min": [0,0,0], "max": [1,1,1]}, "scale": 2}]})",
+      {"scale_without_mesh",
+       "{" + plane + R"(, "objects": [{"box": {"min": [0,0,0], "max": [1,1,1]}, "scale": 2}]})",
        {"objects[0]", "scale"}},
       {"half_camera", "{" + plane + R"(, "camera": {"eye": [1, 2, 3]}})", {"camera.target"}},
   };

@@ -7,8 +7,8 @@
 #include <cstdio>
 #include <vector>
 
-#include <glm/trigonometric.hpp>
 #include <gtest/gtest.h>
+#include <glm/trigonometric.hpp>
 
 #include "sim/gpu/GpuSnowSolver.h"
 #include "sim/snow/SnowCover.h"
@@ -31,11 +31,11 @@ TriangleMesh groundPlane(float half) {
 SnowScene benchScene() {
   SnowScene scene;
   scene.ground = groundPlane(1.5f);
-  TriangleMesh objects = makeBox({-1.2f, 1.2f, -0.8f}, {0.2f, 1.26f, 0.8f}, 0);       // flat roof
-  appendMesh(objects, makeBox({-1.15f, 0.0f, -0.75f}, {-1.1f, 1.2f, -0.7f}, 0));     // posts
+  TriangleMesh objects = makeBox({-1.2f, 1.2f, -0.8f}, {0.2f, 1.26f, 0.8f}, 0);   // flat roof
+  appendMesh(objects, makeBox({-1.15f, 0.0f, -0.75f}, {-1.1f, 1.2f, -0.7f}, 0));  // posts
   appendMesh(objects, makeBox({0.1f, 0.0f, 0.7f}, {0.15f, 1.2f, 0.75f}, 0));
-  appendMesh(objects, makeBox({-0.8f, 0.4f, -0.4f}, {-0.2f, 0.45f, 0.4f}, 0));      // bench seat
-  appendMesh(objects, makeBox({0.6f, 0.3f, -0.5f}, {1.2f, 0.35f, 0.5f}, 0));        // an open bench
+  appendMesh(objects, makeBox({-0.8f, 0.4f, -0.4f}, {-0.2f, 0.45f, 0.4f}, 0));  // bench seat
+  appendMesh(objects, makeBox({0.6f, 0.3f, -0.5f}, {1.2f, 0.35f, 0.5f}, 0));    // an open bench
   TriangleMesh lean;
   const float rise = 0.4f * std::tan(glm::radians(60.0f));
   lean.positions = {{0.5f, 0.8f, -1.2f}, {0.9f, 0.8f + rise, -1.2f}, {0.9f, 0.8f + rise, -0.8f}, {0.5f, 0.8f, -0.8f}};
@@ -113,9 +113,10 @@ TEST_F(SnowSolverGLTest, OneSnowfallMatchesTheCpuReference) {
   meanDiff /= double(a.groundSnow.size());
   for (std::size_t v = 0; v < a.objectSnow.size(); ++v)
     objectWorst = std::max(objectWorst, std::abs(double(a.objectSnow[v]) - double(b.objectSnow[v])));
-  std::printf("after 2 passes: ground worst %.2e m mean %.2e m, %zu of %zu cells over 1e-5 m; objects worst %.2e m; "
-              "volume cpu %.6f gpu %.6f m^3\n",
-              groundWorst, meanDiff, cellsOff, a.groundSnow.size(), objectWorst, a.totalVolume(), b.totalVolume());
+  std::printf(
+      "after 2 passes: ground worst %.2e m mean %.2e m, %zu of %zu cells over 1e-5 m; objects worst %.2e m; "
+      "volume cpu %.6f gpu %.6f m^3\n",
+      groundWorst, meanDiff, cellsOff, a.groundSnow.size(), objectWorst, a.totalVolume(), b.totalVolume());
   // A receiver whose exposure differs by one direction gets at most 0.1 / 32 m more or
   // less in a pass; relaxation spreads such a step over its neighbours.
   EXPECT_LE(groundWorst, 2 * 0.1 * 2.0 / 32.0);

@@ -5,8 +5,8 @@
 #include <cstdio>
 #include <string>
 
-#include <glm/gtc/constants.hpp>
 #include <gtest/gtest.h>
+#include <glm/gtc/constants.hpp>
 
 #include "sim/garment/CgalGeometry.h"
 #include "sim/geometry/MeshTopology.h"
@@ -63,8 +63,8 @@ TEST(SolidVoxels, SphereAndTorusMatchTheExactInsideTestAndTheirVolumes) {
     const double meshVolume = signedVolume(*c.mesh);
     const double relative = std::abs(voxels->insideVolume() - meshVolume) / meshVolume;
     std::printf("[ voxels ] %s at %d: %zu of %d x %d x %d inside, volume %.5f m^3 against the mesh's %.5f (%.2f %%)\n",
-                c.name, c.resolution, voxels->insideCount(), voxels->nx, voxels->ny, voxels->nz,
-                voxels->insideVolume(), meshVolume, 100.0 * relative);
+                c.name, c.resolution, voxels->insideCount(), voxels->nx, voxels->ny, voxels->nz, voxels->insideVolume(),
+                meshVolume, 100.0 * relative);
     EXPECT_LT(relative, c.resolution >= 64 ? 0.02 : 0.05);
   }
 }

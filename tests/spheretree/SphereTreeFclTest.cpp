@@ -102,20 +102,20 @@ struct Sample {
   bool valid = false;
   bool fcl = false;
   bool tree = false;
-  float penetration = 0.0f;  ///< the tree's estimate (largest leaf-pair overlap), m
-  float treeDistance = 0.0f; ///< the tree's distance(), m
-  double exact = 0.0;        ///< FCL's distance at the placement (separations), m
+  float penetration = 0.0f;   ///< the tree's estimate (largest leaf-pair overlap), m
+  float treeDistance = 0.0f;  ///< the tree's distance(), m
+  double exact = 0.0;         ///< FCL's distance at the placement (separations), m
 };
 
 struct PlacementResult {
-  bool valid = false;          ///< t = 0 overlaps and every search converged
-  bool nearestPointsOk = true; ///< FCL's nearest points are world points |pB - pA| = distance
+  bool valid = false;           ///< t = 0 overlaps and every search converged
+  bool nearestPointsOk = true;  ///< FCL's nearest points are world points |pB - pA| = distance
   std::array<Sample, kSeparations.size()> directional;
   std::array<Sample, kNormalDepths.size()> normal;
 };
 
 class PairSweep {
-public:
+ public:
   PairSweep(const Solid& a, const Solid& b)
       : m_a(a), m_b(b), m_voxel(double(std::max(a.tree.voxel(), b.tree.voxel()))) {}
   double voxel() const { return m_voxel; }
@@ -148,8 +148,10 @@ public:
     s.fcl = fclCollide(ra, rb, tb);
     const RigidPose pa = toPose(ra, Eigen::Vector3d::Zero()), pb = toPose(rb, tb);
     s.tree = collide(m_a.tree, pa, m_b.tree, pb, true).colliding;
-    if (s.fcl) s.penetration = collide(m_a.tree, pa, m_b.tree, pb, false).penetration;
-    else s.treeDistance = distance(m_a.tree, pa, m_b.tree, pb);
+    if (s.fcl)
+      s.penetration = collide(m_a.tree, pa, m_b.tree, pb, false).penetration;
+    else
+      s.treeDistance = distance(m_a.tree, pa, m_b.tree, pb);
     return s;
   }
 
@@ -248,7 +250,7 @@ public:
     return results;
   }
 
-private:
+ private:
   const Solid& m_a;
   const Solid& m_b;
   double m_voxel;
@@ -273,8 +275,10 @@ Row tally(double s, double voxel, const std::vector<const Sample*>& samples) {
     row.treeYes += sample->tree;
     row.misses += sample->fcl && !sample->tree;
     row.falseHits += !sample->fcl && sample->tree;
-    if (sample->fcl) row.penetrationSum += double(sample->penetration) / (std::abs(s) * voxel);
-    else row.distanceSum += double(sample->treeDistance) / voxel;
+    if (sample->fcl)
+      row.penetrationSum += double(sample->penetration) / (std::abs(s) * voxel);
+    else
+      row.distanceSum += double(sample->treeDistance) / voxel;
     if (s > 0.0) row.maxExactError = std::max(row.maxExactError, std::abs(sample->exact - s * voxel) / voxel);
   }
   return row;
@@ -303,10 +307,11 @@ Tables sweep(const Solid& a, const Solid& b, int count) {
     tables.invalid += !r.valid;
     tables.badNearestPoints += !r.nearestPointsOk;
   }
-  std::printf("\n%s (%zu spheres, voxel %.2f mm) vs %s (%zu spheres, voxel %.2f mm): v = %.2f mm, %d placements"
-              " (%d invalid)\n",
-              a.name.c_str(), a.tree.spheres().size(), 1e3 * a.tree.voxel(), b.name.c_str(), b.tree.spheres().size(),
-              1e3 * b.tree.voxel(), 1e3 * pair.voxel(), count, tables.invalid);
+  std::printf(
+      "\n%s (%zu spheres, voxel %.2f mm) vs %s (%zu spheres, voxel %.2f mm): v = %.2f mm, %d placements"
+      " (%d invalid)\n",
+      a.name.c_str(), a.tree.spheres().size(), 1e3 * a.tree.voxel(), b.name.c_str(), b.tree.spheres().size(),
+      1e3 * b.tree.voxel(), 1e3 * pair.voxel(), count, tables.invalid);
   std::printf("placement s[v]   n   fcl  tree  misses falses  miss%%   false%%   pen/|s|v  treeDist/v\n");
   for (std::size_t k = 0; k < kSeparations.size(); ++k) {
     std::vector<const Sample*> samples;

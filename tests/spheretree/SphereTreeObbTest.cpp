@@ -10,9 +10,9 @@
 #include <random>
 #include <vector>
 
+#include <gtest/gtest.h>
 #include <glm/geometric.hpp>
 #include <glm/gtc/quaternion.hpp>
-#include <gtest/gtest.h>
 
 #include "sim/core/TriangleMesh.h"
 #include "sim/geometry/Obb.h"

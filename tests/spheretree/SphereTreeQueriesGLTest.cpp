@@ -126,9 +126,9 @@ float leafDistance(const Scene& s, std::uint32_t i, std::uint32_t leaf, glm::vec
 }
 
 struct PointComparison {
-  std::size_t ties = 0;          // different leaf (or hit/miss) at an equal distance (within 1e-6 m)
-  std::size_t mismatches = 0;    // anything else that differs
-  std::size_t visitDiffs = 0;    // nodes visited differ
+  std::size_t ties = 0;        // different leaf (or hit/miss) at an equal distance (within 1e-6 m)
+  std::size_t mismatches = 0;  // anything else that differs
+  std::size_t visitDiffs = 0;  // nodes visited differ
   std::size_t hits = 0;
   float maxDistanceError = 0.0f;
   float maxNormalError = 0.0f;  // over points at least 5 mm from the leaf's centre
@@ -154,8 +154,10 @@ PointComparison comparePoints(const Scene& s, std::span<const glm::vec4> points,
     if (hitA != hitB) {
       // A miss on one side only: the hit's distance is the search radius (a tie with it).
       const float d = hitA ? a.normalDistance.w : b.normalDistance.w;
-      if (std::abs(d - std::min(points[k].w, HG_NO_CONTACT_GAP)) <= 1e-6f) ++c.ties;
-      else ++c.mismatches;
+      if (std::abs(d - std::min(points[k].w, HG_NO_CONTACT_GAP)) <= 1e-6f)
+        ++c.ties;
+      else
+        ++c.mismatches;
       continue;
     }
     if (!hitA) {
@@ -167,8 +169,10 @@ PointComparison comparePoints(const Scene& s, std::span<const glm::vec4> points,
     if (a.leaf.x != b.leaf.x || a.leaf.y != b.leaf.y) {
       // A tie: the GPU's leaf is (within 1e-6 m) as near as the CPU's.
       const float other = leafDistance(s, b.leaf.x, b.leaf.y, glm::vec3(points[k]));
-      if (dErr <= 1e-6f && std::abs(other - a.normalDistance.w) <= 1e-6f) ++c.ties;
-      else ++c.mismatches;
+      if (dErr <= 1e-6f && std::abs(other - a.normalDistance.w) <= 1e-6f)
+        ++c.ties;
+      else
+        ++c.mismatches;
       continue;
     }
     const float nErr = glm::length(glm::vec3(a.normalDistance) - glm::vec3(b.normalDistance));
@@ -180,7 +184,7 @@ PointComparison comparePoints(const Scene& s, std::span<const glm::vec4> points,
 }
 
 class SphereTreeQueriesGLTest : public test::GlTest {
-protected:
+ protected:
   void SetUp() override {
     test::GlTest::SetUp();
     auto cpu = CpuSphereTreeQueries::create();
@@ -206,10 +210,11 @@ TEST_F(SphereTreeQueriesGLTest, PointsGpuMatchCpuOverAllInstancesAndOne) {
     ASSERT_EQ(cpu->size(), points.size());
     ASSERT_EQ(gpu->size(), points.size());
     const PointComparison c = comparePoints(s, points, *cpu, *gpu);
-    std::printf("[ points   ] target %d: %zu points, %zu hits, %zu ties, %zu mismatches, %zu visit-count diffs, "
-                "max |d| error %.3g m, max normal error %.3g (>= 5 mm from the centre), max normal error x lever %.3g m\n",
-                target == kSphereQueryAllInstances ? -1 : int(target), points.size(), c.hits, c.ties, c.mismatches,
-                c.visitDiffs, double(c.maxDistanceError), double(c.maxNormalError), double(c.maxNormalLever));
+    std::printf(
+        "[ points   ] target %d: %zu points, %zu hits, %zu ties, %zu mismatches, %zu visit-count diffs, "
+        "max |d| error %.3g m, max normal error %.3g (>= 5 mm from the centre), max normal error x lever %.3g m\n",
+        target == kSphereQueryAllInstances ? -1 : int(target), points.size(), c.hits, c.ties, c.mismatches,
+        c.visitDiffs, double(c.maxDistanceError), double(c.maxNormalError), double(c.maxNormalLever));
     EXPECT_EQ(c.mismatches, 0u);
     EXPECT_LE(c.ties, points.size() / 100) << "more than 1% exact-distance ties";
     EXPECT_LE(c.maxDistanceError, 1e-6f);
@@ -376,10 +381,11 @@ TEST_F(SphereTreeQueriesGLTest, LargeBatchOf100kPoints) {
   ASSERT_TRUE(cpu) << cpu.error().message;
   ASSERT_TRUE(gpu) << gpu.error().message;
   const PointComparison c = comparePoints(s, points, *cpu, *gpu);
-  std::printf("[ points   ] 100k: %zu hits, %zu ties, %zu mismatches, %zu visit-count diffs, max |d| error %.3g m, "
-              "max normal error %.3g (>= 5 mm from the centre), max normal error x lever %.3g m\n",
-              c.hits, c.ties, c.mismatches, c.visitDiffs, double(c.maxDistanceError), double(c.maxNormalError),
-              double(c.maxNormalLever));
+  std::printf(
+      "[ points   ] 100k: %zu hits, %zu ties, %zu mismatches, %zu visit-count diffs, max |d| error %.3g m, "
+      "max normal error %.3g (>= 5 mm from the centre), max normal error x lever %.3g m\n",
+      c.hits, c.ties, c.mismatches, c.visitDiffs, double(c.maxDistanceError), double(c.maxNormalError),
+      double(c.maxNormalLever));
   EXPECT_EQ(c.mismatches, 0u);
   EXPECT_LE(c.ties, points.size() / 100);
   EXPECT_LE(c.maxDistanceError, 1e-6f);

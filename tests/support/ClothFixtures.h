@@ -85,7 +85,8 @@ inline std::pair<std::shared_ptr<const ClothModel>, ClothState> wrappedSheet(glm
 inline float worstExcess(const std::vector<glm::vec4>& a, const std::vector<glm::vec4>& b, float atol, float rtol) {
   float worst = -1e30f;
   for (std::size_t i = 0; i < a.size(); ++i)
-    for (int c = 0; c < 3; ++c) worst = std::max(worst, std::abs(a[i][c] - b[i][c]) - (atol + rtol * std::abs(b[i][c])));
+    for (int c = 0; c < 3; ++c)
+      worst = std::max(worst, std::abs(a[i][c] - b[i][c]) - (atol + rtol * std::abs(b[i][c])));
   return worst;
 }
 

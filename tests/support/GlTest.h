@@ -11,7 +11,7 @@
 namespace hg::test {
 
 class GlTest : public ::testing::Test {
-protected:
+ protected:
   static void SetUpTestSuite() {
     if (s_context || !s_error.empty()) return;
     auto context = gl::HeadlessContext::create();
