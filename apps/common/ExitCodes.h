@@ -1,6 +1,6 @@
 #pragma once
 /// Exit codes of the hagoromo programs: one table from the kind of failure (hg::ErrorKind)
-/// to the code, documented in README.md and --help (kExitCodeHelp).
+/// to the code, documented in docs/user-guide.md and --help (kExitCodeHelp).
 #include <cstdio>
 #include <string>
 

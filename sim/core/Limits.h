@@ -1,6 +1,6 @@
 #pragma once
 /// Upper bounds on every count and size a user can ask for, checked before anything is
-/// allocated or run, with the limit in the message (docs: README "Limits"). They are far
+/// allocated or run, with the limit in the message (docs: docs/user-guide.md, "Limits"). They are far
 /// above what the shipped scenes use and keep an absurd value (a typo, 1e9 frames) from
 /// running for days or exhausting memory: the run is refused in milliseconds instead.
 namespace hg::limits {

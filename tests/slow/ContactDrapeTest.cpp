@@ -69,7 +69,7 @@ TEST_P(ContactDrapeTest, FullMethodKeepsGarmentsOutOfTheBody) {
   const std::vector<DepthViewDirection> five{DepthViewDirection::Top, DepthViewDirection::Front,
                                              DepthViewDirection::Back, DepthViewDirection::Left,
                                              DepthViewDirection::Right};
-  // The source's method (asserted to yank the cloth, as the README says) and the full
+  // The source's method (asserted to yank the cloth, as the user guide says) and the full
   // method (asserted to keep the garments out). What layers and side views add on their
   // own was measured once and is in bench/RESULTS.md; it is not rerun here (CI budget).
   const Method methods[] = {{"3 views, 1 layer (source)", three, 1, false},
@@ -115,7 +115,7 @@ TEST_P(ContactDrapeTest, FullMethodKeepsGarmentsOutOfTheBody) {
         "%d of 40 frames flagged unstable\n",
         double(armAngle), method.name, describe(all).c_str(), describe(pits).c_str(), anomalies);
     if (!method.features) {  // the source's method: hidden points taken for inside are yanked out
-      EXPECT_GE(anomalies, 30) << "the source's method no longer yanks the cloth: update the README";
+      EXPECT_GE(anomalies, 30) << "the source's method no longer yanks the cloth: update docs/user-guide.md";
       continue;
     }
     EXPECT_GT(pits.points, 10u);  // the garments do reach the armpits
