@@ -29,6 +29,7 @@
 #include "render/gl/HeadlessContext.h"
 #include "sim/core/AtomicFile.h"
 #include "sim/core/TriangleMesh.h"
+#include "sim/geometry/ProjectedParity.h"
 #include "sim/gpu/GpuBodySkinner.h"
 #include "sim/gpu/GpuParticleSkinner.h"
 #include "sim/skinning/ParticleFill.h"

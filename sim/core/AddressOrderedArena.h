@@ -7,7 +7,7 @@
 /// moves vertices, so the panel meshes of a garment came out different when anything else
 /// changed the heap's history (the thread count, the length of a path, whether stdout is a
 /// terminal). Giving CGAL's containers this allocator (CGAL_ALLOCATOR, see
-/// sim/garment/CgalGeometry.cpp) makes address order equal to allocation order, a pure
+/// sim/geometry/CgalGeometry.cpp) makes address order equal to allocation order, a pure
 /// function of the input.
 ///
 /// How: one reservation of address space (PROT_NONE, no memory behind it), committed in

@@ -6,7 +6,7 @@
 
 #include <glm/geometric.hpp>
 
-#include "sim/garment/CgalGeometry.h"
+#include "sim/geometry/CgalGeometry.h"
 
 namespace hg {
 
@@ -72,7 +72,7 @@ Result<PatternMesh> meshPattern(const Pattern& pattern, const MeshingOptions& op
     }
     const std::uint32_t n = std::uint32_t(boundary.size());
     for (auto& ids : pm.edgeVertices) ids.back() %= n;  // the last edge closes on vertex 0
-    auto planar = garment_detail::meshPolygon(boundary, h, shapeBound, options.lloydIterations);
+    auto planar = cgal::meshPolygon(boundary, h, shapeBound, options.lloydIterations);
     if (!planar) return planar.error().prefixed("pattern '" + pattern.name + "', panel '" + panel.name + "': ");
     for (const glm::dvec2& q : planar->points) {
       pm.mesh.positions.emplace_back(float(q.x), float(q.y), 0.0f);

@@ -8,7 +8,7 @@
 
 #include <glm/geometric.hpp>
 
-#include "sim/garment/CgalGeometry.h"
+#include "sim/geometry/CgalGeometry.h"
 
 namespace hg {
 
@@ -115,7 +115,7 @@ Result<PlacedPattern> placePattern(const Pattern& pattern, const PatternMesh& me
     return Error{"placement: clearance must be >= 0 m"};
   if (!(frame.torsoDepthRatio > 0.1f && frame.torsoDepthRatio <= 1.0f))
     return Error{"placement: torso depth ratio must be in 0.1 .. 1"};
-  auto query = garment_detail::ClosedMeshQuery::create(body);
+  auto query = cgal::ClosedMeshQuery::create(body);
   if (!query) return query.error().prefixed("placement: ");
 
   const UnitEllipse ellipse(frame.torsoDepthRatio);

@@ -8,7 +8,7 @@
 ///     contains it are crossed by the ray from the centre toward -x where their plane
 ///     lies at a smaller x; the centre is inside iff that count is odd. The test is made
 ///     robust to rays through vertices and edges by exact predicates and a symbolic
-///     perturbation (see insideByProjectedParity);
+///     perturbation (insideByProjectedParity, sim/geometry/ProjectedParity.h);
 ///  3. adaptive radii: levels from the coarsest radius down to `radius`; every level
 ///     but the last keeps only particles whose sphere lies inside the mesh by a margin
 ///     (near-surface removal), and every later level fills the rest of the inside
@@ -58,22 +58,6 @@ struct ParticleFill {
 /// radius is not > 0, a bound is not finite, hi < lo on an axis, or the box would hold
 /// more than 8e7 centres.
 std::vector<glm::vec3> closestPacking(glm::vec3 lo, glm::vec3 hi, float radius);
-
-/// The y-z projection parity inside test of every point against a closed triangle
-/// mesh (step 2 above). Exact: orientations are decided with exact predicates (CGAL's
-/// filtered Epick predicates) and the degenerate cases of the projection (a ray through
-/// a vertex, along an edge, or within a face parallel to x) by a symbolic perturbation
-/// of the point's (y, z) to (y + e, z + e^2), so a ray through a shared edge or vertex
-/// counts exactly one crossing per surface sheet, and zero-area projected triangles are
-/// never crossed. A point exactly on the surface (on any triangle, faces parallel to x
-/// included, found exactly) counts as inside, whatever the triangles' orientation; so the
-/// perturbation of x that would decide it is never needed. Non-finite points are
-/// outside. Only the triangles' geometry is used (no topology, no orientation), so the
-/// answer is that of the ray parity for any mesh; it is the inside of the mesh when the
-/// mesh is closed. Cost: triangles are bucketed on a y-z grid and points sharing (y, z)
-/// share their row's triangles; O(T + P log P + P k). Deterministic (OpenMP over rows).
-/// Error if the mesh has no triangles, an index is out of range or a vertex is not finite.
-Result<std::vector<bool>> insideByProjectedParity(const TriangleMesh& mesh, std::span<const glm::vec3> points);
 
 /// Fills a closed mesh (step 1-3 above). Each level k packs candidates (closestPacking
 /// over the mesh's bounding box, radius levelRadii[k]) and keeps those inside

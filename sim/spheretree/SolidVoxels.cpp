@@ -9,7 +9,7 @@
 
 #include "sim/core/Finite.h"
 #include "sim/geometry/MeshTopology.h"
-#include "sim/skinning/ParticleFill.h"
+#include "sim/geometry/ProjectedParity.h"
 
 namespace hg {
 

@@ -3,7 +3,7 @@
 /// sphere tree: the source fills the voxelized solid with spheres). A cubic grid of
 /// `resolution` voxels along the mesh's longest side (64^3 to 256^3 in the source), one
 /// voxel of margin on every side; a voxel is inside iff its centre is inside the mesh,
-/// decided exactly by ray parity (insideByProjectedParity, sim/skinning/ParticleFill.h:
+/// decided exactly by ray parity (insideByProjectedParity, sim/geometry/ProjectedParity.h:
 /// exact predicates, symbolic perturbation for rays through edges and vertices; a centre
 /// on the surface counts as inside). The voxels of one x-row share their ray's triangles.
 /// Units: metres. GL-free.

@@ -4,9 +4,9 @@
 
 #include <gtest/gtest.h>
 
-#include "sim/garment/CgalGeometry.h"
 #include "sim/garment/Patterns.h"
 #include "sim/garment/Placement.h"
+#include "sim/geometry/CgalGeometry.h"
 #include "tests/garment/GarmentFixtures.h"
 
 namespace hg {
@@ -18,7 +18,7 @@ TEST_P(Poses, NoPanelVertexStartsInsideTheBody) {
   const GarmentSizing s;
   const BodyFrame frame = BodyFrame::fromSizing(s, GetParam());
   const TriangleMesh body = test::syntheticBody(s, frame);
-  auto query = garment_detail::ClosedMeshQuery::create(body);
+  auto query = cgal::ClosedMeshQuery::create(body);
   ASSERT_TRUE(query.ok()) << query.error().message;
   ASSERT_EQ(query->componentCount(), 6u);
   // The inside test itself: the torso centre is inside, a point 1 m in front is not.

@@ -19,13 +19,14 @@
 #include <glm/gtc/constants.hpp>
 
 #include "sim/core/TriangleMesh.h"
-#include "sim/garment/CgalGeometry.h"
+#include "sim/geometry/CgalGeometry.h"
+#include "sim/geometry/ProjectedParity.h"
 #include "sim/skinning/ParticleFill.h"
 
 namespace hg {
 namespace {
 
-using garment_detail::ClosedMeshQuery;
+using cgal::ClosedMeshQuery;
 
 // ---------------------------------------------------------------------------------------
 // Meshes

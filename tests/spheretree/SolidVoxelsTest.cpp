@@ -8,14 +8,14 @@
 #include <gtest/gtest.h>
 #include <glm/gtc/constants.hpp>
 
-#include "sim/garment/CgalGeometry.h"
+#include "sim/geometry/CgalGeometry.h"
 #include "sim/geometry/MeshTopology.h"
 #include "sim/spheretree/SolidVoxels.h"
 
 namespace hg {
 namespace {
 
-using garment_detail::ClosedMeshQuery;
+using cgal::ClosedMeshQuery;
 
 /// Voxels whose inside flag differs from CGAL's Side_of_triangle_mesh at their centre.
 std::size_t disagreementsWithCgal(const TriangleMesh& mesh, const SolidVoxels& voxels) {

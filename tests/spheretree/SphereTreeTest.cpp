@@ -23,7 +23,7 @@
 #include <glm/gtc/quaternion.hpp>
 #include <glm/matrix.hpp>
 
-#include "sim/garment/CgalGeometry.h"
+#include "sim/geometry/CgalGeometry.h"
 #include "sim/kernels/Kernels.h"
 #include "sim/spheretree/SolidVoxels.h"
 #include "sim/spheretree/SphereTree.h"
@@ -31,7 +31,7 @@
 namespace hg {
 namespace {
 
-using garment_detail::ClosedMeshQuery;
+using cgal::ClosedMeshQuery;
 
 // ---------------------------------------------------------------------------------------
 // Helpers

@@ -1,5 +1,5 @@
 // The only translation unit of hg_sim that includes CGAL (see CgalGeometry.h).
-#include "sim/garment/CgalGeometry.h"
+#include "sim/geometry/CgalGeometry.h"
 
 #include <algorithm>
 #include <limits>
@@ -30,7 +30,7 @@
 #include <CGAL/boost/graph/helpers.h>
 #include <CGAL/lloyd_optimize_mesh_2.h>
 
-namespace hg::garment_detail {
+namespace hg::cgal {
 
 namespace {
 
@@ -214,4 +214,4 @@ glm::vec3 ClosedMeshQuery::closestPoint(glm::vec3 p) const {
 
 std::size_t ClosedMeshQuery::componentCount() const { return m_impl->components.size(); }
 
-}  // namespace hg::garment_detail
+}  // namespace hg::cgal

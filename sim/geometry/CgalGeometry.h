@@ -1,8 +1,9 @@
 #pragma once
-/// Internal to sim/garment: the CGAL-backed geometry (2D constrained Delaunay meshing,
+/// The CGAL-backed geometry (2D constrained Delaunay meshing of garment panels,
 /// inside/outside and distance queries on closed triangle meshes) behind a CGAL-free
 /// interface, so that CGAL's heavy headers compile in one translation unit
 /// (CgalGeometry.cpp) and its -frounding-math flag stays out of the rest of hg_sim.
+/// Used by garment meshing and placement and by the particle fill's closedness check.
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -14,7 +15,7 @@
 #include "sim/core/Result.h"
 #include "sim/core/TriangleMesh.h"
 
-namespace hg::garment_detail {
+namespace hg::cgal {
 
 /// A triangulated planar region: points (m) and counter-clockwise triangles (3 x T).
 struct PlanarMesh {
@@ -55,4 +56,4 @@ class ClosedMeshQuery {
   std::unique_ptr<Impl> m_impl;
 };
 
-}  // namespace hg::garment_detail
+}  // namespace hg::cgal
