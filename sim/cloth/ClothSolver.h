@@ -14,14 +14,13 @@
 #include "sim/cloth/ClothModel.h"
 #include "sim/contact/DepthViews.h"
 #include "sim/contact/SignedDistanceGrid.h"
+#include "sim/core/Backend.h"
 #include "sim/core/Result.h"
 #include "sim/core/StepStatus.h"
 #include "sim/geometry/Obb.h"
 #include "sim/spheretree/SphereTreeQueries.h"
 
 namespace hg {
-
-enum class Backend { Cpu, Gpu };
 
 struct ClothState;
 

@@ -22,7 +22,7 @@
 #include <glm/vec4.hpp>
 
 #include "sim/body/Skeleton.h"
-#include "sim/cloth/ClothSolver.h"  // Backend
+#include "sim/core/Backend.h"
 #include "sim/core/Result.h"
 #include "sim/kernels/Kernels.h"
 
