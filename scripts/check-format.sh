@@ -16,11 +16,9 @@ if [[ ${1:-} == --fix ]]; then
   echo "formatted ${#files[@]} files"
   exit 0
 fi
-unformatted=()
-for f in "${files[@]}"; do
-  clang-format --dry-run --Werror "$f" >/dev/null 2>&1 || unformatted+=("$f")
-done
-if [[ ${#unformatted[@]} -gt 0 ]]; then
+# One clang-format for all files; its messages start with "FILE:LINE:COL: error:".
+if ! report=$(clang-format --dry-run --Werror "${files[@]}" 2>&1); then
+  mapfile -t unformatted < <(grep -oE '^[^:]+:[0-9]+:[0-9]+: error' <<<"$report" | cut -d: -f1 | sort -u)
   echo "check-format.sh: ${#unformatted[@]} file(s) differ from .clang-format (fix: scripts/check-format.sh --fix):" >&2
   printf '  %s\n' "${unformatted[@]}" >&2
   exit 1

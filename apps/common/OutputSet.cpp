@@ -74,7 +74,6 @@ Status OutputSet::write(const std::string& name, const std::function<Status(cons
         top = top.parent_path();
       fs::create_directories(m_directory, ec);
       if (ec) return outputError("cannot create the output folder " + m_directory.string() + ": " + ec.message());
-      m_createdDirectory = true;
       m_createdTop = top;
       r.createdDirectories.insert({m_directory, top});
     } else if (!fs::is_directory(m_directory, ec)) {
@@ -143,7 +142,7 @@ void OutputSet::discard() {
     fs::remove_all(m_staging, ec);
     r.staging.erase(m_staging);
   }
-  if (m_createdDirectory) {
+  if (!m_createdTop.empty()) {
     removeCreated(m_directory, m_createdTop);
     r.createdDirectories.erase({m_directory, m_createdTop});
   }

@@ -50,8 +50,7 @@ class OutputSet {
 
   std::filesystem::path m_directory;
   std::filesystem::path m_staging;     ///< empty until the first write
-  std::filesystem::path m_createdTop;  ///< the outermost folder this run created (with m_createdDirectory)
-  bool m_createdDirectory = false;
+  std::filesystem::path m_createdTop;  ///< the outermost folder this run created; empty when it created none
   bool m_committed = false;
   std::vector<std::string> m_names;
 };

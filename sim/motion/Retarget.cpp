@@ -19,10 +19,8 @@ Result<JointMap> parseJointMap(std::string_view text, std::string_view sourceNam
   try {
     (void)scenejson::parseDocument(std::string(text));  // a joint named twice is an error, not the last one winning
     doc = nlohmann::ordered_json::parse(text.begin(), text.end());
-  } catch (const nlohmann::json::exception& e) {  // parse_error, and out_of_range for a number like 1e999
-    return Error{src + ": not valid JSON: " + e.what()};
-  } catch (const scenejson::SceneError& e) {
-    return Error{src + ": " + e.message};
+  } catch (...) {  // not JSON, a number like 1e999, a duplicate key
+    return scenejson::sceneParseError(src);
   }
   if (!doc.is_object()) return Error{src + ": the mapping file must be a JSON object with a \"map\" object"};
   JointMap map;
