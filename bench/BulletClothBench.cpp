@@ -52,7 +52,7 @@
 
 #include "sim/cloth/ClothModel.h"
 #include "sim/cloth/ClothSolver.h"
-#include "sim/cpu/CpuClothSolver.h"
+#include "sim/cloth/CpuClothSolver.h"
 
 namespace {
 
@@ -135,7 +135,7 @@ void oursStep(benchmark::State& state, int threads, const char* name) {
                             bytesOf(m.hingeOffsets) + bytesOf(m.hingeEntries);
   // One ClothState: positions + velocities.
   const double stateBytes = 2.0 * n * sizeof(glm::vec4);
-  // The solver's own working set (sim/cpu/CpuClothSolver.cpp): current + next state,
+  // The solver's own working set (sim/cloth/CpuClothSolver.cpp): current + next state,
   // its copies of springs and hinges (plasticity), one force per spring + four per hinge.
   const double solverBytes = 2.0 * stateBytes + bytesOf(m.springs) + bytesOf(m.hinges) +
                              double(m.springs.size() + 4 * m.hinges.size()) * sizeof(glm::vec4);

@@ -16,7 +16,7 @@
 
 #include "bench/GlBenchMain.h"
 
-#include "render/gl/HeadlessContext.h"
+#include "gl/HeadlessContext.h"
 #include "sim/gpu/GpuClothSolver.h"
 
 namespace {

@@ -50,11 +50,11 @@
 
 #include "bench/GlBenchMain.h"
 
-#include "render/gl/HeadlessContext.h"
+#include "gl/HeadlessContext.h"
+#include "sim/cloth/CpuClothSolverBase.h"
 #include "sim/contact/DepthViews.h"
 #include "sim/contact/SignedDistanceGrid.h"
 #include "sim/core/TriangleMesh.h"
-#include "sim/cpu/CpuClothSolverBase.h"
 #include "sim/gpu/GpuDepthViewRenderer.h"
 
 namespace {

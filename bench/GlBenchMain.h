@@ -7,7 +7,7 @@
 #include <benchmark/benchmark.h>
 
 #include "bench/BenchOutput.h"
-#include "render/gl/HeadlessContext.h"
+#include "gl/HeadlessContext.h"
 
 namespace hg::bench {
 

@@ -26,7 +26,7 @@
 
 #include "bench/GlBenchMain.h"
 
-#include "render/gl/HeadlessContext.h"
+#include "gl/HeadlessContext.h"
 #include "sim/core/AtomicFile.h"
 #include "sim/core/TriangleMesh.h"
 #include "sim/geometry/ProjectedParity.h"

@@ -24,7 +24,7 @@
 #include <glm/geometric.hpp>
 
 #include "bench/GlBenchMain.h"
-#include "render/gl/HeadlessContext.h"
+#include "gl/HeadlessContext.h"
 #include "sim/gpu/GpuRadar.h"
 #include "sim/radar/Radar.h"
 

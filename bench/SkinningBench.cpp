@@ -14,9 +14,9 @@
 
 #include "bench/GlBenchMain.h"
 
-#include "render/gl/HeadlessContext.h"
+#include "gl/HeadlessContext.h"
 #include "sim/gpu/GpuBodySkinner.h"
-#include "tests/skinning/SkinningFixtures.h"
+#include "tests/support/SkinningFixtures.h"
 
 namespace {
 

@@ -26,7 +26,7 @@
 #include <benchmark/benchmark.h>
 
 #include "bench/GlBenchMain.h"
-#include "render/gl/HeadlessContext.h"
+#include "gl/HeadlessContext.h"
 #include "sim/gpu/GpuSnowExposure.h"
 #include "sim/snow/SnowExposure.h"
 #include "sim/snow/SnowfallDirections.h"

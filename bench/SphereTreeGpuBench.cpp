@@ -32,7 +32,7 @@
 #include <glm/gtc/quaternion.hpp>
 
 #include "bench/GlBenchMain.h"
-#include "render/gl/HeadlessContext.h"
+#include "gl/HeadlessContext.h"
 #include "sim/core/TriangleMesh.h"
 #include "sim/gpu/GpuSphereTreeQueries.h"
 #include "sim/spheretree/SphereTree.h"

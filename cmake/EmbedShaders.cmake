@@ -1,6 +1,6 @@
 # hg_embed_files(<target> NAME <symbol> ENTRIES <name>=<path>...)
 # Adds a generated C++ source to <target> defining hg::embedded::<symbol>(), which
-# returns every file's contents under its <name> (render/gl/EmbeddedFiles.h).
+# returns every file's contents under its <name> (gl/EmbeddedFiles.h).
 # Rebuilt when any of the files changes.
 set(_HG_EMBED_SCRIPT "${CMAKE_CURRENT_LIST_DIR}/EmbedFilesScript.cmake")
 

@@ -1,13 +1,13 @@
 #pragma once
-/// Draws shaded triangle meshes (shaders/mesh.vert + mesh.frag) into the bound
+/// Draws shaded triangle meshes (render/shaders/mesh.vert + mesh.frag) into the bound
 /// framebuffer. Meshes are uploaded on every draw (fine for interactive sizes).
 #include <span>
 
 #include <glm/vec3.hpp>
 
+#include "gl/GlObjects.h"
 #include "render/Camera.h"
-#include "render/gl/GlObjects.h"
-#include "render/gl/ShaderRegistry.h"
+#include "render/RenderShaders.h"
 #include "sim/core/Result.h"
 #include "sim/core/TriangleMesh.h"
 

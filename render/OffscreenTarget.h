@@ -1,8 +1,8 @@
 #pragma once
 /// An offscreen framebuffer (4x multisampled colour + 32-bit float depth) whose
 /// contents can be read back as an Image. Needs a current GL 4.5 context.
+#include "gl/GlObjects.h"
 #include "render/Image.h"
-#include "render/gl/GlObjects.h"
 
 namespace hg {
 

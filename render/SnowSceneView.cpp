@@ -9,7 +9,7 @@
 #include <glm/geometric.hpp>
 #include <glm/gtc/type_ptr.hpp>
 
-#include "render/gl/ShaderRegistry.h"
+#include "render/RenderShaders.h"
 
 namespace hg {
 namespace {
@@ -62,7 +62,7 @@ void coverBounds(const SnowCover& cover, glm::vec3& lo, glm::vec3& hi) {
 }
 
 /// Per object vertex, m: the height above which its surroundings count as snow (see
-/// shaders/snow_object.vert): its own height where it holds snow (area > 0), else the
+/// render/shaders/snow_object.vert): its own height where it holds snow (area > 0), else the
 /// highest of its own and its holding neighbours' heights.
 std::vector<float> objectSnowLine(const SnowCover& cover) {
   const std::vector<glm::vec3>& p = cover.objects.positions;
@@ -159,7 +159,7 @@ Result<std::unique_ptr<SnowSceneView>> SnowSceneView::create(const SnowCover& co
   if (vertices > std::size_t(maxBufferTexels))
     return Error{"snow view: " + std::to_string(vertices) + " object vertices exceed the driver's buffer texture size"};
 
-  const gl::ShaderRegistry registry;
+  const gl::ShaderRegistry& registry = renderShaders();
   auto groundProgram = registry.buildGraphics("snow_ground.vert", "snow_surface.frag");
   if (!groundProgram) return groundProgram.error();
   auto objectProgram = registry.buildGraphics("snow_object.vert", "snow_surface.frag");
@@ -293,7 +293,7 @@ void SnowSceneView::draw(const SnowCamera& camera, int width, int height, bool w
   glBindTextureUnit(2, m_useExternalObjectSnow ? m_externalObjectSnowTexture.id() : m_objectSnowTexture.id());
   for (GLuint unit : units) glBindSampler(unit, unit < 2 ? m_sampler : 0);
 
-  // The uniforms both surface programs share (shaders/snow_surface.frag and the two vertex shaders).
+  // The uniforms both surface programs share (render/shaders/snow_surface.frag and the two vertex shaders).
   const auto useSurfaceProgram = [&](const gl::Program& program, const glm::vec3& colour, const float* ramp,
                                      int isObject) {
     glUseProgram(program.id());

@@ -7,12 +7,12 @@
 /// vertex shaders read:
 /// - the ground: a flat grid with a vertex per cell centre of the cover's SnowGrid (the
 ///   cells' (x, z), m), drawn as two triangles per 2 x 2 block of cells with ground, the
-///   same triangles as coveredSceneMesh. shaders/snow_ground.vert fetches the cell's
+///   same triangles as coveredSceneMesh. render/shaders/snow_ground.vert fetches the cell's
 ///   ground height and snow depth (R32F textures, nx x nz texels, m) by texelFetch and
 ///   sets y = ground + snow; its normal comes from central differences of the displaced
 ///   heights of the neighbouring cells. The colour goes from the ground's to snow white
 ///   over the first 2 cm of snow.
-/// - the objects: the cover's refined object mesh; shaders/snow_object.vert fetches each
+/// - the objects: the cover's refined object mesh; render/shaders/snow_object.vert fetches each
 ///   vertex's snow depth (m) from a buffer texture (samplerBuffer R32F, index
 ///   gl_VertexID) and raises the vertex by it. Snow white where the surface lies more
 ///   than a few millimetres above the bare surface's snow line (on a holder, its own
@@ -30,10 +30,10 @@
 
 #include <glm/vec3.hpp>
 
+#include "gl/GlObjects.h"
 #include "render/Camera.h"
 #include "render/Image.h"
 #include "render/OffscreenTarget.h"
-#include "render/gl/GlObjects.h"
 #include "sim/core/Result.h"
 #include "sim/snow/SnowCover.h"
 

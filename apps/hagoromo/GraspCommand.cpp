@@ -17,9 +17,9 @@
 #include "apps/common/ExitCodes.h"
 #include "apps/common/OutputSet.h"
 #include "apps/common/Progress.h"
+#include "gl/HeadlessContext.h"
 #include "render/MeshRenderer.h"
 #include "render/OffscreenTarget.h"
-#include "render/gl/HeadlessContext.h"
 #include "sim/gpu/GpuRadar.h"
 #include "sim/io/MeshExport.h"
 #include "sim/radar/Grasp.h"
@@ -87,7 +87,7 @@ nlohmann::json objectJson(const GraspObject& o) {
 
 /// The final grasp from above at an angle: target, distractors and hands.
 Result<Image> renderGrasp(const GraspSimulation& sim, int width, int height) {
-  auto renderer = MeshRenderer::create(gl::ShaderRegistry());
+  auto renderer = MeshRenderer::create(renderShaders());
   if (!renderer) return renderer.error();
   std::vector<TriangleMesh> hands;
   for (std::size_t h = 0; h < sim.handCount(); ++h) hands.push_back(sim.hand(h).mesh());

@@ -16,10 +16,10 @@
 #include "apps/common/ExitCodes.h"
 #include "apps/common/OutputSet.h"
 #include "apps/common/Progress.h"
+#include "gl/HeadlessContext.h"
 #include "render/MeshRenderer.h"
 #include "render/OffscreenTarget.h"
-#include "render/gl/HeadlessContext.h"
-#include "render/gl/ShaderRegistry.h"
+#include "render/RenderShaders.h"
 #include "sim/gpu/GpuBodySkinner.h"
 #include "sim/gpu/GpuParticleSkinner.h"
 #include "sim/io/MeshExport.h"
@@ -54,7 +54,7 @@ glm::vec3 methodColour(const std::string& method) {
 
 /// The last frame of every method, one panel each, side by side, same camera.
 Result<Image> renderComparison(const SkinningRig& rig, const std::vector<MethodResult>& results) {
-  auto renderer = MeshRenderer::create(gl::ShaderRegistry());
+  auto renderer = MeshRenderer::create(renderShaders());
   if (!renderer) return renderer.error();
   std::vector<TriangleMesh> meshes;
   glm::vec3 lo(1e30f), hi(-1e30f);

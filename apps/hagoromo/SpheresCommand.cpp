@@ -16,10 +16,10 @@
 #include "apps/common/ExitCodes.h"
 #include "apps/common/OutputSet.h"
 #include "apps/common/Progress.h"
+#include "gl/HeadlessContext.h"
 #include "render/Image.h"
 #include "render/MeshRenderer.h"
 #include "render/OffscreenTarget.h"
-#include "render/gl/HeadlessContext.h"
 #include "sim/body/Mannequin.h"
 #include "sim/geometry/MeshTopology.h"
 #include "sim/io/MeshImport.h"
@@ -159,7 +159,7 @@ int runSpheres(const SpheresOptions& options) {
   progress.finish();
 
   // Pictures: the mesh, then each level's spheres, from one camera.
-  auto renderer = MeshRenderer::create(gl::ShaderRegistry());
+  auto renderer = MeshRenderer::create(renderShaders());
   if (!renderer) return fail(renderer.error());
   glm::vec3 lo(1e30f), hi(-1e30f);
   for (const glm::vec3& p : mesh.positions) {

@@ -26,11 +26,11 @@
 #include "apps/hagoromo/SkinCommand.h"
 #include "apps/hagoromo/SnowCommand.h"
 #include "apps/hagoromo/SpheresCommand.h"
+#include "gl/HeadlessContext.h"
 #include "render/DepthViewPicture.h"
 #include "render/DrapeSceneView.h"
 #include "render/MeshRenderer.h"
 #include "render/OffscreenTarget.h"
-#include "render/gl/HeadlessContext.h"
 #include "sim/cloth/StableStep.h"
 #include "sim/contact/Penetration.h"
 #include "sim/core/Limits.h"
@@ -247,7 +247,7 @@ int runDrape(const DrapeOptions& options) {
   view.setPieces(prepared->pieceOfVertex);
   view.setSceneProps(prepared->props.meshes, scene.boxes.size());
   view.update(state);
-  auto renderer = MeshRenderer::create(gl::ShaderRegistry());
+  auto renderer = MeshRenderer::create(renderShaders());
   if (!renderer) return fail(renderer.error());
   OffscreenTarget target(scene.imageWidth, scene.imageHeight);
   target.bind();

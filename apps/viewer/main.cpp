@@ -8,7 +8,7 @@
 // collider's grid, fabric preset, screenshot. Keys: Space play/pause, N one frame,
 // R reset, C cloth, B colliders, P screenshot (viewer-N.png in the scene's output
 // folder), H panel, Esc quit. Mouse: left drag orbits, wheel zooms.
-#include "render/gl/Gl.h"  // before GLFW
+#include "gl/Gl.h"  // before GLFW
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 
@@ -123,7 +123,7 @@ static int runViewer(int argc, char** argv) {
 
   int exitCode = kExitOk;
   {
-    auto renderer = MeshRenderer::create(gl::ShaderRegistry());
+    auto renderer = MeshRenderer::create(renderShaders());
     if (!renderer) {
       glfwTerminate();
       return fail(renderer.error(), "hagoromo-viewer");

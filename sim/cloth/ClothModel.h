@@ -114,7 +114,7 @@ struct SpringSpec {
 Status addSprings(ClothModel& model, std::span<const SpringSpec> springs);
 
 /// Stiffness multiplier of every spring from the model's texture (1 without one):
-/// the CPU reference of the GPU setup pass (shaders/cloth_setup.comp).
+/// the CPU reference of the GPU setup pass (sim/gpu/shaders/cloth_setup.comp).
 void applyAnisotropy(ClothModel& model);
 
 }  // namespace hg

@@ -42,7 +42,7 @@ class ContinuousCollision {
 
 /// The time integrator of a cloth solver.
 enum class ClothIntegrator {
-  /// Explicit symplectic Euler with substeps (sim/cpu/CpuClothSolver.cpp): exact for
+  /// Explicit symplectic Euler with substeps (sim/cloth/CpuClothSolver.cpp): exact for
   /// every force, needs substeps below ~2/omega of the stiffest spring.
   SymplecticEuler,
   /// Projective dynamics / fast mass-spring (Liu et al. 2013, Bouaziz et al. 2014),
@@ -60,7 +60,7 @@ std::string_view backendName(Backend backend);
 Result<Backend> parseBackend(std::string_view name);
 
 /// Sphere-tree colliders of a cloth (docs/methods.md section 6): a SphereTreeSet (every tree's
-/// nodes in one array, the layout of shaders/sphere_tree_common.glsl, and the placed trees
+/// nodes in one array, the layout of sim/gpu/shaders/sphere_tree_common.glsl, and the placed trees
 /// with their friction in translation.w), immutable once handed to a solver (shared, not
 /// copied). A vertex's contact is the nearest leaf sphere surface over all instances
 /// within ClothSettings::sphereTreeSearchRadius() (sphereTreeQueryPoint on the CPU,

@@ -116,7 +116,7 @@ Result<DepthViewImages> rasterizeDepthViews(const TriangleMesh& mesh, std::span<
                                             const DepthViewSetup& setup);
 
 /// The contact of x with a body seen through depth views, as the CPU cloth backend
-/// computes it per vertex and substep (kernels/depth_contact.glslh; shaders/
+/// computes it per vertex and substep (kernels/depth_contact.glslh; sim/gpu/shaders/
 /// body_contact.glsl does the same on the GPU): every view's layers at x's texel, the
 /// views' vote, the nearest candidate surface and its surface velocity, with Coulomb
 /// coefficient `friction`. Gap HG_NO_CONTACT_GAP when no view sees a surface near x.

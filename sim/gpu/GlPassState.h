@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-#include "render/gl/Gl.h"
+#include "gl/Gl.h"
 #include "sim/core/Result.h"
 
 namespace hg::gpu {

@@ -3,12 +3,12 @@
 #include <span>
 #include <utility>
 
-#include "render/gl/ShaderRegistry.h"
+#include "sim/gpu/GpuShaders.h"
 
 namespace hg {
 namespace {
 
-// Uniform locations of shaders/skinning.comp.
+// Uniform locations of sim/gpu/shaders/skinning.comp.
 constexpr GLint kVertexCountLocation = 0;
 constexpr GLint kMethodLocation = 1;
 
@@ -65,7 +65,7 @@ Result<std::unique_ptr<GpuBodySkinner>> createGpuBodySkinner(std::shared_ptr<con
   if (!mesh) return Error{"createGpuBodySkinner: no skinned mesh"};
   auto vertices = skinVertices(*mesh);
   if (!vertices) return vertices.error();
-  auto program = gl::ShaderRegistry().buildCompute("skinning.comp");
+  auto program = gpuShaders().buildCompute("skinning.comp");
   if (!program) return program.error();
   std::unique_ptr<GpuBodySkinner> skinner(
       new GpuBodySkinner(mesh, method, std::move(vertices).value(), std::move(program).value()));

@@ -1,13 +1,13 @@
 #pragma once
 /// GPU backend of body skinning: one GL 4.5 compute dispatch per update running
-/// shaders/skinning.comp, one invocation per vertex calling the same kernels as the CPU
+/// sim/gpu/shaders/skinning.comp, one invocation per vertex calling the same kernels as the CPU
 /// backend (sim/kernels/skinning.glslh). Per update only the joints' skinning matrices
 /// (LBS) or dual quaternions (DQS) are uploaded; the skinned surface stays in shader
 /// storage buffers that a later pass (body contact) binds directly, without readback.
 /// Requires a current OpenGL 4.5 context (hg::gl::HeadlessContext or a window).
 #include <memory>
 
-#include "render/gl/GlObjects.h"
+#include "gl/GlObjects.h"
 #include "sim/skinning/BodySkinner.h"
 
 namespace hg {
@@ -36,7 +36,7 @@ class GpuBodySkinner final : public BodySkinner {
   GpuBodySkinner(std::shared_ptr<const SkinnedMesh> mesh, SkinningMethod method,
                  std::vector<kernels::SkinVertex> vertices, gl::Program program);
 
-  gl::Program m_program;  // shaders/skinning.comp
+  gl::Program m_program;  // sim/gpu/shaders/skinning.comp
   gl::Buffer m_vertexBuffer, m_jointBuffer, m_positions, m_normals;
 };
 

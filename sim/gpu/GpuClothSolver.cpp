@@ -2,12 +2,12 @@
 
 #include <utility>
 
-#include "render/gl/GlObjects.h"
-#include "render/gl/ShaderRegistry.h"
+#include "gl/GlObjects.h"
+#include "sim/cloth/CpuClothSolver.h"
 #include "sim/cloth/StableStep.h"
-#include "sim/cpu/CpuClothSolver.h"
 #include "sim/gpu/GpuClothSolverBase.h"
 #include "sim/gpu/GpuProjectiveClothSolver.h"
+#include "sim/gpu/GpuShaders.h"
 
 namespace hg {
 namespace {
@@ -51,7 +51,7 @@ class GpuClothSolver final : public GpuClothSolverBase {
   }
 
  private:
-  gl::Program m_step;                          // shaders/cloth_step.comp: the vertex pass
+  gl::Program m_step;                          // sim/gpu/shaders/cloth_step.comp: the vertex pass
   gl::Buffer m_positions[2], m_velocities[2];  // ping-pong state, m_current is the current one
   int m_current = 0;
 };
@@ -67,7 +67,7 @@ Result<std::unique_ptr<ClothSolver>> createGpuClothSolver(std::shared_ptr<const 
   if (Status s = settings.validate(); !s) return s.error();
   if (settings.integrator == ClothIntegrator::ProjectiveJacobi)
     return createGpuProjectiveClothSolver(std::move(model), settings);
-  const gl::ShaderRegistry registry;
+  const gl::ShaderRegistry& registry = gpuShaders();
   GpuClothSharedPrograms programs;
   gl::Program step;
   if (Status s = buildGpuClothPrograms(registry, programs, {{&step, "cloth_step.comp"}}); !s) return s.error();

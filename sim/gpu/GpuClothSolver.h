@@ -1,6 +1,6 @@
 #pragma once
 /// GPU backend of the cloth solver: one GL 4.5 compute dispatch per substep running
-/// shaders/cloth_step.comp, which calls the same kernels as the CPU backend.
+/// sim/gpu/shaders/cloth_step.comp, which calls the same kernels as the CPU backend.
 /// State lives in shader storage buffers (ping-pong); only readState() transfers.
 /// Requires a current OpenGL 4.5 context (hg::gl::HeadlessContext or a window).
 #include <memory>

@@ -15,19 +15,19 @@
 #include <utility>
 #include <vector>
 
-#include "render/gl/GlObjects.h"
-#include "render/gl/ShaderRegistry.h"
+#include "gl/GlObjects.h"
+#include "gl/ShaderRegistry.h"
 #include "sim/cloth/ClothSolver.h"
 
 namespace hg {
 
 /// The compute programs both GPU integrators run.
 struct GpuClothSharedPrograms {
-  gl::Program forces;          ///< shaders/cloth_forces.comp: spring and hinge forces per element
-  gl::Program setup;           ///< shaders/cloth_setup.comp: anisotropy texture into spring stiffness
-  gl::Program plasticity;      ///< shaders/cloth_plasticity.comp: plastic creep of rest lengths / angles
-  gl::Program featuresGather;  ///< shaders/cloth_features_gather.comp: body features between vertices
-  gl::Program featuresApply;   ///< shaders/cloth_features_apply.comp
+  gl::Program forces;          ///< sim/gpu/shaders/cloth_forces.comp: spring and hinge forces per element
+  gl::Program setup;           ///< sim/gpu/shaders/cloth_setup.comp: anisotropy texture into spring stiffness
+  gl::Program plasticity;      ///< sim/gpu/shaders/cloth_plasticity.comp: plastic creep of rest lengths / angles
+  gl::Program featuresGather;  ///< sim/gpu/shaders/cloth_features_gather.comp: body features between vertices
+  gl::Program featuresApply;   ///< sim/gpu/shaders/cloth_features_apply.comp
 };
 
 /// Builds cloth_forces.comp, then each of `own` (program, shader name) in order, then
@@ -55,7 +55,7 @@ class GpuClothSolverBase : public ClothSolver {
   void useGpuBodyViews(GLuint views, GLuint normalDepth, GLuint velocity, std::uint32_t viewCount);
 
  protected:
-  /// The per-frame feature pass: shaders/cloth_features_gather.comp, then _apply.comp.
+  /// The per-frame feature pass: sim/gpu/shaders/cloth_features_gather.comp, then _apply.comp.
   void resolveBodyFeatures() override;
   bool hasBodyViews() const override { return m_settings.bodyViews != nullptr || m_externalViews.count > 0; }
 
@@ -81,7 +81,7 @@ class GpuClothSolverBase : public ClothSolver {
   /// Binds the model's buffers to their HG_BINDING_* points.
   void bindModel() const;
   /// Samples the anisotropy texture on the GPU into every spring's stiffness
-  /// (shaders/cloth_setup.comp).
+  /// (sim/gpu/shaders/cloth_setup.comp).
   void runSetup();
 
   /// Start of advance(): uploads the substep parameters, clears the status word and

@@ -8,16 +8,16 @@
 #include <string>
 #include <vector>
 
-#include "render/gl/ShaderRegistry.h"
 #include "sim/geometry/OrthoRaster.h"
 #include "sim/gpu/GlPassState.h"
 #include "sim/gpu/GpuClothSolverBase.h"
+#include "sim/gpu/GpuShaders.h"
 #include "sim/kernels/Kernels.h"
 
 namespace hg {
 namespace {
 
-// Uniform locations of shaders/depth_view.vert / .frag.
+// Uniform locations of sim/gpu/shaders/depth_view.vert / .frag.
 constexpr GLint kOriginLocation = 0;
 constexpr GLint kRightLocation = 1;
 constexpr GLint kUpLocation = 2;
@@ -56,7 +56,7 @@ Result<std::unique_ptr<GpuDepthViewRenderer>> GpuDepthViewRenderer::create(const
                  std::to_string(r->m_targetHeight) +
                  " texels exceeds GL_MAX_TEXTURE_SIZE = " + std::to_string(maxSize) + " (raise the texel size)"};
 
-  auto program = gl::ShaderRegistry().buildGraphics("depth_view.vert", "depth_view.frag");
+  auto program = gpuShaders().buildGraphics("depth_view.vert", "depth_view.frag");
   if (!program) return program.error();
   r->m_program = std::move(program).value();
 

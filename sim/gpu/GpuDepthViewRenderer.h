@@ -1,7 +1,7 @@
 #pragma once
 /// GPU renderer of body depth views (sim/contact/DepthViews.h): the body is drawn into
 /// every view with OpenGL rasterization and depth peeling, one pass per view and layer
-/// (shaders/depth_view.vert, depth_view.frag). Layer k keeps, per texel, the nearest
+/// (sim/gpu/shaders/depth_view.vert, depth_view.frag). Layer k keeps, per texel, the nearest
 /// crossing strictly behind layer k - 1's, so layer k is the (k+1)-th surface along the
 /// texel's ray, as in the CPU reference rasterizeDepthViews. After each pass the two
 /// colour images are copied on the GPU (pixel pack into the storage buffers) to their
@@ -25,7 +25,7 @@
 
 #include <glm/vec3.hpp>
 
-#include "render/gl/GlObjects.h"
+#include "gl/GlObjects.h"
 #include "sim/cloth/ClothSolver.h"
 #include "sim/contact/DepthViews.h"
 #include "sim/core/Result.h"

@@ -9,14 +9,14 @@
 #include <glm/common.hpp>
 #include <glm/geometric.hpp>
 
-#include "render/gl/ShaderRegistry.h"
 #include "sim/core/Finite.h"
 #include "sim/gpu/GlPassState.h"
+#include "sim/gpu/GpuShaders.h"
 
 namespace hg {
 namespace {
 
-// Uniform locations, as declared in shaders/particle_skin_*.comp.
+// Uniform locations, as declared in sim/gpu/shaders/particle_skin_*.comp.
 namespace grid {  // particle_skin_grid.comp, particle_skin_neighbours.comp (+ particle_skin_grid.glsl)
 constexpr GLint kCount = 0, kMode = 1, kOrigin = 2, kDims = 3, kInteractionGap = 4;
 }
@@ -214,7 +214,7 @@ std::vector<T> readVector(const gl::Buffer& buffer, std::size_t count, std::size
 }  // namespace
 
 Result<ParticlePairs> findInteractingPairsGpu(std::span<const glm::vec4> particles, float interactionGap) {
-  auto programs = buildSearchPrograms(gl::ShaderRegistry());
+  auto programs = buildSearchPrograms(gpuShaders());
   if (!programs) return programs.error();
   const gl::Buffer points = makeBuffer(particles.size_bytes(), particles.data());
   auto pairs = searchPairs(*programs, points, particles, interactionGap);
@@ -234,7 +234,7 @@ Status GpuParticleSkinner::setup() {
   const ParticleSkinModel& model = *m_model;
   const std::size_t n = model.particleCount();
   const std::size_t joints = model.body->skeleton.size();
-  const gl::ShaderRegistry registry;
+  const gl::ShaderRegistry& registry = gpuShaders();
   auto search = buildSearchPrograms(registry);
   if (!search) return search.error();
   auto linksProgram = buildProgram(registry, "particle_skin_links.comp");

@@ -1,7 +1,7 @@
 #pragma once
 /// GPU backend of adaptive-radius particle skinning (docs/methods.md section 4;
 /// the model and the CPU reference are in sim/skinning/ParticleSkinning.h): GL 4.5 compute
-/// passes (shaders/particle_skin_*.comp), one invocation per particle or vertex, calling
+/// passes (sim/gpu/shaders/particle_skin_*.comp), one invocation per particle or vertex, calling
 /// the kernels of sim/kernels/particle_skinning.glslh that the CPU backend calls, in the
 /// same order. Requires a current OpenGL 4.5 context (hg::gl::HeadlessContext or a window).
 ///
@@ -41,7 +41,7 @@
 
 #include <glm/vec4.hpp>
 
-#include "render/gl/GlObjects.h"
+#include "gl/GlObjects.h"
 #include "sim/skinning/ParticleSkinning.h"
 
 namespace hg {

@@ -2,10 +2,10 @@
 
 #include <utility>
 
-#include "render/gl/GlObjects.h"
-#include "render/gl/ShaderRegistry.h"
+#include "gl/GlObjects.h"
 #include "sim/cloth/StableStep.h"
 #include "sim/gpu/GpuClothSolverBase.h"
+#include "sim/gpu/GpuShaders.h"
 
 namespace hg {
 namespace {
@@ -101,7 +101,7 @@ Result<std::unique_ptr<ClothSolver>> createGpuProjectiveClothSolver(std::shared_
   if (!resolved) return resolved.error();
   const ClothSettings& settings = *resolved;
   if (Status s = settings.validate(); !s) return s.error();
-  const gl::ShaderRegistry registry;
+  const gl::ShaderRegistry& registry = gpuShaders();
   GpuClothSharedPrograms sharedPrograms;
   GpuProjectivePrograms programs;
   if (Status s = buildGpuClothPrograms(registry, sharedPrograms,

@@ -1,6 +1,6 @@
 #pragma once
 /// GPU backend of the ProjectiveJacobi integrator (ClothIntegrator): the same substep
-/// as the CPU reference (sim/cpu/CpuProjectiveClothSolver.h documents the method, its
+/// as the CPU reference (sim/cloth/CpuProjectiveClothSolver.h documents the method, its
 /// papers and limitations) as GL 4.5 compute passes per substep:
 ///   cloth_forces.comp (bending forces at x; its spring forces are not used),
 ///   cloth_pd_predict.comp (y), solverIterations x cloth_pd_iterate.comp (one Jacobi

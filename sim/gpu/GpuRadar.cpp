@@ -6,15 +6,15 @@
 #include <string>
 #include <vector>
 
-#include "render/gl/GlObjects.h"
-#include "render/gl/ShaderRegistry.h"
+#include "gl/GlObjects.h"
 #include "sim/gpu/GlPassState.h"
+#include "sim/gpu/GpuShaders.h"
 
 namespace hg {
 namespace {
 
 constexpr std::string_view kWho = "GpuRadar";
-// Uniform locations (shaders/radar.vert, radar.frag, radar_analyze.comp).
+// Uniform locations (sim/gpu/shaders/radar.vert, radar.frag, radar_analyze.comp).
 constexpr GLint kFirstRadarLocation = 0;
 constexpr GLint kFrameOffsetLocation = 1;
 /// Texels (all radars of a chunk, per image) a chunk may hold: 16 B per texel over the four
@@ -39,10 +39,10 @@ class GpuRadar final : public RadarBackend {
           "GpuRadar: the OpenGL driver has neither GL_ARB_shader_viewport_layer_array nor "
           "GL_AMD_vertex_shader_layer (gl_Layer in the vertex shader: one draw for all radars)");
     std::unique_ptr<GpuRadar> r(new GpuRadar());
-    auto raster = gl::ShaderRegistry().buildGraphics("radar.vert", "radar.frag");
+    auto raster = gpuShaders().buildGraphics("radar.vert", "radar.frag");
     if (!raster) return raster.error();
     r->m_raster = std::move(raster).value();
-    auto analyze = gl::ShaderRegistry().buildCompute("radar_analyze.comp");
+    auto analyze = gpuShaders().buildCompute("radar_analyze.comp");
     if (!analyze) return analyze.error();
     r->m_analyze = std::move(analyze).value();
     GLuint vao = 0;

@@ -3,7 +3,7 @@
 /// of a batch is rendered in one instanced draw into layered framebuffers (one texture
 /// array layer per radar, gl_Layer from the vertex shader), R with the object IDs in one
 /// pass and M of the collision radars in a second; a compute pass (one workgroup per
-/// radar, shaders/radar_analyze.comp) forms L = R + M - d, reduces min R and min L, finds
+/// radar, sim/gpu/shaders/radar_analyze.comp) forms L = R + M - d, reduces min R and min L, finds
 /// the contact pixels, their centre and the plane-fit normal; only the RadarResult
 /// records (96 bytes per radar) are read back. Coverage and depth follow the CPU
 /// reference's rules (depth recomputed per fragment in double from the triangle, as the

@@ -9,16 +9,16 @@
 
 #include <glm/vec4.hpp>
 
-#include "render/gl/ShaderRegistry.h"
 #include "sim/core/Finite.h"
 #include "sim/gpu/GlPassState.h"
+#include "sim/gpu/GpuShaders.h"
 #include "sim/kernels/Kernels.h"
 
 namespace hg {
 namespace {
 
 constexpr std::string_view kWho = "snow exposure (GPU)";
-// Uniform locations (shaders/snow_depth.vert, snow_exposure.comp).
+// Uniform locations (sim/gpu/shaders/snow_depth.vert, snow_exposure.comp).
 constexpr GLint kMapIndexLocation = 0;
 constexpr GLint kPointCountLocation = 1;
 // Vertex attribute of the scene's positions (vec3, m).
@@ -66,10 +66,10 @@ Result<std::unique_ptr<GpuSnowExposure>> GpuSnowExposure::create(const SnowExpos
   if (Status s = settings.validate(); !s) return asGpuError(s.error());
   std::unique_ptr<GpuSnowExposure> e(new GpuSnowExposure());
   e->m_settings = settings;
-  auto depth = gl::ShaderRegistry().buildGraphics("snow_depth.vert", "snow_depth.frag");
+  auto depth = gpuShaders().buildGraphics("snow_depth.vert", "snow_depth.frag");
   if (!depth) return depth.error().prefixed(std::string(kWho) + ": ");
   e->m_depthProgram = std::move(depth).value();
-  auto count = gl::ShaderRegistry().buildCompute("snow_exposure.comp");
+  auto count = gpuShaders().buildCompute("snow_exposure.comp");
   if (!count) return count.error().prefixed(std::string(kWho) + ": ");
   e->m_countProgram = std::move(count).value();
   (void)checkGl("before create");  // errors of earlier, unrelated calls are not ours

@@ -2,8 +2,8 @@
 /// GPU pass of snow exposure (docs/methods.md section 5; the CPU reference is snowExposureCpu in
 /// sim/snow/SnowExposure.h): for each snowfall direction the scene is rendered
 /// orthographically along it into a depth map, exactly like a shadow map
-/// (shaders/snow_depth.vert, snow_depth.frag), then a compute pass over the receiving
-/// points (shaders/snow_exposure.comp, one invocation per point) looks each point up in
+/// (sim/gpu/shaders/snow_depth.vert, snow_depth.frag), then a compute pass over the receiving
+/// points (sim/gpu/shaders/snow_exposure.comp, one invocation per point) looks each point up in
 /// the map and counts the direction when the point is the first surface hit there. The
 /// per-point math (texel of a point, its depth, the first-hit test with the bias) is the
 /// CPU reference's own (kernels/snow.glslh), and coverage follows the same rules
@@ -31,7 +31,7 @@
 
 #include <glm/vec3.hpp>
 
-#include "render/gl/GlObjects.h"
+#include "gl/GlObjects.h"
 #include "sim/core/Result.h"
 #include "sim/core/TriangleMesh.h"
 #include "sim/snow/SnowExposure.h"

@@ -10,8 +10,8 @@
 
 #include <glm/trigonometric.hpp>
 
-#include "render/gl/ShaderRegistry.h"
 #include "sim/gpu/GlPassState.h"
+#include "sim/gpu/GpuShaders.h"
 #include "sim/gpu/GpuSnowExposure.h"
 #include "sim/kernels/Kernels.h"
 
@@ -19,7 +19,7 @@ namespace hg {
 namespace {
 
 constexpr std::string_view kWho = "snow (GPU)";
-// Uniform locations of shaders/snow_common.glsl.
+// Uniform locations of sim/gpu/shaders/snow_common.glsl.
 constexpr GLint kGridSizeLocation = 0, kGridGeometryLocation = 1, kPassValuesLocation = 2;
 // GL guarantees 65535 workgroups per dispatch dimension.
 constexpr std::size_t kMaxGroupsPerRow = 65535;
@@ -36,7 +36,7 @@ void dispatchItems(std::size_t items) {
   glDispatchCompute(GLuint(x), GLuint(y), 1);
 }
 
-/// The inverse of orderedBits in shaders/snow_cover_points.comp.
+/// The inverse of orderedBits in sim/gpu/shaders/snow_cover_points.comp.
 float fromOrderedBits(std::uint32_t bits) {
   const std::uint32_t b = (bits & 0x80000000u) != 0u ? bits & 0x7fffffffu : ~bits;
   float f = 0.0f;
@@ -56,7 +56,7 @@ class GpuSnowSolver final : public SnowSolver {
     const char* programs[] = {"snow_cover_points.comp", "snow_accumulate.comp", "snow_repose_out.comp",
                               "snow_repose_gather.comp", "snow_repose_ratio.comp"};
     for (int p = 0; p < 5; ++p) {
-      auto program = gl::ShaderRegistry().buildCompute(programs[p]);
+      auto program = gpuShaders().buildCompute(programs[p]);
       if (!program) return program.error().prefixed(std::string(kWho) + ": ");
       s->m_programs[p] = std::move(program).value();
     }

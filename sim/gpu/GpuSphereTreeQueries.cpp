@@ -5,15 +5,15 @@
 #include <string>
 #include <string_view>
 
-#include "render/gl/ShaderRegistry.h"
 #include "sim/gpu/GlPassState.h"
+#include "sim/gpu/GpuShaders.h"
 #include "sim/kernels/Kernels.h"
 
 namespace hg {
 namespace {
 
 constexpr std::string_view kWho = "sphere-tree queries (GPU)";
-// Uniform locations (shaders/sphere_tree_points.comp, sphere_tree_pairs.comp).
+// Uniform locations (sim/gpu/shaders/sphere_tree_points.comp, sphere_tree_pairs.comp).
 constexpr GLint kQueryCountLocation = 0;
 constexpr GLint kTargetLocation = 1;
 constexpr GLint kInstanceCountLocation = 2;
@@ -32,10 +32,10 @@ GLuint workGroups(std::size_t count) {
 
 Result<std::unique_ptr<GpuSphereTreeQueries>> GpuSphereTreeQueries::create() {
   std::unique_ptr<GpuSphereTreeQueries> q(new GpuSphereTreeQueries());
-  auto points = gl::ShaderRegistry().buildCompute("sphere_tree_points.comp");
+  auto points = gpuShaders().buildCompute("sphere_tree_points.comp");
   if (!points) return points.error().prefixed(std::string(kWho) + ": ");
   q->m_pointProgram = std::move(points).value();
-  auto pairs = gl::ShaderRegistry().buildCompute("sphere_tree_pairs.comp");
+  auto pairs = gpuShaders().buildCompute("sphere_tree_pairs.comp");
   if (!pairs) return pairs.error().prefixed(std::string(kWho) + ": ");
   q->m_pairProgram = std::move(pairs).value();
   return q;

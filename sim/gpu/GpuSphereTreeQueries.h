@@ -3,8 +3,8 @@
 /// the CPU reference are in sim/spheretree/SphereTreeQueries.h): the scene's nodes and
 /// instances live in two storage buffers (HG_BINDING_SPHERE_TREE_NODES, _INSTANCES), and
 /// one compute pass per batch runs one invocation per query:
-/// shaders/sphere_tree_points.comp (sphereTreeNearest / sphereTreeNearestAll of
-/// shaders/sphere_tree_common.glsl) and shaders/sphere_tree_pairs.comp (sphereTreeCollide).
+/// sim/gpu/shaders/sphere_tree_points.comp (sphereTreeNearest / sphereTreeNearestAll of
+/// sim/gpu/shaders/sphere_tree_common.glsl) and sim/gpu/shaders/sphere_tree_pairs.comp (sphereTreeCollide).
 /// The traversals are those of the CPU backend node for node, with the per-node math of
 /// kernels/sphere_tree.glslh, so both find the same leaves and count the same leaf pairs
 /// up to float rounding of the driver (llvmpipe, tests/spheretree/SphereTreeQueriesGLTest:
@@ -29,7 +29,7 @@
 #include <span>
 #include <vector>
 
-#include "render/gl/GlObjects.h"
+#include "gl/GlObjects.h"
 #include "sim/core/Result.h"
 #include "sim/spheretree/SphereTreeQueries.h"
 

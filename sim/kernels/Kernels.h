@@ -39,12 +39,22 @@ inline glm::bvec3 isnan(vec3 v) { return glm::isnan(v); }
 inline glm::bvec3 isinf(vec3 v) { return glm::isinf(v); }
 inline bool any(glm::bvec3 b) { return glm::any(b); }
 
+#include "sim/kernels/bindings.glslh"
+#include "sim/kernels/layout.glslh"
+// The domains' records.
+#include "sim/kernels/cloth_layout.glslh"
+#include "sim/kernels/depth_layout.glslh"
+#include "sim/kernels/particle_skinning_layout.glslh"
+#include "sim/kernels/radar_layout.glslh"
+#include "sim/kernels/skinning_layout.glslh"
+#include "sim/kernels/snow_layout.glslh"
+#include "sim/kernels/sphere_tree_layout.glslh"
+// The per-element math.
 #include "sim/kernels/anisotropy.glslh"
 #include "sim/kernels/bending.glslh"
 #include "sim/kernels/body_contact.glslh"
 #include "sim/kernels/cloth_vertex.glslh"
 #include "sim/kernels/depth_contact.glslh"
-#include "sim/kernels/layout.glslh"
 #include "sim/kernels/obb.glslh"
 #include "sim/kernels/particle_skinning.glslh"
 #include "sim/kernels/projective.glslh"
@@ -55,7 +65,7 @@ inline bool any(glm::bvec3 b) { return glm::any(b); }
 #include "sim/kernels/sphere_tree.glslh"
 #include "sim/kernels/spring.glslh"
 
-// std430 agreement (see layout.glslh). The GL side is checked in LayoutGLTest.
+// std430 agreement (see layout.glslh and the domain layouts). The GL side is checked in LayoutGLTest.
 static_assert(sizeof(vec4) == 16 && alignof(vec4) <= 16 && sizeof(uvec4) == 16);
 static_assert(sizeof(SpringEntry) == 8);
 static_assert(sizeof(ClothSpring) == 48);

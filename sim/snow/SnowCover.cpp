@@ -430,7 +430,7 @@ SnowExposureSettings resolvedExposureSettings(const SnowCover& cover, const Snow
 
 namespace {
 
-/// The CPU reference: the same two sweeps as the compute passes (shaders/snow_repose_*.comp),
+/// The CPU reference: the same two sweeps as the compute passes (sim/gpu/shaders/snow_repose_*.comp),
 /// in float, in the same order of summation.
 class CpuSnowSolver final : public SnowSolver {
  public:

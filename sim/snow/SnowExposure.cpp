@@ -16,7 +16,7 @@ namespace hg {
 namespace {
 
 /// How many of the map's `rays` sub-rays from p are free (kernels/snow.glslh; the loop of
-/// shaders/snow_exposure.comp).
+/// sim/gpu/shaders/snow_exposure.comp).
 int snowRaysFree(const kernels::SnowMap& map, const std::vector<float>& depth, const glm::vec3& p, int rays) {
   int free = 0;
   for (int j = 0; j < rays; ++j) {
@@ -162,7 +162,7 @@ Result<std::vector<float>> snowExposureCpu(const TriangleMesh& scene, std::span<
     if (!frame) return frame.error();
     const std::vector<float> depth = renderSnowDepthMap(*frame, scene);
     const kernels::SnowMap map = snowMapRecord(*frame, settings, int(d));
-    // Per point as shaders/snow_exposure.comp (kernels/snow.glslh).
+    // Per point as sim/gpu/shaders/snow_exposure.comp (kernels/snow.glslh).
 #pragma omp parallel for schedule(static) if (points.size() >= 4096)
     for (std::ptrdiff_t k = 0; k < std::ptrdiff_t(points.size()); ++k) {
       hits[std::size_t(k)] += snowRaysFree(map, depth, points[std::size_t(k)], rays);

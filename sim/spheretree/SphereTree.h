@@ -124,7 +124,7 @@ class SphereTree {
 
 /// SphereTree::nearest over a node array holding several trees (the layout of the GPU
 /// passes and the cloth colliders): the instance's root sits at instance.base.x. The
-/// same traversal, in the same order, as shaders/sphere_tree_common.glsl.
+/// same traversal, in the same order, as sim/gpu/shaders/sphere_tree_common.glsl.
 SpherePointHit nearestLeaf(std::span<const kernels::SphereTreeNode> nodes, const kernels::SphereTreeInstance& instance,
                            glm::vec3 p, float searchRadius);
 
@@ -134,7 +134,7 @@ SpherePointHit nearestLeaf(std::span<const kernels::SphereTreeNode> nodes, const
 /// overlap the other node are pushed, last child first; for every overlapping leaf pair,
 /// `visit(leafA, leafB, leafB's sphere in a's frame)` is called, and a false return ends the
 /// test. `stack` is scratch space. Returns the node pairs visited. The traversal of
-/// hg::collide, sphereTreeQueryPair and shaders/sphere_tree_common.glsl sphereTreeCollide.
+/// hg::collide, sphereTreeQueryPair and sim/gpu/shaders/sphere_tree_common.glsl sphereTreeCollide.
 template <class Visit>
 std::size_t traverseCollidingLeaves(const kernels::SphereTreeNode* na, const kernels::SphereTreeNode* nb,
                                     const kernels::SphereTreeRelativePose& rel, std::vector<glm::uvec2>& stack,

@@ -6,7 +6,7 @@
 /// for node the same way, with the per-node math of kernels/sphere_tree.glslh:
 ///
 /// - a point query is hg::nearestLeaf (the GPU: sphereTreeNearest of
-///   shaders/sphere_tree_common.glsl) against one instance, or against every instance in
+///   sim/gpu/shaders/sphere_tree_common.glsl) against one instance, or against every instance in
 ///   index order, each searched with the best signed distance so far as its search radius.
 ///   So the result is the smallest signed distance over all instances and, of two equal
 ///   ones, the lower instance index (and within one tree the leaf the traversal reaches

@@ -1,4 +1,4 @@
-// The cloth's box and sphere-tree colliders on the GPU (shaders/body_contact.glsl) against
+// The cloth's box and sphere-tree colliders on the GPU (sim/gpu/shaders/body_contact.glsl) against
 // the CPU reference (CpuClothSolverBase::contactAt): same traversal (hg::nearestLeaf vs
 // sphereTreeNearest over one concatenated node array), same box kernel.
 #include <cmath>

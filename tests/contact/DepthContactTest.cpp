@@ -12,10 +12,10 @@
 
 #include <glm/geometric.hpp>
 
+#include "sim/cloth/CpuClothSolver.h"
+#include "sim/cloth/CpuClothSolverBase.h"
 #include "sim/contact/DepthViews.h"
 #include "sim/contact/SignedDistanceGrid.h"
-#include "sim/cpu/CpuClothSolver.h"
-#include "sim/cpu/CpuClothSolverBase.h"
 #include "tests/support/ClothFixtures.h"
 
 namespace hg {

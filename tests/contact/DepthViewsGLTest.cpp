@@ -1,4 +1,4 @@
-// Depth views on the GPU (sim/gpu/GpuDepthViewRenderer, shaders/depth_view.*) against
+// Depth views on the GPU (sim/gpu/GpuDepthViewRenderer, sim/gpu/shaders/depth_view.*) against
 // the CPU reference rasterizer (sim/contact/DepthViews.cpp): coverage, depths, normals
 // and velocities of every view and layer, texel by texel.
 #include <algorithm>

@@ -6,8 +6,8 @@
 #include <gtest/gtest.h>
 
 #include "sim/body/Mannequin.h"
+#include "sim/cloth/CpuClothSolver.h"
 #include "sim/contact/SignedDistanceGrid.h"
-#include "sim/cpu/CpuClothSolver.h"
 #include "sim/garment/Dressing.h"
 #include "sim/garment/Sewing.h"
 

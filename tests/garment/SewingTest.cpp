@@ -8,7 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "sim/cloth/ClothSolver.h"
-#include "sim/cpu/CpuClothSolver.h"
+#include "sim/cloth/CpuClothSolver.h"
 #include "sim/garment/Patterns.h"
 #include "sim/garment/Sewing.h"
 #include "tests/garment/GarmentFixtures.h"

@@ -1,12 +1,12 @@
 // The shared kernels give the same numbers as GLSL on the driver and as C++:
-// shaders/test/kernel_probe.comp evaluates them for random cases.
+// sim/gpu/shaders/test/kernel_probe.comp evaluates them for random cases.
 #include <random>
 
 #include <gtest/gtest.h>
 
-#include "render/gl/ShaderRegistry.h"
 #include "sim/kernels/Kernels.h"
 #include "tests/support/GlTest.h"
+#include "tests/support/TestShaders.h"
 
 namespace hg {
 namespace {
@@ -25,7 +25,7 @@ constexpr int kProbeOutputs = 10;
 class KernelGLTest : public test::GlTest {};
 
 TEST_F(KernelGLTest, GlslMatchesCpp) {
-  auto program = gl::ShaderRegistry().buildCompute("test/kernel_probe.comp");
+  auto program = test::allShaders().buildCompute("test/kernel_probe.comp");
   ASSERT_TRUE(program) << program.error().message;
 
   ClothStepParams params{};

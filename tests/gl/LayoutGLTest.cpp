@@ -8,7 +8,7 @@
 
 #include <gtest/gtest.h>
 
-#include "render/gl/ShaderRegistry.h"
+#include "sim/gpu/GpuShaders.h"
 #include "sim/kernels/Kernels.h"
 #include "tests/support/GlTest.h"
 
@@ -24,10 +24,10 @@ class LayoutGLTest : public test::GlTest {
  protected:
   void SetUp() override {
     test::GlTest::SetUp();
-    auto program = gl::ShaderRegistry().buildCompute("cloth_step.comp");
+    auto program = gpuShaders().buildCompute("cloth_step.comp");
     ASSERT_TRUE(program) << program.error().message;
     m_program = std::move(program).value();
-    auto forces = gl::ShaderRegistry().buildCompute("cloth_forces.comp");
+    auto forces = gpuShaders().buildCompute("cloth_forces.comp");
     ASSERT_TRUE(forces) << forces.error().message;
     m_forces = std::move(forces).value();
     collect(m_program);

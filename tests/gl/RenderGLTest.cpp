@@ -36,7 +36,7 @@ TEST_F(RenderGLTest, DrapeSceneShowsClothOverSphereOnGround) {
   ASSERT_TRUE(scene);
   auto model = buildSceneCloth(*scene).value();
   DrapeSceneView view(model, scene->settings);
-  auto renderer = MeshRenderer::create(gl::ShaderRegistry());
+  auto renderer = MeshRenderer::create(renderShaders());
   ASSERT_TRUE(renderer) << renderer.error().message;
   OffscreenTarget target(320, 240);
   target.bind();

@@ -1,8 +1,8 @@
 // Every embedded shader compiles on the driver; include resolution and error mapping.
 #include <gtest/gtest.h>
 
-#include "render/gl/ShaderRegistry.h"
 #include "tests/support/GlTest.h"
+#include "tests/support/TestShaders.h"
 
 namespace hg {
 namespace {
@@ -10,11 +10,11 @@ namespace {
 class ShaderGLTest : public test::GlTest, public ::testing::WithParamInterface<std::string> {};
 
 TEST_P(ShaderGLTest, Compiles) {
-  const Status status = gl::ShaderRegistry().compileStage(GetParam());
+  const Status status = test::allShaders().compileStage(GetParam());
   EXPECT_TRUE(status) << status.error().message;  // the driver's info log, mapped to file:line
 }
 
-INSTANTIATE_TEST_SUITE_P(Embedded, ShaderGLTest, ::testing::ValuesIn(gl::ShaderRegistry().stageNames()),
+INSTANTIATE_TEST_SUITE_P(Embedded, ShaderGLTest, ::testing::ValuesIn(test::allShaders().stageNames()),
                          [](const auto& param) {
                            std::string name = param.param;
                            for (char& c : name)
@@ -23,7 +23,7 @@ INSTANTIATE_TEST_SUITE_P(Embedded, ShaderGLTest, ::testing::ValuesIn(gl::ShaderR
                          });
 
 TEST(ShaderRegistry, EmbedsTheKernelHeaders) {
-  const auto names = gl::ShaderRegistry().names();
+  const auto names = test::allShaders().names();
   for (const char* expected : {"kernels/common.glslh", "kernels/layout.glslh", "kernels/spring.glslh",
                                "kernels/cloth_vertex.glslh", "cloth_step.comp", "mesh.vert", "mesh.frag"})
     EXPECT_NE(std::find(names.begin(), names.end(), expected), names.end()) << expected;

@@ -13,8 +13,8 @@
 #include <glm/geometric.hpp>
 
 #include "sim/cloth/ClothModel.h"
+#include "sim/cloth/CpuClothSolver.h"
 #include "sim/contact/DepthViews.h"
-#include "sim/cpu/CpuClothSolver.h"
 #include "sim/radar/ClothSweep.h"
 #include "sim/scene/DrapeScene.h"
 

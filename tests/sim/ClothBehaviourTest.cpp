@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-#include "sim/cpu/CpuClothSolver.h"
+#include "sim/cloth/CpuClothSolver.h"
 #include "tests/support/ClothFixtures.h"
 
 namespace hg {

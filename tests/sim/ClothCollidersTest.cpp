@@ -9,7 +9,7 @@
 #include <gtest/gtest.h>
 #include <glm/geometric.hpp>
 
-#include "sim/cpu/CpuClothSolver.h"
+#include "sim/cloth/CpuClothSolver.h"
 #include "sim/scene/DrapeScene.h"
 #include "sim/scene/DrapeSetup.h"
 #include "tests/support/ClothFixtures.h"

@@ -5,8 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include "sim/cloth/CpuClothSolver.h"
 #include "sim/cloth/StableStep.h"
-#include "sim/cpu/CpuClothSolver.h"
 #include "sim/scene/DrapeScene.h"
 #include "tests/support/ClothFixtures.h"
 

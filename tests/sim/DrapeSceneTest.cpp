@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-#include "sim/cpu/CpuClothSolver.h"
+#include "sim/cloth/CpuClothSolver.h"
 #include "sim/motion/CharacterIO.h"
 #include "sim/scene/DrapeScene.h"
 #include "sim/scene/DrapeSetup.h"

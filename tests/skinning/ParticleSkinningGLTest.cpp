@@ -1,4 +1,4 @@
-// Particle skinning on the GPU (sim/gpu/GpuParticleSkinner.h, shaders/particle_skin_*.comp)
+// Particle skinning on the GPU (sim/gpu/GpuParticleSkinner.h, sim/gpu/shaders/particle_skin_*.comp)
 // against the CPU reference backend (CpuParticleSkinner, sim/skinning/ParticleSkinning.cpp):
 // the same kernels (sim/kernels/particle_skinning.glslh) compiled as GLSL by the driver
 // and as C++. The neighbour search must agree exactly; the dynamics to rounding (float on
@@ -18,11 +18,11 @@
 
 #include <glm/gtc/quaternion.hpp>
 
-#include "render/gl/ShaderRegistry.h"
 #include "sim/gpu/GpuParticleSkinner.h"
+#include "sim/gpu/GpuShaders.h"
 #include "sim/kernels/Kernels.h"
-#include "tests/skinning/SkinningFixtures.h"
 #include "tests/support/GlTest.h"
+#include "tests/support/SkinningFixtures.h"
 
 namespace hg {
 namespace {
@@ -107,7 +107,7 @@ Skinners makeSkinners(std::shared_ptr<const ParticleSkinModel> model) {
 // ---- Shaders ------------------------------------------------------------------------------
 
 TEST_F(ParticleSkinningGLTest, ShadersCompileAndLink) {
-  const gl::ShaderRegistry registry;
+  const gl::ShaderRegistry& registry = gpuShaders();
   int stages = 0;
   for (const std::string& name : registry.stageNames()) {
     if (name.rfind("particle_skin_", 0) != 0) continue;
@@ -126,7 +126,7 @@ TEST_F(ParticleSkinningGLTest, LayoutsAndBindingsMatchTheDriver) {
   EXPECT_GT(maxBindings, HG_BINDING_PARTICLE_JOINT_DUAL_QUATERNIONS);
   std::map<std::string, GLint> offsets, strides;
   for (const char* name : {"particle_skin_forces.comp", "particle_skin_surface.comp"}) {
-    auto program = gl::ShaderRegistry().buildCompute(name);
+    auto program = gpuShaders().buildCompute(name);
     ASSERT_TRUE(program) << program.error().message;
     GLint count = 0;
     glGetProgramInterfaceiv(program->id(), GL_BUFFER_VARIABLE, GL_ACTIVE_RESOURCES, &count);

@@ -1,4 +1,4 @@
-// Body skinning on the GPU (sim/gpu/GpuBodySkinner.h, shaders/skinning.comp) against the
+// Body skinning on the GPU (sim/gpu/GpuBodySkinner.h, sim/gpu/shaders/skinning.comp) against the
 // CPU reference backend: the same kernels (sim/kernels/skinning.glslh) compiled as GLSL
 // by the driver and as C++.
 #include <algorithm>
@@ -13,11 +13,11 @@
 
 #include <glm/gtc/constants.hpp>
 
-#include "render/gl/ShaderRegistry.h"
 #include "sim/gpu/GpuBodySkinner.h"
+#include "sim/gpu/GpuShaders.h"
 #include "sim/kernels/Kernels.h"
-#include "tests/skinning/SkinningFixtures.h"
 #include "tests/support/GlTest.h"
+#include "tests/support/SkinningFixtures.h"
 
 namespace hg {
 namespace {
@@ -25,7 +25,7 @@ namespace {
 class SkinningGLTest : public test::GlTest {};
 
 TEST_F(SkinningGLTest, ShadersCompile) {
-  const gl::ShaderRegistry registry;
+  const gl::ShaderRegistry& registry = gpuShaders();
   for (const std::string& name : registry.stageNames()) {
     if (name.find("skinning") == std::string::npos) continue;
     const Status status = registry.compileStage(name);
@@ -38,7 +38,7 @@ TEST_F(SkinningGLTest, ShadersCompile) {
 // The std430 layouts of skinning.comp as the driver sees them equal the C++ ones
 // (static_asserts in sim/kernels/Kernels.h).
 TEST_F(SkinningGLTest, LayoutsMatchTheDriver) {
-  auto program = gl::ShaderRegistry().buildCompute("skinning.comp");
+  auto program = gpuShaders().buildCompute("skinning.comp");
   ASSERT_TRUE(program) << program.error().message;
   std::map<std::string, GLint> offsets, strides, arrayStrides, matrixStrides;
   GLint count = 0;

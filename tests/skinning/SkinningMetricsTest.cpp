@@ -21,9 +21,9 @@
 #include <glm/vec3.hpp>
 #include <glm/vec4.hpp>
 
-#include "SkinningFixtures.h"
 #include "sim/io/SvgPlot.h"
 #include "sim/skinning/SkinningMetrics.h"
+#include "tests/support/SkinningFixtures.h"
 
 namespace hg {
 namespace {

@@ -14,7 +14,7 @@
 
 #include "sim/kernels/Kernels.h"
 #include "sim/skinning/BodySkinner.h"
-#include "tests/skinning/SkinningFixtures.h"
+#include "tests/support/SkinningFixtures.h"
 
 namespace hg {
 namespace {

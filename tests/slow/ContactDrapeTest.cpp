@@ -12,10 +12,10 @@
 
 #include <glm/geometric.hpp>
 
+#include "sim/cloth/CpuClothSolver.h"
 #include "sim/contact/DepthViews.h"
 #include "sim/contact/Penetration.h"
 #include "sim/contact/SignedDistanceGrid.h"
-#include "sim/cpu/CpuClothSolver.h"
 #include "sim/scene/DrapeScene.h"
 #include "sim/scene/DrapeSetup.h"
 

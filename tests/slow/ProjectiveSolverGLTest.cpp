@@ -1,5 +1,5 @@
 // The ProjectiveJacobi integrator (projective dynamics with Jacobi + Chebyshev, see
-// sim/cpu/CpuProjectiveClothSolver.h): one test body for both backends
+// sim/cloth/CpuProjectiveClothSolver.h): one test body for both backends
 // (value-parameterized), then determinism and CPU vs GPU cross-checks.
 #include <algorithm>
 #include <cmath>

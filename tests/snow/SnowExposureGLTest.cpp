@@ -19,9 +19,10 @@
 #include <glm/geometric.hpp>
 #include <glm/trigonometric.hpp>
 
-#include "render/gl/EmbeddedFiles.h"
-#include "render/gl/GlObjects.h"
-#include "render/gl/ShaderRegistry.h"
+#include "gl/EmbeddedFiles.h"
+#include "gl/GlObjects.h"
+#include "gl/ShaderRegistry.h"
+#include "sim/gpu/GpuShaders.h"
 #include "sim/gpu/GpuSnowExposure.h"
 #include "sim/snow/SnowExposure.h"
 #include "sim/snow/SnowfallDirections.h"
@@ -251,7 +252,7 @@ void main() {
 TEST_F(SnowExposureGLTest, KernelMathMatchesTheCpuBitForBit) {
   // The texel of a point, its image coordinates and its depth come out of GLSL (precise)
   // with the same bits as from C++: CPU and GPU look every point up in the same texel.
-  std::vector<embedded::EmbeddedFile> files(embedded::shaders().begin(), embedded::shaders().end());
+  std::vector<embedded::EmbeddedFile> files(embedded::gpuShaderFiles().begin(), embedded::gpuShaderFiles().end());
   files.push_back({"test/snow_probe.comp", kProbeSource});
   auto program = gl::ShaderRegistry(files).buildCompute("test/snow_probe.comp");
   ASSERT_TRUE(program.ok()) << program.error().message;

@@ -9,9 +9,9 @@
 
 #include <gtest/gtest.h>
 
+#include "gl/ShaderRegistry.h"
 #include "render/MeshRenderer.h"
 #include "render/SnowSceneView.h"
-#include "render/gl/ShaderRegistry.h"
 #include "sim/snow/SnowCover.h"
 #include "tests/support/GlTest.h"
 
@@ -103,7 +103,7 @@ DepthComparison compareWithCoveredMesh(const SnowSceneView& view, const SnowCove
   const std::vector<float> displaced = target.depth();
   TriangleMesh mesh = coveredSceneMesh(cover);
   computeVertexNormals(mesh);
-  auto renderer = MeshRenderer::create(gl::ShaderRegistry());
+  auto renderer = MeshRenderer::create(renderShaders());
   EXPECT_TRUE(renderer) << (renderer ? "" : renderer.error().message);
   if (!renderer) return {};
   const DrawItem item{&mesh, glm::vec3(0.5f), glm::vec3(0.5f), false};

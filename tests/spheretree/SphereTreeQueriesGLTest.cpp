@@ -1,5 +1,5 @@
 // Sphere-tree batch queries: the GPU backend (sim/gpu/GpuSphereTreeQueries,
-// shaders/sphere_tree_points.comp and sphere_tree_pairs.comp) against the CPU backend
+// sim/gpu/shaders/sphere_tree_points.comp and sphere_tree_pairs.comp) against the CPU backend
 // (sim/spheretree/SphereTreeQueries), and the CPU batch against the single-query functions
 // (hg::nearestLeaf, hg::collide) and brute force over every leaf sphere. The scene: a
 // bottle tree (makeBottle, 0.3 m, voxelized at 64) and a torus tree at random poses, some

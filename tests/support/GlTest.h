@@ -6,7 +6,7 @@
 
 #include <gtest/gtest.h>
 
-#include "render/gl/HeadlessContext.h"
+#include "gl/HeadlessContext.h"
 
 namespace hg::test {
 

@@ -1,0 +1,122 @@
+#include "sim/cloth/CpuClothSolverBase.h"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cassert>
+#include <utility>
+
+#include <glm/geometric.hpp>
+
+namespace hg {
+
+CpuClothSolverBase::CpuClothSolverBase(std::shared_ptr<const ClothModel> model, const ClothSettings& settings)
+    : ClothSolver(std::move(model), settings), m_springs(m_model->springs), m_hinges(m_model->hinges) {
+  m_state = restState(*m_model);
+}
+
+void CpuClothSolverBase::writeState(const ClothState& state) {
+  assert(state.positions.size() == m_model->vertexCount());
+  assert(state.velocities.size() == m_model->vertexCount());
+  m_state = state;
+}
+
+void CpuClothSolverBase::setPinTargets(std::span<const std::uint32_t> vertices, std::span<const glm::vec3> positions) {
+  assert(vertices.size() == positions.size());
+  for (std::size_t k = 0; k < vertices.size(); ++k) {
+    glm::vec4& x = m_state.positions[vertices[k]];
+    if (x.w != 0.0f) continue;  // only pinned vertices are kinematic
+    m_state.velocities[vertices[k]] = glm::vec4((positions[k] - glm::vec3(x)) / m_settings.frameDt, 0.0f);
+    x = glm::vec4(positions[k], 0.0f);
+  }
+}
+
+int CpuClothSolverBase::threads() const { return m_settings.threads > 0 ? m_settings.threads : omp_get_max_threads(); }
+
+void CpuClothSolverBase::creep(const kernels::ClothStepParams& params) {
+  const glm::vec4* x = m_state.positions.data();
+  const auto springCount = std::int64_t(m_springs.size());
+#pragma omp parallel for schedule(static) num_threads(threads()) if (springCount >= kParallelThreshold)
+  for (std::int64_t s = 0; s < springCount; ++s) {
+    kernels::ClothSpring& spring = m_springs[std::size_t(s)];
+    const float r = glm::distance(glm::vec3(x[spring.a]), glm::vec3(x[spring.b]));
+    spring.restLength = kernels::plasticRestLength(r, spring.restLength, params);
+  }
+  const auto hingeCount = std::int64_t(m_hinges.size());
+#pragma omp parallel for schedule(static) num_threads(threads()) if (hingeCount >= kParallelThreshold)
+  for (std::int64_t h = 0; h < hingeCount; ++h) {
+    kernels::ClothHinge& hinge = m_hinges[std::size_t(h)];
+    const float theta = kernels::hingeAngle(glm::vec3(x[hinge.vertices.x]), glm::vec3(x[hinge.vertices.y]),
+                                            glm::vec3(x[hinge.vertices.z]), glm::vec3(x[hinge.vertices.w]));
+    hinge = kernels::withRestAngle(hinge, kernels::plasticRestAngle(theta, hinge.restAngle, params));
+  }
+}
+
+kernels::VertexContact CpuClothSolverBase::contactAt(glm::vec3 x, const kernels::ClothStepParams& params) const {
+  kernels::VertexContact contact = kernels::analyticContact(x, params);
+  glm::ivec3 corner;
+  glm::vec3 fraction;
+  const SignedDistanceGrid* body = m_settings.body.get();
+  if (body && kernels::bodyGridCell(x, params, corner, fraction)) {
+    float c[8];
+    for (std::uint32_t k = 0; k < 8; ++k) c[k] = body->values[kernels::bodyGridIndex(corner, k, params)];
+    contact = kernels::deeperContact(contact, kernels::bodyContactFromCorners(c, fraction, params));
+  }
+  if (const DepthViewImages* views = m_settings.bodyViews.get(); views && params.depthViews.x > 0)
+    contact = kernels::deeperContact(contact, depthViewContact(*views, x, params.friction));
+  for (const kernels::ClothBox& box : m_boxRecords)
+    contact = kernels::deeperContact(contact, kernels::boxContact(box, x));
+  if (const SphereTreeColliders* trees = m_settings.sphereTrees.get()) {
+    // The nearest leaf over every instance (sim/gpu/shaders/body_contact.glsl: sphereTreeNearestAll).
+    const kernels::SpherePointResult hit =
+        sphereTreeQueryPoint(*trees, glm::vec4(x, params.colliderSearch.x), kSphereQueryAllInstances);
+    if (hit.normalDistance.w < HG_NO_CONTACT_GAP)
+      contact = kernels::deeperContact(
+          contact, kernels::sphereTreeContact(hit.normalDistance, trees->instances[hit.leaf.x].translation.w));
+  }
+  return contact;
+}
+
+void CpuClothSolverBase::resolveBodyFeatures() {
+  const kernels::ClothStepParams params =
+      m_settings.stepParams(*m_model, std::max(m_lastSubsteps, 1), m_settings.velocityDamping);
+  const ClothModel& model = *m_model;
+  const glm::vec4* x = m_state.positions.data();
+  const auto n = std::int64_t(model.vertexCount());
+  m_featureDisplacements.assign(std::size_t(n), glm::vec4(0.0f));
+  glm::vec4* out = m_featureDisplacements.data();
+  // Gather (sim/gpu/shaders/cloth_features_gather.comp): the deepest element of each vertex.
+#pragma omp parallel for schedule(static) num_threads(threads()) if (n >= kParallelThreshold)
+  for (std::int64_t i = 0; i < n; ++i) {
+    const glm::vec4 xi = x[i];
+    if (xi.w == 0.0f) continue;  // pinned vertices stay where they are
+    glm::vec4 best(0.0f);
+    for (std::uint32_t k = model.springOffsets[i]; k < model.springOffsets[i + 1]; ++k) {
+      const glm::vec3 s = kernels::edgeMidpoint(glm::vec3(xi), glm::vec3(x[model.springEntries[k].neighbor]));
+      best = kernels::deeperDisplacement(best, kernels::featureDisplacement(contactAt(s, params)));
+    }
+    for (std::uint32_t k = model.hingeOffsets[i]; k < model.hingeOffsets[i + 1]; ++k) {
+      const std::uint32_t entry = model.hingeEntries[k], role = entry % 4;
+      const glm::uvec4 v = m_hinges[entry / 4].vertices;
+      const glm::vec3 a(x[v.x]), b(x[v.y]);
+      if (role != 3)
+        best = kernels::deeperDisplacement(
+            best, kernels::featureDisplacement(contactAt(kernels::triangleCentroid(a, b, glm::vec3(x[v.z])), params)));
+      if (role != 2)
+        best = kernels::deeperDisplacement(
+            best, kernels::featureDisplacement(contactAt(kernels::triangleCentroid(b, a, glm::vec3(x[v.w])), params)));
+    }
+    out[i] = best;
+  }
+  // Apply (sim/gpu/shaders/cloth_features_apply.comp).
+#pragma omp parallel for schedule(static) num_threads(threads()) if (n >= kParallelThreshold)
+  for (std::int64_t i = 0; i < n; ++i) {
+    if (!(out[i].w > 0.0f)) continue;
+    kernels::VertexState state{glm::vec3(m_state.positions[i]), glm::vec3(m_state.velocities[i])};
+    state = kernels::applyFeatureDisplacement(state, out[i]);
+    m_state.positions[i] = glm::vec4(state.position, m_state.positions[i].w);
+    m_state.velocities[i] = glm::vec4(state.velocity, 0.0f);
+  }
+}
+
+}  // namespace hg

@@ -1,0 +1,68 @@
+#pragma once
+/// The plumbing shared by the CPU cloth solvers (CpuClothSolver.cpp: symplectic Euler;
+/// CpuProjectiveClothSolver.cpp: projective Jacobi): the current state, the springs and
+/// hinges as plasticity changes them, state and pin transfers, the OpenMP thread count
+/// and the plastic creep pass. Derived solvers implement advance() and own their
+/// scratch buffers.
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "sim/cloth/ClothSolver.h"
+
+namespace hg {
+
+class CpuClothSolverBase : public ClothSolver {
+ public:
+  Backend backend() const override { return Backend::Cpu; }
+
+  ClothState readState() const override { return m_state; }
+  void writeState(const ClothState& state) override;
+  void setPinTargets(std::span<const std::uint32_t> vertices, std::span<const glm::vec3> positions) override;
+
+  std::vector<kernels::ClothSpring> readSprings() const override { return m_springs; }
+  std::vector<kernels::ClothHinge> readHinges() const override { return m_hinges; }
+
+ protected:
+  /// Starts at the model's rest state with the model's springs and hinges.
+  CpuClothSolverBase(std::shared_ptr<const ClothModel> model, const ClothSettings& settings);
+
+  /// OpenMP threads of a parallel loop: settings().threads, or the OpenMP default if 0.
+  int threads() const;
+  /// Loops shorter than this run on one thread: a parallel region costs more than
+  /// it saves there, and spinning threads crawl when the cores are oversubscribed.
+  /// The result does not depend on it (per-element work, fixed gather order).
+  static constexpr std::int64_t kParallelThreshold = 2048;
+
+  /// Plastic creep of rest lengths and angles toward the current state's shape
+  /// (sim/gpu/shaders/cloth_plasticity.comp on the GPU); run after each substep when
+  /// params.plasticRate > 0.
+  void creep(const kernels::ClothStepParams& params);
+
+  /// The bending forces of `hinge` at positions x, written to out[0..3] (one per role),
+  /// the hinge part of sim/gpu/shaders/cloth_forces.comp.
+  static void storeHingeForces(const glm::vec4* x, const kernels::ClothHinge& hinge, glm::vec4* out) {
+    const kernels::HingeForces f =
+        kernels::bendingForces(glm::vec3(x[hinge.vertices.x]), glm::vec3(x[hinge.vertices.y]),
+                               glm::vec3(x[hinge.vertices.z]), glm::vec3(x[hinge.vertices.w]), hinge);
+    out[0] = glm::vec4(f.f0, 0.0f);
+    out[1] = glm::vec4(f.f1, 0.0f);
+    out[2] = glm::vec4(f.f2, 0.0f);
+    out[3] = glm::vec4(f.f3, 0.0f);
+  }
+
+  /// The per-frame feature pass (sim/gpu/shaders/cloth_features_*.comp on the GPU).
+  void resolveBodyFeatures() override;
+
+  /// The deepest contact at x: the analytic colliders, the body grid, the body's depth
+  /// views, the boxes and the sphere trees (sim/gpu/shaders/body_contact.glsl on the GPU).
+  kernels::VertexContact contactAt(glm::vec3 x, const kernels::ClothStepParams& params) const;
+
+  ClothState m_state;                             ///< the current state (positions m, velocities m/s)
+  std::vector<kernels::ClothSpring> m_springs;    ///< rest lengths change under plasticity
+  std::vector<kernels::ClothHinge> m_hinges;      ///< rest angles change under plasticity
+  std::vector<glm::vec4> m_featureDisplacements;  ///< scratch of resolveBodyFeatures()
+};
+
+}  // namespace hg

@@ -1,0 +1,53 @@
+#version 450 core
+// Vertex pass of a symplectic-Euler substep of the mass-spring cloth (GPU backend):
+// gathers the element forces of cloth_forces.comp in CSR order, integrates, applies
+// contacts. Orchestration only: the per-element math is in kernels/*.glslh, shared
+// with the CPU backend (sim/cloth/CpuClothSolver.cpp), which runs the same loops.
+// Reads state from the *_IN buffers, writes *_OUT (ping-pong, no races).
+#include "kernels/cloth_layout.glslh"
+#include "kernels/cloth_vertex.glslh"
+#include "kernels/body_contact.glslh"
+#include "kernels/depth_contact.glslh"
+
+layout(local_size_x = HG_WORKGROUP_SIZE) in;
+
+layout(std430, binding = HG_BINDING_CLOTH_PARAMS) readonly buffer ParamsBlock { ClothStepParams params; };
+#include "body_contact.glsl"
+layout(std430, binding = HG_BINDING_POSITIONS_IN) readonly buffer PositionsIn { vec4 positionsIn[]; };
+layout(std430, binding = HG_BINDING_VELOCITIES_IN) readonly buffer VelocitiesIn { vec4 velocitiesIn[]; };
+layout(std430, binding = HG_BINDING_POSITIONS_OUT) writeonly buffer PositionsOut { vec4 positionsOut[]; };
+layout(std430, binding = HG_BINDING_VELOCITIES_OUT) writeonly buffer VelocitiesOut { vec4 velocitiesOut[]; };
+layout(std430, binding = HG_BINDING_SPRING_OFFSETS) readonly buffer SpringOffsets { uint springOffsets[]; };
+layout(std430, binding = HG_BINDING_SPRING_ENTRIES) readonly buffer SpringEntries { SpringEntry springEntries[]; };
+layout(std430, binding = HG_BINDING_HINGE_OFFSETS) readonly buffer HingeOffsets { uint hingeOffsets[]; };
+layout(std430, binding = HG_BINDING_HINGE_ENTRIES) readonly buffer HingeEntries { uint hingeEntries[]; };
+layout(std430, binding = HG_BINDING_ELEMENT_FORCES) readonly buffer ElementForces { vec4 elementForces[]; };
+layout(std430, binding = HG_BINDING_STEP_STATUS) buffer StepStatusBlock { uint stepStatus; };
+
+void main() {
+  uint i = gl_GlobalInvocationID.x;
+  if (i >= params.vertexCount) return;
+  vec4 xi = positionsIn[i];
+  vec3 vi = velocitiesIn[i].xyz;
+  float inverseMass = xi.w;
+  if (inverseMass == 0.0) {  // pinned: kinematic, keeps its velocity for damping
+    positionsOut[i] = xi;
+    velocitiesOut[i] = velocitiesIn[i];
+    return;
+  }
+  vec3 force = params.gravity.xyz / inverseMass;
+  for (uint k = springOffsets[i]; k < springOffsets[i + 1u]; ++k) {
+    SpringEntry e = springEntries[k];
+    vec3 f = elementForces[e.spring].xyz;  // on the spring's end a = min(i, neighbor)
+    force += e.neighbor > i ? f : -f;
+  }
+  for (uint k = hingeOffsets[i]; k < hingeOffsets[i + 1u]; ++k)
+    force += elementForces[params.springCount + hingeEntries[k]].xyz;  // entry = hinge * 4 + role
+  VertexState state = integrateVertex(xi.xyz, vi, force, inverseMass, params);
+  VertexContact contact = contactAt(state.position);
+  state = resolveContact(state, contact, params.contactOffset, params.dt);
+  uint anomaly = vertexAnomaly(state, params.maxSpeed);
+  if (anomaly != 0u) atomicOr(stepStatus, anomaly);
+  positionsOut[i] = vec4(state.position, inverseMass);
+  velocitiesOut[i] = vec4(state.velocity, 0.0);
+}
