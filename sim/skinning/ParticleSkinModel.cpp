@@ -277,8 +277,8 @@ void bindVertices(ParticleSkinModel& model) {
   const ParticleSkinSettings& settings = model.settings;
   const std::vector<glm::vec4>& centres = model.fill.particles;
   const std::vector<glm::vec3>& vertices = model.body->mesh.positions;
-  const PointGrid grid(centres,
-                       2.0f * model.finestRadius * std::pow(settings.fill.radiusRatio, float(settings.fill.levels - 1)));
+  const PointGrid grid(
+      centres, 2.0f * model.finestRadius * std::pow(settings.fill.radiusRatio, float(settings.fill.levels - 1)));
   model.bindings.resize(vertices.size());
 #pragma omp parallel for schedule(static) if (vertices.size() >= 2048)
   for (std::size_t v = 0; v < vertices.size(); ++v) {
