@@ -83,23 +83,14 @@ bool hasExtension(const char* list, std::string_view name) {
   return false;
 }
 
-}  // namespace
-
-bool HeadlessContext::isSoftware() const {
-  for (const char* soft : {"llvmpipe", "softpipe", "swrast", "SwiftShader"})
-    if (m_renderer.find(soft) != std::string::npos) return true;
-  return false;
+/// Records why `candidate` failed.
+void addFailure(std::vector<std::string>& failures, const Candidate& candidate, const std::string& why) {
+  failures.push_back(candidate.name + ": " + why);
 }
 
-Result<std::unique_ptr<HeadlessContext>> HeadlessContext::create() {
-  const char* libraryName = std::getenv("HG_EGL_LIBRARY");
-  if (libraryName == nullptr || *libraryName == '\0') libraryName = "libEGL.so.1";
-  const char* platformEnv = std::getenv("HG_EGL_PLATFORM");
-  const std::string platformChoice = platformEnv && *platformEnv ? platformEnv : "auto";
-  if (platformChoice != "auto" && platformChoice != "device" && platformChoice != "surfaceless")
-    return graphicsError("HG_EGL_PLATFORM='" + platformChoice + "' is not one of auto, device, surfaceless");
-
-  static Library library;  // EGL stays loaded for the process (drivers do not unload cleanly).
+/// Loads the EGL library once per process (drivers do not unload cleanly), then its
+/// client entry points.
+Status loadEglLibrary(const char* libraryName, Library& library) {
   if (library.handle == nullptr) {
     library.handle = dlopen(libraryName, RTLD_NOW | RTLD_LOCAL);
     if (library.handle == nullptr)
@@ -110,10 +101,14 @@ Result<std::unique_ptr<HeadlessContext>> HeadlessContext::create() {
   if (gladLoadEGLUserPtr(EGL_NO_DISPLAY, loadEglSymbol, &library) == 0)
     return graphicsError(std::string("No OpenGL context: '") + libraryName + "' is not a usable EGL 1.4+ library. " +
                          kDriverHint);
+  return Status::success();
+}
 
-  // Candidate displays in order of preference.
+/// Candidate displays in order of preference: hardware EGL devices, Mesa's surfaceless
+/// platform, software EGL devices (`platformChoice` "device" or "surfaceless" keeps one
+/// platform). Platforms that are missing add a line to `failures`.
+std::vector<Candidate> candidateDisplays(const std::string& platformChoice, std::vector<std::string>& failures) {
   std::vector<Candidate> hardware, software, surfaceless;
-  std::vector<std::string> failures;
   const char* clientExtensions = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
   if (platformChoice != "surfaceless") {
     if (GLAD_EGL_EXT_device_enumeration && GLAD_EGL_EXT_platform_device) {
@@ -144,58 +139,103 @@ Result<std::unique_ptr<HeadlessContext>> HeadlessContext::create() {
   std::vector<Candidate> candidates = hardware;
   candidates.insert(candidates.end(), surfaceless.begin(), surfaceless.end());
   candidates.insert(candidates.end(), software.begin(), software.end());
+  return candidates;
+}
 
-  for (const Candidate& candidate : candidates) {
-    auto fail = [&](const std::string& why) { failures.push_back(candidate.name + ": " + why); };
-    EGLDisplay display = eglGetPlatformDisplayEXT(candidate.platform, candidate.nativeDisplay, nullptr);
-    if (display == EGL_NO_DISPLAY) {
-      fail(eglFailure("eglGetPlatformDisplayEXT"));
-      continue;
-    }
-    EGLint major = 0, minor = 0;
-    if (!eglInitialize(display, &major, &minor)) {
-      fail(eglFailure("eglInitialize"));
-      continue;
-    }
-    // Reload with the display to see its extensions (surfaceless_context, ...).
-    gladLoadEGLUserPtr(display, loadEglSymbol, &library);
-    if (!eglBindAPI(EGL_OPENGL_API)) {
-      fail(eglFailure("eglBindAPI(EGL_OPENGL_API)"));
-      eglTerminate(display);
-      continue;
-    }
-    const EGLint configAttribs[] = {EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_NONE};
-    EGLConfig config = nullptr;
-    EGLint configCount = 0;
-    if (!eglChooseConfig(display, configAttribs, &config, 1, &configCount) || configCount == 0) {
-      fail("no EGL config with EGL_OPENGL_BIT and EGL_PBUFFER_BIT");
-      eglTerminate(display);
-      continue;
-    }
-    const EGLint contextAttribs[] = {
-        EGL_CONTEXT_MAJOR_VERSION,           4,       EGL_CONTEXT_MINOR_VERSION, 5, EGL_CONTEXT_OPENGL_PROFILE_MASK,
-        EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE};
-    EGLContext context = eglCreateContext(display, config, EGL_NO_CONTEXT, contextAttribs);
-    if (context == EGL_NO_CONTEXT) {
-      fail(eglFailure("eglCreateContext(OpenGL 4.5 core)"));
-      eglTerminate(display);
-      continue;
-    }
-    if (!eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, context)) {
-      fail(eglFailure("eglMakeCurrent without a surface"));
-      eglDestroyContext(display, context);
-      eglTerminate(display);
-      continue;
-    }
-    const int glVersion = gladLoadGL(loadGlSymbol);
-    if (GLAD_VERSION_MAJOR(glVersion) * 10 + GLAD_VERSION_MINOR(glVersion) < 45) {
-      fail("the context reports OpenGL " + std::to_string(GLAD_VERSION_MAJOR(glVersion)) + "." +
-           std::to_string(GLAD_VERSION_MINOR(glVersion)) + ", 4.5 needed");
-      eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
-      eglDestroyContext(display, context);
-      eglTerminate(display);
-      continue;
-    }
+/// The candidate's display, initialized, with the OpenGL API bound; EGL_NO_DISPLAY (and a
+/// line in `failures`) when that fails.
+EGLDisplay initializeDisplay(const Candidate& candidate, Library& library, std::vector<std::string>& failures) {
+  EGLDisplay display = eglGetPlatformDisplayEXT(candidate.platform, candidate.nativeDisplay, nullptr);
+  if (display == EGL_NO_DISPLAY) {
+    addFailure(failures, candidate, eglFailure("eglGetPlatformDisplayEXT"));
+    return EGL_NO_DISPLAY;
+  }
+  EGLint major = 0, minor = 0;
+  if (!eglInitialize(display, &major, &minor)) {
+    addFailure(failures, candidate, eglFailure("eglInitialize"));
+    return EGL_NO_DISPLAY;
+  }
+  // Reload with the display to see its extensions (surfaceless_context, ...).
+  gladLoadEGLUserPtr(display, loadEglSymbol, &library);
+  if (!eglBindAPI(EGL_OPENGL_API)) {
+    addFailure(failures, candidate, eglFailure("eglBindAPI(EGL_OPENGL_API)"));
+    eglTerminate(display);
+    return EGL_NO_DISPLAY;
+  }
+  return display;
+}
+
+/// An OpenGL 4.5 core context on `display`, current without a surface; EGL_NO_CONTEXT
+/// (the display terminated, a line in `failures`) when that fails.
+EGLContext createCoreContext(const Candidate& candidate, EGLDisplay display, std::vector<std::string>& failures) {
+  const EGLint configAttribs[] = {EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_NONE};
+  EGLConfig config = nullptr;
+  EGLint configCount = 0;
+  if (!eglChooseConfig(display, configAttribs, &config, 1, &configCount) || configCount == 0) {
+    addFailure(failures, candidate, "no EGL config with EGL_OPENGL_BIT and EGL_PBUFFER_BIT");
+    eglTerminate(display);
+    return EGL_NO_CONTEXT;
+  }
+  const EGLint contextAttribs[] = {
+      EGL_CONTEXT_MAJOR_VERSION,           4,       EGL_CONTEXT_MINOR_VERSION, 5, EGL_CONTEXT_OPENGL_PROFILE_MASK,
+      EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE};
+  EGLContext context = eglCreateContext(display, config, EGL_NO_CONTEXT, contextAttribs);
+  if (context == EGL_NO_CONTEXT) {
+    addFailure(failures, candidate, eglFailure("eglCreateContext(OpenGL 4.5 core)"));
+    eglTerminate(display);
+    return EGL_NO_CONTEXT;
+  }
+  if (!eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, context)) {
+    addFailure(failures, candidate, eglFailure("eglMakeCurrent without a surface"));
+    eglDestroyContext(display, context);
+    eglTerminate(display);
+    return EGL_NO_CONTEXT;
+  }
+  return context;
+}
+
+/// Loads the GL entry points of the current context; false (the context destroyed, the
+/// display terminated, a line in `failures`) when it reports less than OpenGL 4.5.
+bool loadGl45(const Candidate& candidate, EGLDisplay display, EGLContext context, std::vector<std::string>& failures) {
+  const int glVersion = gladLoadGL(loadGlSymbol);
+  if (GLAD_VERSION_MAJOR(glVersion) * 10 + GLAD_VERSION_MINOR(glVersion) < 45) {
+    addFailure(failures, candidate,
+               "the context reports OpenGL " + std::to_string(GLAD_VERSION_MAJOR(glVersion)) + "." +
+                   std::to_string(GLAD_VERSION_MINOR(glVersion)) + ", 4.5 needed");
+    eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+    eglDestroyContext(display, context);
+    eglTerminate(display);
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool HeadlessContext::isSoftware() const {
+  for (const char* soft : {"llvmpipe", "softpipe", "swrast", "SwiftShader"})
+    if (m_renderer.find(soft) != std::string::npos) return true;
+  return false;
+}
+
+Result<std::unique_ptr<HeadlessContext>> HeadlessContext::create() {
+  const char* libraryName = std::getenv("HG_EGL_LIBRARY");
+  if (libraryName == nullptr || *libraryName == '\0') libraryName = "libEGL.so.1";
+  const char* platformEnv = std::getenv("HG_EGL_PLATFORM");
+  const std::string platformChoice = platformEnv && *platformEnv ? platformEnv : "auto";
+  if (platformChoice != "auto" && platformChoice != "device" && platformChoice != "surfaceless")
+    return graphicsError("HG_EGL_PLATFORM='" + platformChoice + "' is not one of auto, device, surfaceless");
+
+  static Library library;  // EGL stays loaded for the process (drivers do not unload cleanly).
+  if (Status s = loadEglLibrary(libraryName, library); !s) return s.error();
+
+  std::vector<std::string> failures;
+  for (const Candidate& candidate : candidateDisplays(platformChoice, failures)) {
+    const EGLDisplay display = initializeDisplay(candidate, library, failures);
+    if (display == EGL_NO_DISPLAY) continue;
+    const EGLContext context = createCoreContext(candidate, display, failures);
+    if (context == EGL_NO_CONTEXT) continue;
+    if (!loadGl45(candidate, display, context, failures)) continue;
     auto result = std::unique_ptr<HeadlessContext>(new HeadlessContext());
     result->m_display = display;
     result->m_context = context;

@@ -8,13 +8,13 @@
 #include <numbers>
 #include <string>
 #include <tuple>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
 #include <glm/geometric.hpp>
 #include <glm/vec2.hpp>
 
+#include "sim/body/BodyMeasure.h"
 #include "sim/geometry/IsoSurface.h"
 
 namespace hg {
@@ -226,10 +226,6 @@ constexpr float kHipAspect = 0.80f;
 
 /// Edges shorter than this fraction of the cell size are collapsed after extraction.
 constexpr float kCollapseEdgeFraction = 0.5f;
-
-/// Height of the thigh girth below the crotch, metres.
-constexpr float kThighGirthBelowCrotch = 0.05f;
-
 Body makeBody(const MannequinParams& p, const FitState& fit) {
   const float H = p.height;
   Body body;
@@ -319,29 +315,7 @@ Body makeBody(const MannequinParams& p, const FitState& fit) {
 }
 
 // ---------------------------------------------------------------------------------------
-// 2D helpers.
-
-/// Perimeter of the convex hull of `points` (Andrew's monotone chain).
-float convexHullPerimeter(std::vector<glm::vec2> points) {
-  if (points.size() < 2) return 0.0f;
-  std::sort(points.begin(), points.end(), [](glm::vec2 a, glm::vec2 b) { return a.x != b.x ? a.x < b.x : a.y < b.y; });
-  const auto cross = [](glm::vec2 o, glm::vec2 a, glm::vec2 b) {
-    return double(a.x - o.x) * double(b.y - o.y) - double(a.y - o.y) * double(b.x - o.x);
-  };
-  std::vector<glm::vec2> hull(2 * points.size());
-  std::size_t k = 0;
-  for (std::size_t i = 0; i < points.size(); ++i) {  // lower hull
-    while (k >= 2 && cross(hull[k - 2], hull[k - 1], points[i]) <= 0.0) --k;
-    hull[k++] = points[i];
-  }
-  for (std::size_t i = points.size() - 1, lower = k + 1; i-- > 0;) {  // upper hull
-    while (k >= lower && cross(hull[k - 2], hull[k - 1], points[i]) <= 0.0) --k;
-    hull[k++] = points[i];
-  }
-  double perimeter = 0.0;
-  for (std::size_t i = 0; i + 1 < k; ++i) perimeter += glm::length(glm::dvec2(hull[i + 1] - hull[i]));
-  return float(perimeter);
-}
+// Measurements of the implicit body (the girth fit).
 
 /// Girth of the implicit body's horizontal section at height y around `center` (x, z):
 /// rays from the centre to the first surface crossing, convex-hull perimeter. NaN when the
@@ -391,13 +365,6 @@ float fieldCrotchHeight(const Body& body) {
     lowest = std::min(lowest, 0.5f * (inside + outside));
   }
   return lowest;
-}
-
-/// Centre (x, z) of the left thigh's axis at height y.
-glm::vec2 thighAxisAt(const glm::vec3& hip, const glm::vec3& knee, float y) {
-  const float t = (hip.y - y) / (hip.y - knee.y);
-  const glm::vec3 c = hip + t * (knee - hip);
-  return {c.x, c.z};
 }
 
 // ---------------------------------------------------------------------------------------
@@ -490,99 +457,105 @@ SkinWeights computeSkinWeights(const Body& body, const std::vector<glm::vec3>& p
 }
 
 // ---------------------------------------------------------------------------------------
-// Mesh slicing for measureBody.
+// Building.
 
-/// The cross-section of a closed mesh by the plane {axis = value}: segments, each with the
-/// 2D coordinates (the other two axes in order) of its ends and its connected loop.
-struct Slice {
-  std::vector<std::array<glm::vec2, 2>> segments;
-  std::vector<std::uint32_t> loop;  ///< per segment
-  std::size_t loopCount = 0;
+/// The girth fit on the implicit body: each measurement of the body and the value asked for.
+struct Measured {
+  const char* name;
+  float requested, measured;
 };
 
-Slice sliceMesh(const TriangleMesh& mesh, int axis, float value) {
-  const int u = (axis + 1) % 3, v = (axis + 2) % 3;
-  // Ensure (u, v) follows x < y < z order for readability: (y, z) for x, (x, z) for y, (x, y) for z.
-  const int first = std::min(u, v), second = std::max(u, v);
-  Slice slice;
-  std::unordered_map<std::uint64_t, std::uint32_t> edgePoint;  // undirected mesh edge -> point id
-  std::vector<std::uint32_t> parent;
-  std::vector<std::array<std::uint32_t, 2>> segmentPoints;
-  const auto find = [&parent](std::uint32_t x) {
-    while (parent[x] != x) x = parent[x] = parent[parent[x]];
-    return x;
-  };
-  const auto pointOf = [&](std::uint32_t a, std::uint32_t b) {
-    const std::uint64_t key = (std::uint64_t(std::min(a, b)) << 32) | std::max(a, b);
-    const auto [it, inserted] = edgePoint.try_emplace(key, std::uint32_t(parent.size()));
-    if (inserted) parent.push_back(it->second);
-    const glm::vec3 pa = mesh.positions[a], pb = mesh.positions[b];
-    const float t = (value - pa[axis]) / (pb[axis] - pa[axis]);
-    const glm::vec3 q = pa + t * (pb - pa);
-    return std::pair{it->second, glm::vec2(q[first], q[second])};
-  };
-  for (std::size_t t = 0; t < mesh.triangleCount(); ++t) {
-    const std::uint32_t* idx = &mesh.indices[3 * t];
-    std::array<std::pair<std::uint32_t, glm::vec2>, 2> ends{};
-    int found = 0;
-    for (int c = 0; c < 3; ++c) {
-      const std::uint32_t a = idx[c], b = idx[(c + 1) % 3];
-      const bool aAbove = mesh.positions[a][axis] >= value, bAbove = mesh.positions[b][axis] >= value;
-      if (aAbove != bAbove && found < 2) ends[std::size_t(found++)] = pointOf(a, b);
-    }
-    if (found != 2) continue;
-    slice.segments.push_back({ends[0].second, ends[1].second});
-    segmentPoints.push_back({ends[0].first, ends[1].first});
-    const std::uint32_t ra = find(ends[0].first), rb = find(ends[1].first);
-    if (ra != rb) parent[rb] = ra;
-  }
-  std::vector<std::uint32_t> label(parent.size(), ~0u);
-  slice.loop.resize(slice.segments.size());
-  for (std::size_t s = 0; s < slice.segments.size(); ++s) {
-    const std::uint32_t root = find(segmentPoints[s][0]);
-    if (label[root] == ~0u) label[root] = std::uint32_t(slice.loopCount++);
-    slice.loop[s] = label[root];
-  }
-  return slice;
+/// The implicit body's chest, waist, hip, neck and thigh girths and crotch height.
+std::array<Measured, 6> measureImplicitBody(const Body& body, const MannequinParams& p) {
+  const float crotch = fieldCrotchHeight(body);
+  const glm::vec3 hip = body.joints[kThighL], knee = body.joints[kShinL];
+  const float thighY = p.legLength - kThighGirthBelowCrotch;
+  return {{
+      {"chestGirth", p.chestGirth, fieldGirth(body, body.joints[kChest].y, {0.0f, 0.0f})},
+      {"waistGirth", p.waistGirth, fieldGirth(body, body.joints[kSpine].y, {0.0f, 0.0f})},
+      {"hipGirth", p.hipGirth, fieldGirth(body, body.joints[kPelvis].y, {0.0f, body.hipZ})},
+      {"neckGirth", p.neckGirth, fieldGirth(body, 0.5f * (body.joints[kNeck].y + body.joints[kHead].y), {0.0f, 0.0f})},
+      {"thighGirth", p.thighGirth, fieldGirth(body, thighY, thighAxisAt(hip, knee, thighY))},
+      {"legLength", p.legLength, crotch},
+  }};
 }
 
-/// The loop of `slice` that encloses `q` (even-odd rule; the smallest by bounding box when
-/// several do), or -1.
-int enclosingLoop(const Slice& slice, glm::vec2 q) {
-  std::vector<int> crossings(slice.loopCount, 0);
-  std::vector<glm::vec4> bounds(slice.loopCount, glm::vec4(1e30f, 1e30f, -1e30f, -1e30f));
-  for (std::size_t s = 0; s < slice.segments.size(); ++s) {
-    const glm::vec2 a = slice.segments[s][0], b = slice.segments[s][1];
-    glm::vec4& box = bounds[slice.loop[s]];
-    for (const glm::vec2 e : {a, b})
-      box = {std::min(box.x, e.x), std::min(box.y, e.y), std::max(box.z, e.x), std::max(box.w, e.y)};
-    if ((a.y > q.y) != (b.y > q.y)) {
-      const float x = a.x + (q.y - a.y) / (b.y - a.y) * (b.x - a.x);
-      if (x > q.x) ++crossings[slice.loop[s]];
-    }
+/// Fits the girths and the crotch height on the implicit body: scales each section by
+/// requested / measured until every measurement is within kFitTolerance. Error: a
+/// measurement still off by more than kAcceptedFitError after the iterations.
+Result<Body> fitBody(const MannequinParams& p) {
+  constexpr float kFitTolerance = 0.0005f;  // m
+  constexpr int kMaxFitIterations = 12;
+  FitState fit;
+  Body body = makeBody(p, fit);
+  std::array<Measured, 6> measured{};
+  for (int iteration = 0;; ++iteration) {
+    measured = measureImplicitBody(body, p);
+    const float crotch = measured[5].measured;
+    bool converged = true;
+    for (const Measured& m : measured)
+      if (!(std::abs(m.measured - m.requested) <= kFitTolerance)) converged = false;
+    if (converged || iteration == kMaxFitIterations) break;
+    const auto ratio = [](const Measured& m) {
+      return std::isfinite(m.measured) && m.measured > 0.0f ? m.requested / m.measured : 1.0f;
+    };
+    fit.chest *= ratio(measured[0]);
+    fit.waist *= ratio(measured[1]);
+    fit.hip *= ratio(measured[2]);
+    fit.neck *= ratio(measured[3]);
+    fit.thigh *= ratio(measured[4]);
+    if (std::isfinite(crotch)) fit.crotchKeyOffset += p.legLength - crotch;
+    body = makeBody(p, fit);
   }
-  int best = -1;
-  float bestArea = std::numeric_limits<float>::max();
-  for (std::size_t l = 0; l < slice.loopCount; ++l) {
-    const float area = (bounds[l].z - bounds[l].x) * (bounds[l].w - bounds[l].y);
-    if (crossings[l] % 2 == 1 && area < bestArea) {
-      best = int(l);
-      bestArea = area;
-    }
-  }
-  return best;
+  constexpr float kAcceptedFitError = 0.01f;  // m
+  for (const Measured& m : measured)
+    if (!(std::abs(m.measured - m.requested) <= kAcceptedFitError))
+      return Error{"mannequin: could not fit " + std::string(m.name) + " = " + std::to_string(m.requested) +
+                   " m (the body measures " + std::to_string(m.measured) +
+                   " m); the parameters are inconsistent (e.g. a girth too large for the shoulder width, hip or "
+                   "arm angle)"};
+  return body;
 }
 
-/// Convex-hull perimeter of the horizontal mesh section at height y around (x, z) = q.
-float meshGirth(const TriangleMesh& mesh, float y, glm::vec2 q) {
-  if (!std::isfinite(y) || !std::isfinite(q.x) || !std::isfinite(q.y)) return kNaN;
-  const Slice slice = sliceMesh(mesh, 1, y);
-  const int loop = enclosingLoop(slice, q);
-  if (loop < 0) return kNaN;
-  std::vector<glm::vec2> points;
-  for (std::size_t s = 0; s < slice.segments.size(); ++s)
-    if (int(slice.loop[s]) == loop) points.insert(points.end(), {slice.segments[s][0], slice.segments[s][1]});
-  return convexHullPerimeter(std::move(points));
+/// The extraction box: the parts' bounding boxes grown by a margin, its bottom half a cell
+/// below the floor so that no sample lies on the floor plane.
+Box3 extractionBox(const Body& body, float cellSize) {
+  Box3 box{glm::vec3(std::numeric_limits<float>::max()), glm::vec3(-std::numeric_limits<float>::max())};
+  const auto grow = [&box](glm::vec3 c, float r) {
+    box.min = glm::min(box.min, c - glm::vec3(r));
+    box.max = glm::max(box.max, c + glm::vec3(r));
+  };
+  for (const auto* group :
+       {&body.clavicle, &body.upperArm, &body.forearm, &body.hand, &body.thigh, &body.shin, &body.foot})
+    for (const TaperedCapsule& c : *group) {
+      grow(c.a, std::max(c.ra, c.rb) * c.widthScale);
+      grow(c.b, std::max(c.ra, c.rb) * c.widthScale);
+    }
+  for (const TorsoKey& k : body.torso.keys) grow({0.0f, k.y, k.z}, std::max(k.a, k.b));
+  grow(body.neck.a, body.neck.ra);
+  grow(body.neck.b, body.neck.rb);
+  grow(body.head.center, std::max({body.head.radii.x, body.head.radii.y, body.head.radii.z}));
+  const float margin = 0.05f + 2.0f * cellSize;
+  box.min -= glm::vec3(margin);
+  box.max += glm::vec3(margin);
+  box.min.y = -1.5f * cellSize;
+  return box;
+}
+
+/// The mannequin's skeleton with rest translations from the joint positions (identity
+/// rotations), inverse bind matrices set.
+Skeleton mannequinSkeleton(const std::array<glm::vec3, kJointCount>& joints) {
+  Skeleton skeleton;
+  skeleton.joints.resize(kJointCount);
+  for (int j = 0; j < kJointCount; ++j) {
+    Joint& joint = skeleton.joints[std::size_t(j)];
+    joint.name = kJointNames[std::size_t(j)];
+    joint.parent = kJointParents[std::size_t(j)];
+    const glm::vec3 parentPosition = joint.parent < 0 ? glm::vec3(0.0f) : joints[std::size_t(joint.parent)];
+    joint.rest.translation = joints[std::size_t(j)] - parentPosition;
+  }
+  skeleton.computeInverseBind();
+  return skeleton;
 }
 
 std::string rangeText(float lo, float hi, const char* unit) {
@@ -648,75 +621,12 @@ Status MannequinParams::validate() const {
 Result<SkinnedMesh> buildMannequin(const MannequinParams& params) {
   if (Status s = params.validate(); !s) return s.error();
   const MannequinParams p = params.resolved();
+  Result<Body> fitted = fitBody(p);
+  if (!fitted) return fitted.error();
+  Body& body = *fitted;
 
-  // Fit the girths and the crotch height on the implicit body: scale each section by
-  // requested / measured until every measurement is within kFitTolerance.
-  constexpr float kFitTolerance = 0.0005f;  // m
-  constexpr int kMaxFitIterations = 12;
-  FitState fit;
-  Body body = makeBody(p, fit);
-  struct Measured {
-    const char* name;
-    float requested, measured;
-  };
-  std::array<Measured, 6> measured{};
-  for (int iteration = 0;; ++iteration) {
-    const float crotch = fieldCrotchHeight(body);
-    const glm::vec3 hip = body.joints[kThighL], knee = body.joints[kShinL];
-    const float thighY = p.legLength - kThighGirthBelowCrotch;
-    measured = {{
-        {"chestGirth", p.chestGirth, fieldGirth(body, body.joints[kChest].y, {0.0f, 0.0f})},
-        {"waistGirth", p.waistGirth, fieldGirth(body, body.joints[kSpine].y, {0.0f, 0.0f})},
-        {"hipGirth", p.hipGirth, fieldGirth(body, body.joints[kPelvis].y, {0.0f, body.hipZ})},
-        {"neckGirth", p.neckGirth,
-         fieldGirth(body, 0.5f * (body.joints[kNeck].y + body.joints[kHead].y), {0.0f, 0.0f})},
-        {"thighGirth", p.thighGirth, fieldGirth(body, thighY, thighAxisAt(hip, knee, thighY))},
-        {"legLength", p.legLength, crotch},
-    }};
-    bool converged = true;
-    for (const Measured& m : measured)
-      if (!(std::abs(m.measured - m.requested) <= kFitTolerance)) converged = false;
-    if (converged || iteration == kMaxFitIterations) break;
-    const auto ratio = [](const Measured& m) {
-      return std::isfinite(m.measured) && m.measured > 0.0f ? m.requested / m.measured : 1.0f;
-    };
-    fit.chest *= ratio(measured[0]);
-    fit.waist *= ratio(measured[1]);
-    fit.hip *= ratio(measured[2]);
-    fit.neck *= ratio(measured[3]);
-    fit.thigh *= ratio(measured[4]);
-    if (std::isfinite(crotch)) fit.crotchKeyOffset += p.legLength - crotch;
-    body = makeBody(p, fit);
-  }
-  constexpr float kAcceptedFitError = 0.01f;  // m
-  for (const Measured& m : measured)
-    if (!(std::abs(m.measured - m.requested) <= kAcceptedFitError))
-      return Error{"mannequin: could not fit " + std::string(m.name) + " = " + std::to_string(m.requested) +
-                   " m (the body measures " + std::to_string(m.measured) +
-                   " m); the parameters are inconsistent (e.g. a girth too large for the shoulder width, hip or "
-                   "arm angle)"};
-
-  // Surface: marching tetrahedra over the body's bounding box, offset by half a cell in y
-  // so that no sample lies on the floor plane.
-  Box3 box{glm::vec3(std::numeric_limits<float>::max()), glm::vec3(-std::numeric_limits<float>::max())};
-  const auto grow = [&box](glm::vec3 c, float r) {
-    box.min = glm::min(box.min, c - glm::vec3(r));
-    box.max = glm::max(box.max, c + glm::vec3(r));
-  };
-  for (const auto* group :
-       {&body.clavicle, &body.upperArm, &body.forearm, &body.hand, &body.thigh, &body.shin, &body.foot})
-    for (const TaperedCapsule& c : *group) {
-      grow(c.a, std::max(c.ra, c.rb) * c.widthScale);
-      grow(c.b, std::max(c.ra, c.rb) * c.widthScale);
-    }
-  for (const TorsoKey& k : body.torso.keys) grow({0.0f, k.y, k.z}, std::max(k.a, k.b));
-  grow(body.neck.a, body.neck.ra);
-  grow(body.neck.b, body.neck.rb);
-  grow(body.head.center, std::max({body.head.radii.x, body.head.radii.y, body.head.radii.z}));
-  const float margin = 0.05f + 2.0f * p.cellSize;
-  box.min -= glm::vec3(margin);
-  box.max += glm::vec3(margin);
-  box.min.y = -1.5f * p.cellSize;
+  // Surface: marching tetrahedra over the body's bounding box.
+  const Box3 box = extractionBox(body, p.cellSize);
   Result<TriangleMesh> surface = extractIsoSurface([&body](const glm::vec3& q) { return body.value(q); }, box,
                                                    IsoSurfaceSettings{p.cellSize, 64u << 20, kCollapseEdgeFraction});
   if (!surface) return surface.error().prefixed("mannequin: ");
@@ -731,74 +641,9 @@ Result<SkinnedMesh> buildMannequin(const MannequinParams& params) {
   for (glm::vec3& q : out.mesh.positions) q.y -= lowest;
   for (glm::vec3& j : body.joints) j.y -= lowest;
 
-  out.skeleton.joints.resize(kJointCount);
-  for (int j = 0; j < kJointCount; ++j) {
-    Joint& joint = out.skeleton.joints[std::size_t(j)];
-    joint.name = kJointNames[std::size_t(j)];
-    joint.parent = kJointParents[std::size_t(j)];
-    const glm::vec3 parentPosition = joint.parent < 0 ? glm::vec3(0.0f) : body.joints[std::size_t(joint.parent)];
-    joint.rest.translation = body.joints[std::size_t(j)] - parentPosition;
-  }
-  out.skeleton.computeInverseBind();
+  out.skeleton = mannequinSkeleton(body.joints);
   if (Status s = out.validate(); !s) return s.error().prefixed("mannequin: ");
   return out;
-}
-
-glm::vec3 BodyMeasurements::joint(std::string_view name) const {
-  const auto it = jointPositions.find(name);
-  return it == jointPositions.end() ? glm::vec3(kNaN) : it->second;
-}
-
-BodyMeasurements measureBody(const SkinnedMesh& body) {
-  BodyMeasurements m;
-  const TriangleMesh& mesh = body.mesh;
-  const std::vector<glm::mat4> global = globalMatrices(body.skeleton, restPose(body.skeleton));
-  for (std::size_t j = 0; j < global.size(); ++j)
-    m.jointPositions[body.skeleton.joints[j].name] = glm::vec3(global[j][3]);
-
-  float floor = std::numeric_limits<float>::max(), top = -std::numeric_limits<float>::max();
-  for (const glm::vec3& q : mesh.positions) {
-    floor = std::min(floor, q.y);
-    top = std::max(top, q.y);
-  }
-  if (mesh.positions.empty()) floor = top = kNaN;
-  m.height = top - floor;
-
-  const glm::vec3 pelvis = m.joint("pelvis"), spine = m.joint("spine"), chest = m.joint("chest");
-  const glm::vec3 neck = m.joint("neck"), head = m.joint("head");
-  const glm::vec3 neckMid = 0.5f * (neck + head);
-  m.chestHeight = chest.y - floor;
-  m.waistHeight = spine.y - floor;
-  m.hipHeight = pelvis.y - floor;
-  m.neckHeight = neckMid.y - floor;
-  m.chestGirth = meshGirth(mesh, chest.y, {chest.x, chest.z});
-  m.waistGirth = meshGirth(mesh, spine.y, {spine.x, spine.z});
-  m.hipGirth = meshGirth(mesh, pelvis.y, {pelvis.x, pelvis.z});
-  m.neckGirth = meshGirth(mesh, neckMid.y, {neckMid.x, neckMid.z});
-
-  // Crotch: lowest point of the sagittal section loop (plane x = pelvis x) around the pelvis.
-  m.crotchHeight = kNaN;
-  if (std::isfinite(pelvis.x)) {
-    const Slice sagittal = sliceMesh(mesh, 0, pelvis.x);  // 2D coordinates (y, z)
-    const int loop = enclosingLoop(sagittal, {pelvis.y, pelvis.z});
-    if (loop >= 0) {
-      float lowest = std::numeric_limits<float>::max();
-      for (std::size_t s = 0; s < sagittal.segments.size(); ++s)
-        if (int(sagittal.loop[s]) == loop)
-          lowest = std::min({lowest, sagittal.segments[s][0].x, sagittal.segments[s][1].x});
-      m.crotchHeight = lowest - floor;
-    }
-  }
-  m.legLength = m.crotchHeight;
-  m.thighHeight = m.crotchHeight - kThighGirthBelowCrotch;
-  const glm::vec3 hipL = m.joint("thigh_l"), kneeL = m.joint("shin_l");
-  const float thighY = floor + m.thighHeight;
-  m.thighGirth = meshGirth(mesh, thighY, thighAxisAt(hipL, kneeL, thighY));
-
-  m.shoulderWidth = glm::length(m.joint("upper_arm_l") - m.joint("upper_arm_r"));
-  m.armLength = glm::length(m.joint("forearm_l") - m.joint("upper_arm_l")) +
-                glm::length(m.joint("hand_l") - m.joint("forearm_l"));
-  return m;
 }
 
 }  // namespace hg

@@ -54,6 +54,124 @@ Result<SurfaceMesh> toSurfaceMesh(const TriangleMesh& mesh) {
   return out;
 }
 
+/// Error: a cell size that is not positive, a band under two cells, a margin that does
+/// not exceed the band by a cell.
+Status checkGridOptions(const SignedDistanceOptions& options) {
+  if (!(options.cellSize > 0.0f) || !std::isfinite(options.cellSize))
+    return Error{"signed distance grid: cellSize must be > 0 m"};
+  if (!(options.band >= 2.0f * options.cellSize))
+    return Error{"signed distance grid: band (" + std::to_string(options.band) + " m) must be at least two cells (" +
+                 std::to_string(2.0f * options.cellSize) + " m)"};
+  if (!(options.margin >= options.band + options.cellSize))
+    return Error{
+        "signed distance grid: margin must exceed band + one cell, so the grid's border lies outside the band"};
+  return Status::success();
+}
+
+/// The grid's cell, band, origin and dimensions: the mesh's box grown by the margin.
+/// Error: more than kMaxGridPoints points.
+Status placeGrid(const TriangleMesh& closedMesh, const SignedDistanceOptions& options, SignedDistanceGrid& grid) {
+  glm::vec3 lo(std::numeric_limits<float>::max()), hi(std::numeric_limits<float>::lowest());
+  for (const glm::vec3& p : closedMesh.positions) {
+    lo = glm::min(lo, p);
+    hi = glm::max(hi, p);
+  }
+  grid.cellSize = options.cellSize;
+  grid.band = options.band;
+  grid.origin = lo - glm::vec3(options.margin);
+  grid.dims = glm::ivec3(glm::ceil((hi - lo + 2.0f * options.margin) / options.cellSize)) + 1;
+  const std::int64_t total = std::int64_t(grid.dims.x) * grid.dims.y * grid.dims.z;
+  if (total > kMaxGridPoints)
+    return Error{"signed distance grid of " + std::to_string(grid.dims.x) + " x " + std::to_string(grid.dims.y) +
+                 " x " + std::to_string(grid.dims.z) + " points is too large: raise cellSize"};
+  return Status::success();
+}
+
+/// Candidates: per grid point, 1 within `band` of some triangle's bounding box.
+std::vector<std::uint8_t> nearTriangleBoxes(const TriangleMesh& closedMesh, const SignedDistanceGrid& grid,
+                                            float band) {
+  const std::int64_t total = std::int64_t(grid.dims.x) * grid.dims.y * grid.dims.z;
+  std::vector<std::uint8_t> inBand(std::size_t(total), 0);
+  for (std::size_t t = 0; t < closedMesh.triangleCount(); ++t) {
+    glm::vec3 a = closedMesh.positions[closedMesh.indices[3 * t]];
+    glm::vec3 b = a;
+    for (int k = 1; k < 3; ++k) {
+      a = glm::min(a, closedMesh.positions[closedMesh.indices[3 * t + std::size_t(k)]]);
+      b = glm::max(b, closedMesh.positions[closedMesh.indices[3 * t + std::size_t(k)]]);
+    }
+    const glm::ivec3 from = glm::max(glm::ivec3(glm::floor((a - band - grid.origin) / grid.cellSize)), 0);
+    const glm::ivec3 to = glm::min(glm::ivec3(glm::ceil((b + band - grid.origin) / grid.cellSize)), grid.dims - 1);
+    for (int z = from.z; z <= to.z; ++z)
+      for (int y = from.y; y <= to.y; ++y)
+        for (int x = from.x; x <= to.x; ++x) inBand[grid.index(x, y, z)] = 1;
+  }
+  return inBand;
+}
+
+/// The exact signed distances of the candidate points within the band; the others
+/// (farther than the band) leave it (inBand = 0) for the flood fill.
+void fillBand(const std::vector<std::int64_t>& candidates, const Tree& tree, const InsideTest& inside,
+              const SignedDistanceOptions& options, std::vector<std::uint8_t>& inBand, SignedDistanceGrid& grid) {
+  const auto count = std::int64_t(candidates.size());
+  const int threads = options.threads > 0 ? options.threads : omp_get_max_threads();
+  // Each point's value depends on that point only, so dynamic scheduling keeps the
+  // result independent of the thread count.
+#pragma omp parallel for schedule(dynamic, 256) num_threads(threads)
+  for (std::int64_t c = 0; c < count; ++c) {
+    const std::int64_t i = candidates[std::size_t(c)];
+    const int x = int(i % grid.dims.x), y = int((i / grid.dims.x) % grid.dims.y),
+              z = int(i / (std::int64_t(grid.dims.x) * grid.dims.y));
+    const glm::vec3 p = grid.origin + grid.cellSize * glm::vec3(x, y, z);
+    const Point q(p.x, p.y, p.z);
+    const double d = std::sqrt(CGAL::to_double(tree.squared_distance(q)));
+    if (d > double(options.band)) {
+      inBand[std::size_t(i)] = 0;  // far: classified by the flood fill below
+      continue;
+    }
+    const CGAL::Bounded_side side = inside(q);
+    const double signedDistance = side == CGAL::ON_BOUNDED_SIDE ? -d : side == CGAL::ON_BOUNDARY ? 0.0 : d;
+    grid.values[std::size_t(i)] = float(signedDistance);
+  }
+}
+
+/// Far field: the points outside the band form connected regions that the surface
+/// does not cross (the band separates them from it); one exact inside query per region
+/// gives the sign of all its points (a cavity enclosed by an inverted shell is outside).
+void fillFarField(const std::vector<std::uint8_t>& inBand, const InsideTest& inside, float band,
+                  SignedDistanceGrid& grid) {
+  const std::int64_t total = std::int64_t(grid.dims.x) * grid.dims.y * grid.dims.z;
+  std::vector<std::uint8_t> visited(std::size_t(total), 0);
+  std::vector<std::int64_t> region;
+  for (std::int64_t start = 0; start < total; ++start) {
+    if (inBand[std::size_t(start)] || visited[std::size_t(start)]) continue;
+    region.clear();
+    region.push_back(start);
+    visited[std::size_t(start)] = 1;
+    for (std::size_t head = 0; head < region.size(); ++head) {
+      const std::int64_t i = region[head];
+      const int x = int(i % grid.dims.x), y = int((i / grid.dims.x) % grid.dims.y),
+                z = int(i / (std::int64_t(grid.dims.x) * grid.dims.y));
+      auto visit = [&](int nx, int ny, int nz) {
+        const std::size_t n = grid.index(nx, ny, nz);
+        if (inBand[n] || visited[n]) return;
+        visited[n] = 1;
+        region.push_back(std::int64_t(n));
+      };
+      if (x > 0) visit(x - 1, y, z);
+      if (x + 1 < grid.dims.x) visit(x + 1, y, z);
+      if (y > 0) visit(x, y - 1, z);
+      if (y + 1 < grid.dims.y) visit(x, y + 1, z);
+      if (z > 0) visit(x, y, z - 1);
+      if (z + 1 < grid.dims.z) visit(x, y, z + 1);
+    }
+    const int x = int(start % grid.dims.x), y = int((start / grid.dims.x) % grid.dims.y),
+              z = int(start / (std::int64_t(grid.dims.x) * grid.dims.y));
+    const glm::vec3 p = grid.origin + grid.cellSize * glm::vec3(x, y, z);
+    const float value = inside(Point(p.x, p.y, p.z)) == CGAL::ON_BOUNDED_SIDE ? -band : band;
+    for (const std::int64_t i : region) grid.values[std::size_t(i)] = value;
+  }
+}
+
 }  // namespace
 
 float SignedDistanceGrid::distance(glm::vec3 p) const {
@@ -91,52 +209,16 @@ Result<std::vector<float>> exactSignedDistances(const TriangleMesh& closedMesh, 
 
 Result<SignedDistanceGrid> buildSignedDistanceGrid(const TriangleMesh& closedMesh,
                                                    const SignedDistanceOptions& options) {
-  if (!(options.cellSize > 0.0f) || !std::isfinite(options.cellSize))
-    return Error{"signed distance grid: cellSize must be > 0 m"};
-  if (!(options.band >= 2.0f * options.cellSize))
-    return Error{"signed distance grid: band (" + std::to_string(options.band) + " m) must be at least two cells (" +
-                 std::to_string(2.0f * options.cellSize) + " m)"};
-  if (!(options.margin >= options.band + options.cellSize))
-    return Error{
-        "signed distance grid: margin must exceed band + one cell, so the grid's border lies outside the band"};
+  if (Status s = checkGridOptions(options); !s) return s.error();
   if (closedMesh.triangleCount() == 0) return Error{"body mesh has no triangles"};
-
   Result<SurfaceMesh> surface = toSurfaceMesh(closedMesh);
   if (!surface) return surface.error();
-
-  glm::vec3 lo(std::numeric_limits<float>::max()), hi(std::numeric_limits<float>::lowest());
-  for (const glm::vec3& p : closedMesh.positions) {
-    lo = glm::min(lo, p);
-    hi = glm::max(hi, p);
-  }
   SignedDistanceGrid grid;
-  grid.cellSize = options.cellSize;
-  grid.band = options.band;
-  grid.origin = lo - glm::vec3(options.margin);
-  grid.dims = glm::ivec3(glm::ceil((hi - lo + 2.0f * options.margin) / options.cellSize)) + 1;
-  const std::int64_t total = std::int64_t(grid.dims.x) * grid.dims.y * grid.dims.z;
-  if (total > kMaxGridPoints)
-    return Error{"signed distance grid of " + std::to_string(grid.dims.x) + " x " + std::to_string(grid.dims.y) +
-                 " x " + std::to_string(grid.dims.z) + " points is too large: raise cellSize"};
+  if (Status s = placeGrid(closedMesh, options, grid); !s) return s.error();
 
-  // Candidates: grid points within `band` of some triangle's bounding box.
-  std::vector<std::uint8_t> inBand(std::size_t(total), 0);
-  for (std::size_t t = 0; t < closedMesh.triangleCount(); ++t) {
-    glm::vec3 a = closedMesh.positions[closedMesh.indices[3 * t]];
-    glm::vec3 b = a;
-    for (int k = 1; k < 3; ++k) {
-      a = glm::min(a, closedMesh.positions[closedMesh.indices[3 * t + std::size_t(k)]]);
-      b = glm::max(b, closedMesh.positions[closedMesh.indices[3 * t + std::size_t(k)]]);
-    }
-    const glm::ivec3 from = glm::max(glm::ivec3(glm::floor((a - options.band - grid.origin) / grid.cellSize)), 0);
-    const glm::ivec3 to =
-        glm::min(glm::ivec3(glm::ceil((b + options.band - grid.origin) / grid.cellSize)), grid.dims - 1);
-    for (int z = from.z; z <= to.z; ++z)
-      for (int y = from.y; y <= to.y; ++y)
-        for (int x = from.x; x <= to.x; ++x) inBand[grid.index(x, y, z)] = 1;
-  }
+  std::vector<std::uint8_t> inBand = nearTriangleBoxes(closedMesh, grid, options.band);
   std::vector<std::int64_t> candidates;
-  for (std::int64_t i = 0; i < total; ++i)
+  for (std::int64_t i = 0; i < std::int64_t(inBand.size()); ++i)
     if (inBand[std::size_t(i)]) candidates.push_back(i);
 
   Tree tree(faces(*surface).first, faces(*surface).second, *surface);
@@ -144,61 +226,9 @@ Result<SignedDistanceGrid> buildSignedDistanceGrid(const TriangleMesh& closedMes
   tree.accelerate_distance_queries();
   const InsideTest inside(tree);
 
-  grid.values.assign(std::size_t(total), options.band);
-  const auto count = std::int64_t(candidates.size());
-  const int threads = options.threads > 0 ? options.threads : omp_get_max_threads();
-  // Each point's value depends on that point only, so dynamic scheduling keeps the
-  // result independent of the thread count.
-#pragma omp parallel for schedule(dynamic, 256) num_threads(threads)
-  for (std::int64_t c = 0; c < count; ++c) {
-    const std::int64_t i = candidates[std::size_t(c)];
-    const int x = int(i % grid.dims.x), y = int((i / grid.dims.x) % grid.dims.y),
-              z = int(i / (std::int64_t(grid.dims.x) * grid.dims.y));
-    const glm::vec3 p = grid.origin + grid.cellSize * glm::vec3(x, y, z);
-    const Point q(p.x, p.y, p.z);
-    const double d = std::sqrt(CGAL::to_double(tree.squared_distance(q)));
-    if (d > double(options.band)) {
-      inBand[std::size_t(i)] = 0;  // far: classified by the flood fill below
-      continue;
-    }
-    const CGAL::Bounded_side side = inside(q);
-    const double signedDistance = side == CGAL::ON_BOUNDED_SIDE ? -d : side == CGAL::ON_BOUNDARY ? 0.0 : d;
-    grid.values[std::size_t(i)] = float(signedDistance);
-  }
-
-  // Far field: the points outside the band form connected regions that the surface
-  // does not cross (the band separates them from it); one exact inside query per region
-  // gives the sign of all its points (a cavity enclosed by an inverted shell is outside).
-  std::vector<std::uint8_t> visited(std::size_t(total), 0);
-  std::vector<std::int64_t> region;
-  for (std::int64_t start = 0; start < total; ++start) {
-    if (inBand[std::size_t(start)] || visited[std::size_t(start)]) continue;
-    region.clear();
-    region.push_back(start);
-    visited[std::size_t(start)] = 1;
-    for (std::size_t head = 0; head < region.size(); ++head) {
-      const std::int64_t i = region[head];
-      const int x = int(i % grid.dims.x), y = int((i / grid.dims.x) % grid.dims.y),
-                z = int(i / (std::int64_t(grid.dims.x) * grid.dims.y));
-      auto visit = [&](int nx, int ny, int nz) {
-        const std::size_t n = grid.index(nx, ny, nz);
-        if (inBand[n] || visited[n]) return;
-        visited[n] = 1;
-        region.push_back(std::int64_t(n));
-      };
-      if (x > 0) visit(x - 1, y, z);
-      if (x + 1 < grid.dims.x) visit(x + 1, y, z);
-      if (y > 0) visit(x, y - 1, z);
-      if (y + 1 < grid.dims.y) visit(x, y + 1, z);
-      if (z > 0) visit(x, y, z - 1);
-      if (z + 1 < grid.dims.z) visit(x, y, z + 1);
-    }
-    const int x = int(start % grid.dims.x), y = int((start / grid.dims.x) % grid.dims.y),
-              z = int(start / (std::int64_t(grid.dims.x) * grid.dims.y));
-    const glm::vec3 p = grid.origin + grid.cellSize * glm::vec3(x, y, z);
-    const float value = inside(Point(p.x, p.y, p.z)) == CGAL::ON_BOUNDED_SIDE ? -options.band : options.band;
-    for (const std::int64_t i : region) grid.values[std::size_t(i)] = value;
-  }
+  grid.values.assign(inBand.size(), options.band);
+  fillBand(candidates, tree, inside, options, inBand, grid);
+  fillFarField(inBand, inside, options.band, grid);
   return grid;
 }
 

@@ -84,6 +84,188 @@ double midAt(const Panel& panel, double y) {
   return hi >= lo ? 0.5 * (lo + hi) : 0.0;
 }
 
+/// A panel's vertices wrapped around the body, each with the point on the axis of the
+/// surface it was wrapped on (the pushes out of the body go radially away from it).
+struct WrappedPanel {
+  std::vector<glm::vec3> placed, axes;
+};
+
+/// Height of the widest row of the panel (the underarm line of a sleeve), sampled at 129
+/// heights over its outline.
+double widestHeight(const Panel& panel) {
+  double yMin = INFINITY, yMax = -INFINITY;
+  for (const glm::vec2& q : panel.outline()) yMin = std::min(yMin, double(q.y)), yMax = std::max(yMax, double(q.y));
+  double yRef = yMin, widest = 0.0;
+  for (int i = 0; i <= 128; ++i) {
+    const double y = yMin + (yMax - yMin) * i / 128.0;
+    if (panel.widthAt(y) > widest + 1e-9) widest = panel.widthAt(y), yRef = y;
+  }
+  return yRef;
+}
+
+/// Wraps the panels of a pattern around the body frame: sleeves around the arm bones,
+/// leg panels around the leg bones (blending into the torso above the leg top), the
+/// others around the torso's elliptic cylinder, whose circumference at each height is the
+/// garment's there.
+class PanelWrapper {
+ public:
+  PanelWrapper(const Pattern& pattern, const GarmentSizing& sizing, const BodyFrame& frame)
+      : m_pattern(pattern),
+        m_sizing(sizing),
+        m_frame(frame),
+        m_ellipse(frame.torsoDepthRatio),
+        m_legTop(sizing.crotchHeight - 0.05f) {
+    for (const Panel& p : pattern.panels) m_hasLegs = m_hasLegs || isLeg(p.region);
+  }
+
+  /// Error: an arm panel on a body frame whose arm has no length.
+  Result<WrappedPanel> wrap(const Panel& panel, const TriangleMesh& mesh) const {
+    const bool front = isFrontRegion(panel.region);
+    WrappedPanel out;
+    out.placed.reserve(mesh.positions.size());
+    if (panel.region == BodyRegion::LeftArm || panel.region == BodyRegion::RightArm) {
+      if (Status s = wrapArm(panel, mesh, out); !s) return s.error();
+    } else if (isLeg(panel.region)) {
+      wrapLeg(panel, mesh, front, out);
+    } else {
+      for (const glm::vec3& q : mesh.positions) {
+        out.placed.push_back(torsoPoint(glm::vec2(q), front));
+        out.axes.push_back(glm::vec3(m_frame.torsoAxis.x, q.y, m_frame.torsoAxis.y));
+      }
+    }
+    return out;
+  }
+
+ private:
+  /// Width of the widest panel of a region at height y (m).
+  double regionWidth(BodyRegion region, double y) const {
+    double w = 0.0;
+    for (const Panel& p : m_pattern.panels)
+      if (p.region == region) w = std::max(w, p.widthAt(y));
+    return w;
+  }
+
+  /// Garment circumference around the torso at height y: front + back (or the four leg
+  /// panels, centre line to outseam, at or above the hip line).
+  double torsoCircumference(double y) const {
+    if (m_hasLegs) {
+      const double yy = std::max(y, double(m_sizing.hipHeight));
+      return regionWidth(BodyRegion::LeftLegFront, yy) + regionWidth(BodyRegion::LeftLegBack, yy) +
+             regionWidth(BodyRegion::RightLegFront, yy) + regionWidth(BodyRegion::RightLegBack, yy);
+    }
+    return regionWidth(BodyRegion::TorsoFront, y) + regionWidth(BodyRegion::TorsoBack, y);
+  }
+
+  /// Panel point q (x: arc length from the centre line, y: height) on the torso ellipse.
+  glm::vec3 torsoPoint(glm::vec2 q, bool front) const {
+    const double c = std::max(torsoCircumference(q.y), 0.05);
+    const double a = c / m_ellipse.perimeter(), b = a * m_frame.torsoDepthRatio;
+    const double t = m_ellipse.angleAt(q.x / a);
+    const float sx = float(a * std::sin(t)), sz = float(b * std::cos(t));
+    return front ? glm::vec3(m_frame.torsoAxis.x + sx, q.y, m_frame.torsoAxis.y + sz)
+                 : glm::vec3(m_frame.torsoAxis.x - sx, q.y, m_frame.torsoAxis.y - sz);
+  }
+
+  /// A sleeve around the arm's bones, its radius from its width (above the widest row,
+  /// the cap keeps that radius).
+  Status wrapArm(const Panel& panel, const TriangleMesh& mesh, WrappedPanel& out) const {
+    const bool left = panel.region == BodyRegion::LeftArm;
+    const glm::vec3 sh = left ? m_frame.leftShoulder : m_frame.rightShoulder,
+                    el = left ? m_frame.leftElbow : m_frame.rightElbow,
+                    wr = left ? m_frame.leftWrist : m_frame.rightWrist;
+    if (glm::distance(sh, el) < 1e-3f)
+      return Error{"placement: the body frame's arm has no length (panel '" + panel.name + "')"};
+    // Reference height: where the sleeve is widest (the underarm line); the cap above
+    // keeps that radius.
+    const double yRef = widestHeight(panel);
+    for (const glm::vec3& q : mesh.positions) {
+      const double y = std::min(double(q.y), yRef);
+      const float radius = float(std::max(panel.widthAt(y), 0.05)) / kTwoPi;
+      const auto [axis, dir] = alongLimb(sh, el, wr, std::max(-q.y, 0.0f));
+      glm::vec3 up = glm::vec3(0, 1, 0) - glm::dot(glm::vec3(0, 1, 0), dir) * dir;
+      up = glm::length(up) > 1e-4f ? glm::normalize(up) : glm::vec3(0, 0, 1);
+      const glm::vec3 side = glm::cross(up, dir);
+      const float phi = (q.x - float(midAt(panel, y))) / radius;
+      out.placed.push_back(axis + radius * (std::cos(phi) * up + std::sin(phi) * side));
+      out.axes.push_back(axis);
+    }
+    return Status::success();
+  }
+
+  /// A leg panel around the leg's bones, its radius from the leg's front and back panels;
+  /// between the leg top and the hip line it blends into the torso ellipse.
+  void wrapLeg(const Panel& panel, const TriangleMesh& mesh, bool front, WrappedPanel& out) const {
+    const bool left = panel.region == BodyRegion::LeftLegFront || panel.region == BodyRegion::LeftLegBack;
+    const glm::vec3 hip = left ? m_frame.leftHip : m_frame.rightHip, knee = left ? m_frame.leftKnee : m_frame.rightKnee,
+                    ankle = left ? m_frame.leftAnkle : m_frame.rightAnkle;
+    const BodyRegion partnerFront = left ? BodyRegion::LeftLegFront : BodyRegion::RightLegFront;
+    const BodyRegion partnerBack = left ? BodyRegion::LeftLegBack : BodyRegion::RightLegBack;
+    for (const glm::vec3& q : mesh.positions) {
+      const float y = std::min(q.y, m_legTop);
+      const float circumference = float(std::max(regionWidth(partnerFront, y) + regionWidth(partnerBack, y), 0.05));
+      const float radius = circumference / kTwoPi;
+      const glm::vec2 c = legAxisAt(hip, knee, ankle, q.y);
+      const float phi = (q.x - float(midAt(panel, y))) / radius;
+      const glm::vec3 around = radius * glm::vec3(std::sin(phi), 0.0f, std::cos(phi)) * (front ? 1.0f : -1.0f);
+      const glm::vec3 legPoint = glm::vec3(c.x, q.y, c.y) + around;
+      // Between the leg top and the hip line, blend into the torso ellipse.
+      const float t = std::clamp((q.y - m_legTop) / std::max(m_sizing.hipHeight - m_legTop, 1e-3f), 0.0f, 1.0f);
+      const float blend = t * t * (3.0f - 2.0f * t);
+      out.placed.push_back(blend > 0.0f ? glm::mix(legPoint, torsoPoint(glm::vec2(q), front), blend) : legPoint);
+      out.axes.push_back(
+          glm::mix(glm::vec3(c.x, q.y, c.y), glm::vec3(m_frame.torsoAxis.x, q.y, m_frame.torsoAxis.y), blend));
+    }
+  }
+
+  const Pattern& m_pattern;
+  const GarmentSizing& m_sizing;
+  const BodyFrame& m_frame;
+  const UnitEllipse m_ellipse;
+  const float m_legTop;
+  bool m_hasLegs = false;
+};
+
+/// Pushes the wrapped vertices out of the body: radially away from the wrapping surface's
+/// axis (locally a larger cylinder), so neighbouring vertices keep their order and no
+/// triangle folds. Returns how many vertices moved. Error: a vertex still inside or
+/// closer than the clearance after options.maxPushIterations pushes.
+Result<int> pushOutOfBody(const Panel& panel, bool front, const cgal::ClosedMeshQuery& query,
+                          const PlacementOptions& options, WrappedPanel& wrapped) {
+  int pushed = 0;
+  for (std::size_t v = 0; v < wrapped.placed.size(); ++v) {
+    glm::vec3& p = wrapped.placed[v];
+    glm::vec3 radial = p - wrapped.axes[v];
+    radial = glm::length(radial) > 1e-6f ? glm::normalize(radial) : glm::vec3(0, 0, front ? 1.0f : -1.0f);
+    const float step = std::max(0.5f * options.clearance, 0.002f);
+    bool moved = false;
+    for (int it = 0;; ++it) {
+      if (!query.inside(p) && glm::distance(p, query.closestPoint(p)) >= options.clearance) break;
+      if (it == options.maxPushIterations)
+        return Error{"placement: panel '" + panel.name + "' vertex " + std::to_string(v) +
+                     " is still inside the body or within " + std::to_string(options.clearance) + " m of it after " +
+                     std::to_string(it) + " pushes"};
+      p += radial * step;
+      moved = true;
+    }
+    pushed += moved ? 1 : 0;
+  }
+  return pushed;
+}
+
+/// The clearance actually reached (exact inside test, then the distance). Error: a
+/// vertex inside the body.
+Result<float> reachedClearance(const Pattern& pattern, const PlacedPattern& placed,
+                               const cgal::ClosedMeshQuery& query) {
+  float clearance = std::numeric_limits<float>::infinity();
+  for (std::size_t pi = 0; pi < placed.panelPositions.size(); ++pi)
+    for (const glm::vec3& p : placed.panelPositions[pi]) {
+      if (query.inside(p))
+        return Error{"placement: panel '" + pattern.panels[pi].name + "' has a vertex inside the body"};
+      clearance = std::min(clearance, glm::distance(p, query.closestPoint(p)));
+    }
+  return clearance;
+}
+
 }  // namespace
 
 BodyFrame BodyFrame::fromSizing(const GarmentSizing& s, float armDownDegrees) {
@@ -118,126 +300,20 @@ Result<PlacedPattern> placePattern(const Pattern& pattern, const PatternMesh& me
   auto query = cgal::ClosedMeshQuery::create(body);
   if (!query) return query.error().prefixed("placement: ");
 
-  const UnitEllipse ellipse(frame.torsoDepthRatio);
-  // Width of the widest panel of a region at height y (m).
-  const auto regionWidth = [&](BodyRegion region, double y) {
-    double w = 0.0;
-    for (const Panel& p : pattern.panels)
-      if (p.region == region) w = std::max(w, p.widthAt(y));
-    return w;
-  };
-  bool hasLegs = false;
-  for (const Panel& p : pattern.panels) hasLegs = hasLegs || isLeg(p.region);
-  // Garment circumference around the torso at height y: front + back (or the four leg
-  // panels, centre line to outseam, at or above the hip line).
-  const auto torsoCircumference = [&](double y) {
-    if (hasLegs) {
-      const double yy = std::max(y, double(sizing.hipHeight));
-      return regionWidth(BodyRegion::LeftLegFront, yy) + regionWidth(BodyRegion::LeftLegBack, yy) +
-             regionWidth(BodyRegion::RightLegFront, yy) + regionWidth(BodyRegion::RightLegBack, yy);
-    }
-    return regionWidth(BodyRegion::TorsoFront, y) + regionWidth(BodyRegion::TorsoBack, y);
-  };
-  const auto torsoPoint = [&](glm::vec2 q, bool front) {
-    const double c = std::max(torsoCircumference(q.y), 0.05);
-    const double a = c / ellipse.perimeter(), b = a * frame.torsoDepthRatio;
-    const double t = ellipse.angleAt(q.x / a);
-    const float sx = float(a * std::sin(t)), sz = float(b * std::cos(t));
-    return front ? glm::vec3(frame.torsoAxis.x + sx, q.y, frame.torsoAxis.y + sz)
-                 : glm::vec3(frame.torsoAxis.x - sx, q.y, frame.torsoAxis.y - sz);
-  };
-  const float legTop = sizing.crotchHeight - 0.05f;
-
+  const PanelWrapper wrapper(pattern, sizing, frame);
   PlacedPattern out;
   for (std::size_t pi = 0; pi < pattern.panels.size(); ++pi) {
     const Panel& panel = pattern.panels[pi];
-    const TriangleMesh& mesh = meshes.panels[pi].mesh;
-    const bool front = isFrontRegion(panel.region);
-    std::vector<glm::vec3> placed, axes;  // axes: the point on the wrapping surface's axis
-    placed.reserve(mesh.positions.size());
-    if (panel.region == BodyRegion::LeftArm || panel.region == BodyRegion::RightArm) {
-      const bool left = panel.region == BodyRegion::LeftArm;
-      const glm::vec3 sh = left ? frame.leftShoulder : frame.rightShoulder,
-                      el = left ? frame.leftElbow : frame.rightElbow, wr = left ? frame.leftWrist : frame.rightWrist;
-      if (glm::distance(sh, el) < 1e-3f)
-        return Error{"placement: the body frame's arm has no length (panel '" + panel.name + "')"};
-      // Reference height: where the sleeve is widest (the underarm line); the cap above
-      // keeps that radius.
-      double yMin = INFINITY, yMax = -INFINITY;
-      for (const glm::vec2& q : panel.outline()) yMin = std::min(yMin, double(q.y)), yMax = std::max(yMax, double(q.y));
-      double yRef = yMin, widest = 0.0;
-      for (int i = 0; i <= 128; ++i) {
-        const double y = yMin + (yMax - yMin) * i / 128.0;
-        if (panel.widthAt(y) > widest + 1e-9) widest = panel.widthAt(y), yRef = y;
-      }
-      for (const glm::vec3& q : mesh.positions) {
-        const double y = std::min(double(q.y), yRef);
-        const float radius = float(std::max(panel.widthAt(y), 0.05)) / kTwoPi;
-        const auto [axis, dir] = alongLimb(sh, el, wr, std::max(-q.y, 0.0f));
-        glm::vec3 up = glm::vec3(0, 1, 0) - glm::dot(glm::vec3(0, 1, 0), dir) * dir;
-        up = glm::length(up) > 1e-4f ? glm::normalize(up) : glm::vec3(0, 0, 1);
-        const glm::vec3 side = glm::cross(up, dir);
-        const float phi = (q.x - float(midAt(panel, y))) / radius;
-        placed.push_back(axis + radius * (std::cos(phi) * up + std::sin(phi) * side));
-        axes.push_back(axis);
-      }
-    } else if (isLeg(panel.region)) {
-      const bool left = panel.region == BodyRegion::LeftLegFront || panel.region == BodyRegion::LeftLegBack;
-      const glm::vec3 hip = left ? frame.leftHip : frame.rightHip, knee = left ? frame.leftKnee : frame.rightKnee,
-                      ankle = left ? frame.leftAnkle : frame.rightAnkle;
-      const BodyRegion partnerFront = left ? BodyRegion::LeftLegFront : BodyRegion::RightLegFront;
-      const BodyRegion partnerBack = left ? BodyRegion::LeftLegBack : BodyRegion::RightLegBack;
-      for (const glm::vec3& q : mesh.positions) {
-        const float y = std::min(q.y, legTop);
-        const float circumference = float(std::max(regionWidth(partnerFront, y) + regionWidth(partnerBack, y), 0.05));
-        const float radius = circumference / kTwoPi;
-        const glm::vec2 c = legAxisAt(hip, knee, ankle, q.y);
-        const float phi = (q.x - float(midAt(panel, y))) / radius;
-        const glm::vec3 around = radius * glm::vec3(std::sin(phi), 0.0f, std::cos(phi)) * (front ? 1.0f : -1.0f);
-        const glm::vec3 legPoint = glm::vec3(c.x, q.y, c.y) + around;
-        // Between the leg top and the hip line, blend into the torso ellipse.
-        const float t = std::clamp((q.y - legTop) / std::max(sizing.hipHeight - legTop, 1e-3f), 0.0f, 1.0f);
-        const float blend = t * t * (3.0f - 2.0f * t);
-        placed.push_back(blend > 0.0f ? glm::mix(legPoint, torsoPoint(glm::vec2(q), front), blend) : legPoint);
-        axes.push_back(glm::mix(glm::vec3(c.x, q.y, c.y), glm::vec3(frame.torsoAxis.x, q.y, frame.torsoAxis.y), blend));
-      }
-    } else {
-      for (const glm::vec3& q : mesh.positions) {
-        placed.push_back(torsoPoint(glm::vec2(q), front));
-        axes.push_back(glm::vec3(frame.torsoAxis.x, q.y, frame.torsoAxis.y));
-      }
-    }
-
-    // Push out of the body: radially away from the wrapping surface's axis (locally a
-    // larger cylinder), so neighbouring vertices keep their order and no triangle folds.
-    for (std::size_t v = 0; v < placed.size(); ++v) {
-      glm::vec3& p = placed[v];
-      glm::vec3 radial = p - axes[v];
-      radial = glm::length(radial) > 1e-6f ? glm::normalize(radial) : glm::vec3(0, 0, front ? 1.0f : -1.0f);
-      const float step = std::max(0.5f * options.clearance, 0.002f);
-      bool moved = false;
-      for (int it = 0;; ++it) {
-        if (!query->inside(p) && glm::distance(p, query->closestPoint(p)) >= options.clearance) break;
-        if (it == options.maxPushIterations)
-          return Error{"placement: panel '" + panel.name + "' vertex " + std::to_string(v) +
-                       " is still inside the body or within " + std::to_string(options.clearance) + " m of it after " +
-                       std::to_string(it) + " pushes"};
-        p += radial * step;
-        moved = true;
-      }
-      out.pushedVertices += moved ? 1 : 0;
-    }
-    out.panelPositions.push_back(std::move(placed));
+    Result<WrappedPanel> wrapped = wrapper.wrap(panel, meshes.panels[pi].mesh);
+    if (!wrapped) return wrapped.error();
+    const Result<int> pushed = pushOutOfBody(panel, isFrontRegion(panel.region), *query, options, *wrapped);
+    if (!pushed) return pushed.error();
+    out.pushedVertices += *pushed;
+    out.panelPositions.push_back(std::move(wrapped->placed));
   }
-  // Report the clearance actually reached (exact inside test, then the distance).
-  float clearance = std::numeric_limits<float>::infinity();
-  for (std::size_t pi = 0; pi < out.panelPositions.size(); ++pi)
-    for (const glm::vec3& p : out.panelPositions[pi]) {
-      if (query->inside(p))
-        return Error{"placement: panel '" + pattern.panels[pi].name + "' has a vertex inside the body"};
-      clearance = std::min(clearance, glm::distance(p, query->closestPoint(p)));
-    }
-  out.minClearance = clearance;
+  const Result<float> clearance = reachedClearance(pattern, out, *query);
+  if (!clearance) return clearance.error();
+  out.minClearance = *clearance;
   return out;
 }
 

@@ -176,50 +176,64 @@ void collapseShortEdges(TriangleMesh& mesh, float minLength, const ScalarField& 
   mesh.indices = std::move(indices);
 }
 
-}  // namespace
+/// The sample points: nx x ny x nz points h apart from the box's min corner, x fastest.
+struct SampleGrid {
+  std::int64_t nx = 0, ny = 0, nz = 0;
+  glm::vec3 min{0.0f};
+  float h = 0.0f;
+  std::int64_t index(std::int64_t i, std::int64_t j, std::int64_t k) const { return i + nx * (j + ny * k); }
+  glm::vec3 point(std::int64_t i, std::int64_t j, std::int64_t k) const {
+    return min + h * glm::vec3(float(i), float(j), float(k));
+  }
+};
 
-Result<TriangleMesh> extractIsoSurface(const ScalarField& field, const Box3& box, const IsoSurfaceSettings& settings) {
-  const float h = settings.cellSize;
-  if (!std::isfinite(h) || h <= 0.0f)
-    return Error{"extractIsoSurface: cell size " + std::to_string(h) + " m must be finite and positive"};
-  for (int a = 0; a < 3; ++a)
-    if (!std::isfinite(box.min[a]) || !std::isfinite(box.max[a]) || !(box.max[a] > box.min[a]))
-      return Error{"extractIsoSurface: the box is empty or not finite along axis " + std::to_string(a)};
-
-  // Whole number of cells per axis; the box grows at its max side.
+/// A whole number of cells of h per axis (the box grows at its max side). Error: more
+/// than maxGridPoints sample points.
+Result<SampleGrid> sampleGrid(const Box3& box, float h, std::size_t maxGridPoints) {
   glm::ivec3 cells;
   double points = 1.0;
   for (int a = 0; a < 3; ++a) {
     const double n = std::ceil(double(box.max[a] - box.min[a]) / double(h));
     points *= n + 1.0;
-    if (n > 1e6 || points > double(settings.maxGridPoints))
+    if (n > 1e6 || points > double(maxGridPoints))
       return Error{"extractIsoSurface: a grid of cell size " + std::to_string(h) + " m over the box needs more than " +
-                   std::to_string(settings.maxGridPoints) + " sample points; use a larger cell size"};
+                   std::to_string(maxGridPoints) + " sample points; use a larger cell size"};
     cells[a] = std::max(1, int(n));
   }
-  const std::int64_t nx = cells.x + 1, ny = cells.y + 1, nz = cells.z + 1;
-  const auto gridIndex = [nx, ny](std::int64_t i, std::int64_t j, std::int64_t k) { return i + nx * (j + ny * k); };
-  const auto gridPoint = [&box, h](std::int64_t i, std::int64_t j, std::int64_t k) {
-    return box.min + h * glm::vec3(float(i), float(j), float(k));
-  };
+  SampleGrid grid;
+  grid.nx = cells.x + 1, grid.ny = cells.y + 1, grid.nz = cells.z + 1;
+  grid.min = box.min;
+  grid.h = h;
+  return grid;
+}
 
-  // Samples; the boundary layer is forced outside so the surface closes inside the box.
+/// Samples; the boundary layer is forced outside (h) so the surface closes inside the
+/// box. Error: a non-finite field value (the error names the point).
+Result<std::vector<float>> sampleField(const ScalarField& field, const SampleGrid& grid) {
+  const std::int64_t nx = grid.nx, ny = grid.ny, nz = grid.nz;
+  const float h = grid.h;
   std::vector<float> values(std::size_t(nx * ny * nz));
 #pragma omp parallel for schedule(static)
   for (std::int64_t k = 0; k < nz; ++k)
     for (std::int64_t j = 0; j < ny; ++j)
       for (std::int64_t i = 0; i < nx; ++i) {
         const bool boundary = i == 0 || j == 0 || k == 0 || i == nx - 1 || j == ny - 1 || k == nz - 1;
-        values[std::size_t(gridIndex(i, j, k))] = boundary ? h : field(gridPoint(i, j, k));
+        values[std::size_t(grid.index(i, j, k))] = boundary ? h : field(grid.point(i, j, k));
       }
   for (std::size_t p = 0; p < values.size(); ++p)
     if (!std::isfinite(values[p])) {
       const std::int64_t i = std::int64_t(p) % nx, j = (std::int64_t(p) / nx) % ny, k = std::int64_t(p) / (nx * ny);
-      const glm::vec3 q = gridPoint(i, j, k);
+      const glm::vec3 q = grid.point(i, j, k);
       return Error{"extractIsoSurface: the field is not finite at (" + std::to_string(q.x) + ", " +
                    std::to_string(q.y) + ", " + std::to_string(q.z) + ") m"};
     }
+  return values;
+}
 
+/// The zero set of the samples: per cube, its six Kuhn tetrahedra, each cut into a
+/// triangle or a quad with vertices on the edges (shared between neighbours).
+TriangleMesh marchTetrahedra(const std::vector<float>& values, const SampleGrid& grid) {
+  const std::int64_t nx = grid.nx, ny = grid.ny, nz = grid.nz;
   static const std::array<std::array<Corner, 4>, 6> kTets = kuhnTetrahedra();
   const std::int64_t cornerOffset[8] = {0, 1, nx, 1 + nx, nx * ny, 1 + nx * ny, nx + nx * ny, 1 + nx + nx * ny};
 
@@ -238,8 +252,8 @@ Result<TriangleMesh> extractIsoSurface(const ScalarField& field, const Box3& box
       const float va = values[std::size_t(lo)], vb = values[std::size_t(hi)];
       const float t = std::clamp(va / (va - vb), kMinEdgeFraction, 1.0f - kMinEdgeFraction);
       const std::int64_t li = lo % nx, lj = (lo / nx) % ny, lk = lo / (nx * ny);
-      const glm::vec3 pa = gridPoint(li, lj, lk);
-      const glm::vec3 pb = gridPoint(li + ((ca ^ cb) & 1), lj + (((ca ^ cb) >> 1) & 1), lk + (((ca ^ cb) >> 2) & 1));
+      const glm::vec3 pa = grid.point(li, lj, lk);
+      const glm::vec3 pb = grid.point(li + ((ca ^ cb) & 1), lj + (((ca ^ cb) >> 1) & 1), lk + (((ca ^ cb) >> 2) & 1));
       mesh.positions.push_back(pa + t * (pb - pa));
     }
     return it->second;
@@ -251,7 +265,7 @@ Result<TriangleMesh> extractIsoSurface(const ScalarField& field, const Box3& box
   for (std::int64_t k = 0; k + 1 < nz; ++k)
     for (std::int64_t j = 0; j + 1 < ny; ++j)
       for (std::int64_t i = 0; i + 1 < nx; ++i) {
-        const std::int64_t base = gridIndex(i, j, k);
+        const std::int64_t base = grid.index(i, j, k);
         int insideMask = 0;
         for (int c = 0; c < 8; ++c)
           if (values[std::size_t(base + cornerOffset[c])] < 0.0f) insideMask |= 1 << c;
@@ -285,6 +299,23 @@ Result<TriangleMesh> extractIsoSurface(const ScalarField& field, const Box3& box
           }
         }
       }
+  return mesh;
+}
+
+}  // namespace
+
+Result<TriangleMesh> extractIsoSurface(const ScalarField& field, const Box3& box, const IsoSurfaceSettings& settings) {
+  const float h = settings.cellSize;
+  if (!std::isfinite(h) || h <= 0.0f)
+    return Error{"extractIsoSurface: cell size " + std::to_string(h) + " m must be finite and positive"};
+  for (int a = 0; a < 3; ++a)
+    if (!std::isfinite(box.min[a]) || !std::isfinite(box.max[a]) || !(box.max[a] > box.min[a]))
+      return Error{"extractIsoSurface: the box is empty or not finite along axis " + std::to_string(a)};
+  const Result<SampleGrid> grid = sampleGrid(box, h, settings.maxGridPoints);
+  if (!grid) return grid.error();
+  const Result<std::vector<float>> values = sampleField(field, *grid);
+  if (!values) return values.error();
+  TriangleMesh mesh = marchTetrahedra(*values, *grid);
   if (settings.collapseEdgeFraction > 0.0f) collapseShortEdges(mesh, settings.collapseEdgeFraction * h, field, h);
   computeVertexNormals(mesh);
   return mesh;

@@ -126,9 +126,10 @@ class ProjectionGrid {
   std::vector<std::uint32_t> m_start, m_items;
 };
 
-}  // namespace
+Point2 yz(const Point3& p) { return Point2(p.y(), p.z()); }
 
-Result<std::vector<bool>> insideByProjectedParity(const TriangleMesh& mesh, std::span<const glm::vec3> points) {
+/// Error: no triangles, an index count that is not a multiple of 3, an index out of range.
+Status checkParityMesh(const TriangleMesh& mesh) {
   if (mesh.indices.empty()) return Error{"inside test: the mesh has no triangles"};
   if (mesh.indices.size() % 3 != 0)
     return Error{"inside test: the mesh has " + std::to_string(mesh.indices.size()) + " indices, not a multiple of 3"};
@@ -137,18 +138,27 @@ Result<std::vector<bool>> insideByProjectedParity(const TriangleMesh& mesh, std:
     if (mesh.indices[i] >= vertexCount)
       return Error{"inside test: triangle " + std::to_string(i / 3) + " has vertex index " +
                    std::to_string(mesh.indices[i]) + " out of range (" + std::to_string(vertexCount) + " vertices)"};
+  return Status::success();
+}
 
+/// The mesh's vertices as CGAL points. Error: a non-finite position.
+Result<std::vector<Point3>> exactVertices(const TriangleMesh& mesh) {
   std::vector<Point3> vertices;
-  vertices.reserve(vertexCount);
+  vertices.reserve(mesh.positions.size());
   for (const glm::vec3& p : mesh.positions) {
     if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z))
       return Error{"inside test: vertex " + std::to_string(vertices.size()) + " has a non-finite position"};
     vertices.emplace_back(p.x, p.y, p.z);
   }
-  const auto yz = [](const Point3& p) { return Point2(p.y(), p.z()); };
+  return vertices;
+}
 
+/// The triangles with their boxes and projected orientations, and the y-z box of them all.
+std::vector<PreparedTriangle> prepareTriangles(const TriangleMesh& mesh, const std::vector<Point3>& vertices,
+                                               glm::vec2& gridLo, glm::vec2& gridHi) {
   std::vector<PreparedTriangle> triangles(mesh.triangleCount());
-  glm::vec2 gridLo(std::numeric_limits<float>::max()), gridHi(-std::numeric_limits<float>::max());
+  gridLo = glm::vec2(std::numeric_limits<float>::max());
+  gridHi = glm::vec2(-std::numeric_limits<float>::max());
   for (std::size_t t = 0; t < triangles.size(); ++t) {
     PreparedTriangle& tri = triangles[t];
     tri.v = {mesh.indices[3 * t], mesh.indices[3 * t + 1], mesh.indices[3 * t + 2]};
@@ -159,11 +169,20 @@ Result<std::vector<bool>> insideByProjectedParity(const TriangleMesh& mesh, std:
     gridLo = glm::min(gridLo, glm::vec2(tri.lo.y, tri.lo.z));
     gridHi = glm::max(gridHi, glm::vec2(tri.hi.y, tri.hi.z));
   }
-  const ProjectionGrid grid(triangles, gridLo, gridHi);
+  return triangles;
+}
 
-  // Rows: points sharing (y, z) share the triangles their rays may cross. Non-finite
-  // points are outside and join no row.
+/// Rows: points sharing (y, z) share the triangles their rays may cross. `order` holds the
+/// finite points' indices sorted by (y, z, index); row r is order[rowStart[r] ..
+/// rowStart[r + 1]). Non-finite points are outside and join no row.
+struct PointRows {
   std::vector<std::uint32_t> order;
+  std::vector<std::size_t> rowStart;
+};
+
+PointRows pointRows(std::span<const glm::vec3> points) {
+  PointRows rows;
+  std::vector<std::uint32_t>& order = rows.order;
   order.reserve(points.size());
   for (std::size_t i = 0; i < points.size(); ++i)
     if (std::isfinite(points[i].x) && std::isfinite(points[i].y) && std::isfinite(points[i].z))
@@ -174,68 +193,93 @@ Result<std::vector<bool>> insideByProjectedParity(const TriangleMesh& mesh, std:
     if (p.z != q.z) return p.z < q.z;
     return a < b;
   });
-  std::vector<std::size_t> rowStart;
   for (std::size_t i = 0; i < order.size(); ++i)
     if (i == 0 || points[order[i]].y != points[order[i - 1]].y || points[order[i]].z != points[order[i - 1]].z)
-      rowStart.push_back(i);
-  rowStart.push_back(order.size());
-  const std::int64_t rowCount = std::int64_t(rowStart.size()) - 1;
+      rows.rowStart.push_back(i);
+  rows.rowStart.push_back(order.size());
+  return rows;
+}
 
+/// The triangles whose closed y-z projection contains (y, z), in grid order, into `hits`.
+void collectRowHits(float y, float z, const ProjectionGrid& grid, const std::vector<PreparedTriangle>& triangles,
+                    const std::vector<Point3>& vertices, std::vector<RowHit>& hits) {
+  const Point2 q(y, z);
+  hits.clear();
+  for (std::uint32_t t : grid.at(y, z)) {
+    const PreparedTriangle& tri = triangles[t];
+    if (y < tri.lo.y || y > tri.hi.y || z < tri.lo.z || z > tri.hi.z) continue;
+    const Point2 a = yz(vertices[tri.v[0]]), b = yz(vertices[tri.v[1]]), c = yz(vertices[tri.v[2]]);
+    if (tri.signNx == 0) {
+      hits.push_back({t, tri.lo.x, tri.hi.x, false, true});
+      continue;
+    }
+    const int s = tri.signNx;
+    const bool crossing =
+        perturbedOrientation(a, b, q) == s && perturbedOrientation(b, c, q) == s && perturbedOrientation(c, a, q) == s;
+    if (crossing || closedContains(a, b, c, q, s)) hits.push_back({t, tri.lo.x, tri.hi.x, crossing, false});
+  }
+}
+
+/// Whether p (on the row of `hits`) is on the surface or its ray toward -x crosses it an
+/// odd number of times.
+bool insideByHits(const glm::vec3& p, const std::vector<RowHit>& hits, const std::vector<PreparedTriangle>& triangles,
+                  const std::vector<Point3>& vertices) {
+  const Point3 pp(p.x, p.y, p.z);
+  int crossings = 0;
+  bool onSurface = false;
+  for (const RowHit& hit : hits) {
+    if (p.x < hit.loX) continue;  // the triangle lies entirely at larger x
+    if (p.x > hit.hiX) {          // entirely at smaller x: crossed if the ray meets it
+      crossings += hit.crossing ? 1 : 0;
+      continue;
+    }
+    const PreparedTriangle& tri = triangles[hit.triangle];
+    const Point3 &a = vertices[tri.v[0]], &b = vertices[tri.v[1]], &c = vertices[tri.v[2]];
+    if (hit.degenerate) {
+      if (onDegenerateTriangle(a, b, c, pp)) {
+        onSurface = true;
+        break;
+      }
+      continue;
+    }
+    // sign(det(b - a, c - a, p - a)) = sign(n . (p - a)) = sign(n_x) sign(p_x - plane x at (y, z)).
+    // Zero: p is on the plane and (y, z) in the closed projection, so p is on the triangle;
+    // points on the surface are inside, so the perturbation of x is never needed.
+    const int side = sign(CGAL::orientation(a, b, c, pp));
+    if (side == 0) {
+      onSurface = true;
+      break;
+    }
+    if (hit.crossing && side == tri.signNx) ++crossings;
+  }
+  return onSurface || (crossings & 1) != 0;
+}
+
+}  // namespace
+
+Result<std::vector<bool>> insideByProjectedParity(const TriangleMesh& mesh, std::span<const glm::vec3> points) {
+  if (Status s = checkParityMesh(mesh); !s) return s.error();
+  const Result<std::vector<Point3>> exact = exactVertices(mesh);
+  if (!exact) return exact.error();
+  const std::vector<Point3>& vertices = *exact;
+  glm::vec2 gridLo, gridHi;
+  const std::vector<PreparedTriangle> triangles = prepareTriangles(mesh, vertices, gridLo, gridHi);
+  const ProjectionGrid grid(triangles, gridLo, gridHi);
+
+  const PointRows rows = pointRows(points);
+  const std::vector<std::uint32_t>& order = rows.order;
+  const std::int64_t rowCount = std::int64_t(rows.rowStart.size()) - 1;
   std::vector<char> inside(points.size(), 0);
 #pragma omp parallel if (order.size() >= 2048)
   {
     std::vector<RowHit> hits;
 #pragma omp for schedule(static)
     for (std::int64_t row = 0; row < rowCount; ++row) {
-      const std::size_t begin = rowStart[std::size_t(row)], end = rowStart[std::size_t(row) + 1];
+      const std::size_t begin = rows.rowStart[std::size_t(row)], end = rows.rowStart[std::size_t(row) + 1];
       const float y = points[order[begin]].y, z = points[order[begin]].z;
-      const Point2 q(y, z);
-      hits.clear();
-      for (std::uint32_t t : grid.at(y, z)) {
-        const PreparedTriangle& tri = triangles[t];
-        if (y < tri.lo.y || y > tri.hi.y || z < tri.lo.z || z > tri.hi.z) continue;
-        const Point2 a = yz(vertices[tri.v[0]]), b = yz(vertices[tri.v[1]]), c = yz(vertices[tri.v[2]]);
-        if (tri.signNx == 0) {
-          hits.push_back({t, tri.lo.x, tri.hi.x, false, true});
-          continue;
-        }
-        const int s = tri.signNx;
-        const bool crossing = perturbedOrientation(a, b, q) == s && perturbedOrientation(b, c, q) == s &&
-                              perturbedOrientation(c, a, q) == s;
-        if (crossing || closedContains(a, b, c, q, s)) hits.push_back({t, tri.lo.x, tri.hi.x, crossing, false});
-      }
-      for (std::size_t i = begin; i < end; ++i) {
-        const glm::vec3& p = points[order[i]];
-        const Point3 pp(p.x, p.y, p.z);
-        int crossings = 0;
-        bool onSurface = false;
-        for (const RowHit& hit : hits) {
-          if (p.x < hit.loX) continue;  // the triangle lies entirely at larger x
-          if (p.x > hit.hiX) {          // entirely at smaller x: crossed if the ray meets it
-            crossings += hit.crossing ? 1 : 0;
-            continue;
-          }
-          const PreparedTriangle& tri = triangles[hit.triangle];
-          const Point3 &a = vertices[tri.v[0]], &b = vertices[tri.v[1]], &c = vertices[tri.v[2]];
-          if (hit.degenerate) {
-            if (onDegenerateTriangle(a, b, c, pp)) {
-              onSurface = true;
-              break;
-            }
-            continue;
-          }
-          // sign(det(b - a, c - a, p - a)) = sign(n . (p - a)) = sign(n_x) sign(p_x - plane x at (y, z)).
-          // Zero: p is on the plane and (y, z) in the closed projection, so p is on the triangle;
-          // points on the surface are inside, so the perturbation of x is never needed.
-          const int side = sign(CGAL::orientation(a, b, c, pp));
-          if (side == 0) {
-            onSurface = true;
-            break;
-          }
-          if (hit.crossing && side == tri.signNx) ++crossings;
-        }
-        inside[order[i]] = (onSurface || (crossings & 1) != 0) ? 1 : 0;
-      }
+      collectRowHits(y, z, grid, triangles, vertices, hits);
+      for (std::size_t i = begin; i < end; ++i)
+        inside[order[i]] = insideByHits(points[order[i]], hits, triangles, vertices) ? 1 : 0;
     }
   }
   return std::vector<bool>(inside.begin(), inside.end());

@@ -138,7 +138,7 @@ Result<GpuPairs> searchPairs(const SearchPrograms& programs, const gl::Buffer& p
     pairs.neighbours = makeBuffer(0);
     return pairs;
   }
-  // The grid of the CPU's PointGrid (sim/skinning/ParticleSkinning.cpp): bounds here.
+  // The grid of the CPU's PointGrid (sim/skinning/ParticleSkinModel.cpp): bounds here.
   glm::vec3 lo(std::numeric_limits<float>::max()), hi(-std::numeric_limits<float>::max());
   float largestRadius = 0.0f;
   for (const glm::vec4& p : particles) {

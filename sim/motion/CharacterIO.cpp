@@ -70,164 +70,257 @@ void collectNodes(const aiNode* node, const glm::mat4& parentGlobal, std::vector
   for (unsigned c = 0; c < node->mNumChildren; ++c) collectNodes(node->mChildren[c], global, out, index);
 }
 
-}  // namespace
+/// The scene's nodes in depth-first order (parents first) and each node's place in it.
+struct SceneNodes {
+  std::vector<NodeInfo> list;
+  std::unordered_map<const aiNode*, std::size_t> index;
+};
 
-Result<Character> importCharacter(const std::filesystem::path& path) {
+/// Reads `path`, triangulating only: no vertex welding or reordering, so vertex order
+/// matches the file. Error: no such file, a format assimp does not read, a file it cannot
+/// parse, a scene without nodes.
+Result<const aiScene*> readCharacterScene(Assimp::Importer& importer, const std::filesystem::path& path) {
   const std::string file = path.string();
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) return Error{"cannot import " + file + ": no such file"};
-  Assimp::Importer importer;
   const std::string ext = path.extension().string();
   if (!importer.IsExtensionSupported(ext))
     return Error{"cannot import " + file + ": unsupported format '" + ext +
                  "' (assimp reads glTF 2.0, FBX, COLLADA, ...)"};
-  // Triangulate only: no vertex welding or reordering, so vertex order matches the file.
   const aiScene* scene = readWithAssimp(importer, path, aiProcess_Triangulate);
   if (scene == nullptr) return Error{"cannot import " + file + ": " + importer.GetErrorString()};
   if (scene->mRootNode == nullptr) return Error{"cannot import " + file + ": the scene has no nodes"};
+  return scene;
+}
 
-  std::vector<NodeInfo> nodes;
-  std::unordered_map<const aiNode*, std::size_t> nodeIndex;
-  collectNodes(scene->mRootNode, glm::mat4(1.0f), nodes, nodeIndex);
-
-  // Joints: nodes named by bones, plus their ancestors below the scene root.
-  std::set<std::string> boneNames;
+bool hasTriangleMesh(const aiScene& scene) {
   bool anyTriangles = false;
-  for (unsigned m = 0; m < scene->mNumMeshes; ++m) {
-    const aiMesh* mesh = scene->mMeshes[m];
+  for (unsigned m = 0; m < scene.mNumMeshes; ++m) {
+    const aiMesh* mesh = scene.mMeshes[m];
     anyTriangles |= (mesh->mPrimitiveTypes & aiPrimitiveType_TRIANGLE) != 0 && mesh->mNumFaces > 0;
+  }
+  return anyTriangles;
+}
+
+/// The names of the bones of every mesh.
+std::set<std::string> boneNamesOf(const aiScene& scene) {
+  std::set<std::string> boneNames;
+  for (unsigned m = 0; m < scene.mNumMeshes; ++m) {
+    const aiMesh* mesh = scene.mMeshes[m];
     for (unsigned b = 0; b < mesh->mNumBones; ++b) boneNames.insert(mesh->mBones[b]->mName.C_Str());
   }
-  if (!anyTriangles) return Error{"cannot import " + file + ": the file has no triangle mesh"};
+  return boneNames;
+}
 
-  std::vector<char> isJoint(nodes.size(), 0);
-  for (std::size_t n = 0; n < nodes.size(); ++n) {
-    if (!boneNames.count(nodes[n].node->mName.C_Str())) continue;
-    for (const aiNode* a = nodes[n].node; a != nullptr && a != scene->mRootNode; a = a->mParent)
-      isJoint[nodeIndex.at(a)] = 1;
-    if (nodes[n].node == scene->mRootNode) isJoint[n] = 1;
+/// Per node, 1 for a joint: the nodes named by bones, plus their ancestors below the scene
+/// root (the root itself only when a bone names it).
+std::vector<char> markJointNodes(const aiScene& scene, const SceneNodes& nodes,
+                                 const std::set<std::string>& boneNames) {
+  std::vector<char> isJoint(nodes.list.size(), 0);
+  for (std::size_t n = 0; n < nodes.list.size(); ++n) {
+    if (!boneNames.count(nodes.list[n].node->mName.C_Str())) continue;
+    for (const aiNode* a = nodes.list[n].node; a != nullptr && a != scene.mRootNode; a = a->mParent)
+      isJoint[nodes.index.at(a)] = 1;
+    if (nodes.list[n].node == scene.mRootNode) isJoint[n] = 1;
   }
-  for (const std::string& name : boneNames)
-    if (scene->mRootNode->FindNode(name.c_str()) == nullptr)
-      return Error{"cannot import " + file + ": bone '" + name + "' has no node in the scene"};
+  return isJoint;
+}
 
-  Character character;
-  Skeleton& skeleton = character.body.skeleton;
-  std::vector<int> jointOfNode(nodes.size(), -1);
-  const glm::mat4 rootMatrix = toGlm(scene->mRootNode->mTransformation);
-  for (std::size_t n = 0; n < nodes.size(); ++n) {  // depth-first order: parents first
+/// Appends the joint nodes to the skeleton in depth-first order (parents first) and
+/// returns each node's joint (-1: not a joint). Error: two joints share a name.
+Result<std::vector<int>> addJoints(const aiScene& scene, const SceneNodes& nodes, const std::vector<char>& isJoint,
+                                   Skeleton& skeleton, const std::string& file) {
+  std::vector<int> jointOfNode(nodes.list.size(), -1);
+  const glm::mat4 rootMatrix = toGlm(scene.mRootNode->mTransformation);
+  for (std::size_t n = 0; n < nodes.list.size(); ++n) {  // depth-first order: parents first
     if (!isJoint[n]) continue;
-    const aiNode* node = nodes[n].node;
+    const aiNode* node = nodes.list[n].node;
     Joint joint;
     joint.name = node->mName.C_Str();
     if (skeleton.find(joint.name) >= 0)
       return Error{"cannot import " + file + ": two joints are named '" + joint.name + "'"};
     const aiNode* parent = node->mParent;
-    joint.parent = parent != nullptr ? jointOfNode[nodeIndex.at(parent)] : -1;
+    joint.parent = parent != nullptr ? jointOfNode[nodes.index.at(parent)] : -1;
     // A root joint's rest includes the scene root's transform (e.g. a COLLADA/FBX axis fix).
-    joint.rest = joint.parent < 0 && node != scene->mRootNode
+    joint.rest = joint.parent < 0 && node != scene.mRootNode
                      ? decompose(toAi(rootMatrix * toGlm(node->mTransformation)))
                      : decompose(node->mTransformation);
     jointOfNode[n] = int(skeleton.joints.size());
     skeleton.joints.push_back(std::move(joint));
   }
-  const bool hasSkeleton = !skeleton.joints.empty();
-  if (!hasSkeleton) skeleton.joints.push_back(Joint{"root", -1, {}});
-  skeleton.computeInverseBind();  // replaced below for joints that are bones
+  return jointOfNode;
+}
 
-  // Meshes, merged in model space.
+/// Nearest joint at or above the node (0 when there is none), for meshes without bones.
+int nearestJoint(const aiNode* node, const SceneNodes& nodes, const std::vector<int>& jointOfNode) {
+  for (const aiNode* a = node; a != nullptr; a = a->mParent)
+    if (const int j = jointOfNode[nodes.index.at(a)]; j >= 0) return j;
+  return 0;
+}
+
+/// Where the meshes of one node go in the merged body: model space and the joint that
+/// binds the vertices no bone weighs.
+struct MeshPlacement {
+  glm::mat4 meshToModel;
+  glm::mat3 normalMatrix;
+  glm::mat4 modelToMesh;
+  int nodeJoint;
+};
+
+/// Appends a triangle mesh to the body (positions in model space; normals and uvs when
+/// every mesh has them) and its bone weights to the skin. The first mesh bound to a bone
+/// sets that joint's inverse bind (`boundJoints`: the bones seen so far).
+void appendBodyMesh(const aiMesh& mesh, const MeshPlacement& at, bool allHaveNormals, bool allHaveUvs,
+                    std::set<std::string>& boundJoints, Character& character) {
   TriangleMesh& body = character.body.mesh;
+  Skeleton& skeleton = character.body.skeleton;
+  const std::uint32_t base = std::uint32_t(body.positions.size());
+  for (unsigned v = 0; v < mesh.mNumVertices; ++v) {
+    body.positions.push_back(glm::vec3(at.meshToModel * glm::vec4(toGlm(mesh.mVertices[v]), 1.0f)));
+    if (allHaveNormals) body.normals.push_back(glm::normalize(at.normalMatrix * toGlm(mesh.mNormals[v])));
+    if (allHaveUvs) body.uvs.emplace_back(mesh.mTextureCoords[0][v].x, mesh.mTextureCoords[0][v].y);
+  }
+  for (unsigned f = 0; f < mesh.mNumFaces; ++f) {
+    const aiFace& face = mesh.mFaces[f];
+    if (face.mNumIndices != 3) continue;
+    for (int c = 0; c < 3; ++c) body.indices.push_back(base + face.mIndices[c]);
+  }
+  std::vector<std::vector<std::pair<std::uint32_t, float>>> influences(mesh.mNumVertices);
+  for (unsigned b = 0; b < mesh.mNumBones; ++b) {
+    const aiBone* bone = mesh.mBones[b];
+    const int joint = skeleton.find(bone->mName.C_Str());
+    // Offset matrix maps mesh space to bone space; our vertices are in model space.
+    if (boundJoints.insert(bone->mName.C_Str()).second)
+      skeleton.inverseBind[std::size_t(joint)] = toGlm(bone->mOffsetMatrix) * at.modelToMesh;
+    for (unsigned w = 0; w < bone->mNumWeights; ++w) {
+      const aiVertexWeight& vw = bone->mWeights[w];
+      if (vw.mVertexId < mesh.mNumVertices) influences[vw.mVertexId].emplace_back(std::uint32_t(joint), vw.mWeight);
+    }
+  }
+  for (auto& list : influences) appendInfluences(character.body.skin, std::move(list), std::uint32_t(at.nodeJoint));
+}
+
+/// Merges the scene's triangle meshes into the body in model space, node by node
+/// (depth-first); vertex normals are computed when some mesh has none.
+void mergeMeshes(const aiScene& scene, const SceneNodes& nodes, const std::vector<int>& jointOfNode,
+                 Character& character) {
   bool allHaveNormals = true, allHaveUvs = true;
-  for (unsigned m = 0; m < scene->mNumMeshes; ++m) {
-    allHaveNormals &= scene->mMeshes[m]->HasNormals();
-    allHaveUvs &= scene->mMeshes[m]->HasTextureCoords(0);
+  for (unsigned m = 0; m < scene.mNumMeshes; ++m) {
+    allHaveNormals &= scene.mMeshes[m]->HasNormals();
+    allHaveUvs &= scene.mMeshes[m]->HasTextureCoords(0);
   }
   std::set<std::string> boundJoints;
-  for (const NodeInfo& info : nodes) {
-    // Nearest joint at or above the node, for meshes without bones.
-    int nodeJoint = 0;
-    for (const aiNode* a = info.node; a != nullptr; a = a->mParent)
-      if (const int j = jointOfNode[nodeIndex.at(a)]; j >= 0) {
-        nodeJoint = j;
-        break;
-      }
-    const glm::mat4& meshToModel = info.global;
-    const glm::mat3 normalMatrix = glm::transpose(glm::inverse(glm::mat3(meshToModel)));
-    const glm::mat4 modelToMesh = glm::inverse(meshToModel);
+  for (const NodeInfo& info : nodes.list) {
+    MeshPlacement at;
+    at.nodeJoint = nearestJoint(info.node, nodes, jointOfNode);
+    at.meshToModel = info.global;
+    at.normalMatrix = glm::transpose(glm::inverse(glm::mat3(at.meshToModel)));
+    at.modelToMesh = glm::inverse(at.meshToModel);
     for (unsigned k = 0; k < info.node->mNumMeshes; ++k) {
-      const aiMesh* mesh = scene->mMeshes[info.node->mMeshes[k]];
+      const aiMesh* mesh = scene.mMeshes[info.node->mMeshes[k]];
       if ((mesh->mPrimitiveTypes & aiPrimitiveType_TRIANGLE) == 0) continue;
-      const std::uint32_t base = std::uint32_t(body.positions.size());
-      for (unsigned v = 0; v < mesh->mNumVertices; ++v) {
-        body.positions.push_back(glm::vec3(meshToModel * glm::vec4(toGlm(mesh->mVertices[v]), 1.0f)));
-        if (allHaveNormals) body.normals.push_back(glm::normalize(normalMatrix * toGlm(mesh->mNormals[v])));
-        if (allHaveUvs) body.uvs.emplace_back(mesh->mTextureCoords[0][v].x, mesh->mTextureCoords[0][v].y);
-      }
-      for (unsigned f = 0; f < mesh->mNumFaces; ++f) {
-        const aiFace& face = mesh->mFaces[f];
-        if (face.mNumIndices != 3) continue;
-        for (int c = 0; c < 3; ++c) body.indices.push_back(base + face.mIndices[c]);
-      }
-      std::vector<std::vector<std::pair<std::uint32_t, float>>> influences(mesh->mNumVertices);
-      for (unsigned b = 0; b < mesh->mNumBones; ++b) {
-        const aiBone* bone = mesh->mBones[b];
-        const int joint = skeleton.find(bone->mName.C_Str());
-        // Offset matrix maps mesh space to bone space; our vertices are in model space.
-        if (boundJoints.insert(bone->mName.C_Str()).second)
-          skeleton.inverseBind[std::size_t(joint)] = toGlm(bone->mOffsetMatrix) * modelToMesh;
-        for (unsigned w = 0; w < bone->mNumWeights; ++w) {
-          const aiVertexWeight& vw = bone->mWeights[w];
-          if (vw.mVertexId < mesh->mNumVertices)
-            influences[vw.mVertexId].emplace_back(std::uint32_t(joint), vw.mWeight);
-        }
-      }
-      for (auto& list : influences) appendInfluences(character.body.skin, std::move(list), std::uint32_t(nodeJoint));
+      appendBodyMesh(*mesh, at, allHaveNormals, allHaveUvs, boundJoints, character);
     }
   }
-  if (body.indices.empty()) return Error{"cannot import " + file + ": the file has no triangle mesh"};
-  if (!allHaveNormals) computeVertexNormals(body);
+  if (!allHaveNormals) computeVertexNormals(character.body.mesh);
+}
+
+/// The scene root's transform, which the keys of root joints take on (rotation and uniform
+/// scale) unless the root is itself the joint.
+struct RootTransform {
+  const aiNode* node;
+  glm::mat4 matrix;
+  Transform parts;
+  bool identity;
+};
+
+/// A joint's keys with times in seconds; `applyRoot`: with the scene root's transform.
+AnimationChannel importChannel(const aiNodeAnim& na, int joint, double ticksPerSecond, bool applyRoot,
+                               const RootTransform& root) {
+  AnimationChannel ch;
+  ch.joint = joint;
+  for (unsigned k = 0; k < na.mNumPositionKeys; ++k) {
+    glm::vec3 t = toGlm(na.mPositionKeys[k].mValue);
+    if (applyRoot) t = glm::vec3(root.matrix * glm::vec4(t, 1.0f));
+    ch.translation.times.push_back(float(na.mPositionKeys[k].mTime / ticksPerSecond));
+    ch.translation.values.push_back(t);
+  }
+  for (unsigned k = 0; k < na.mNumRotationKeys; ++k) {
+    glm::quat q = glm::normalize(toGlm(na.mRotationKeys[k].mValue));
+    if (applyRoot) q = glm::normalize(root.parts.rotation * q);
+    ch.rotation.times.push_back(float(na.mRotationKeys[k].mTime / ticksPerSecond));
+    ch.rotation.values.push_back(q);
+  }
+  for (unsigned k = 0; k < na.mNumScalingKeys; ++k) {
+    glm::vec3 s = toGlm(na.mScalingKeys[k].mValue);
+    if (applyRoot) s *= root.parts.scale;
+    ch.scale.times.push_back(float(na.mScalingKeys[k].mTime / ticksPerSecond));
+    ch.scale.values.push_back(s);
+  }
+  return ch;
+}
+
+/// Clip `a` of the scene: the channels of the skeleton's joints (none when the file has
+/// no skeleton); the duration covers every key.
+Animation importAnimation(const aiAnimation& anim, unsigned a, const Skeleton& skeleton, bool hasSkeleton,
+                          const RootTransform& root) {
+  // assimp: "mTicksPerSecond ... 0 if not specified in the imported file"; 25 is the
+  // default assimp's own tools assume.
+  const double ticksPerSecond = anim.mTicksPerSecond != 0.0 ? anim.mTicksPerSecond : 25.0;
+  Animation clip;
+  clip.name = anim.mName.length > 0 ? anim.mName.C_Str() : "animation_" + std::to_string(a);
+  clip.duration = float(anim.mDuration / ticksPerSecond);
+  for (unsigned c = 0; c < anim.mNumChannels; ++c) {
+    const aiNodeAnim* na = anim.mChannels[c];
+    const int joint = skeleton.find(na->mNodeName.C_Str());
+    if (joint < 0 || !hasSkeleton) continue;
+    const bool applyRoot = skeleton.joints[std::size_t(joint)].parent < 0 && !root.identity &&
+                           std::string(na->mNodeName.C_Str()) != root.node->mName.C_Str();
+    AnimationChannel ch = importChannel(*na, joint, ticksPerSecond, applyRoot, root);
+    for (const auto* times : {&ch.translation.times, &ch.rotation.times, &ch.scale.times})
+      if (!times->empty()) clip.duration = std::max(clip.duration, times->back());
+    clip.channels.push_back(std::move(ch));
+  }
+  return clip;
+}
+
+}  // namespace
+
+Result<Character> importCharacter(const std::filesystem::path& path) {
+  const std::string file = path.string();
+  Assimp::Importer importer;
+  const Result<const aiScene*> read = readCharacterScene(importer, path);
+  if (!read) return read.error();
+  const aiScene& scene = **read;
+
+  SceneNodes nodes;
+  collectNodes(scene.mRootNode, glm::mat4(1.0f), nodes.list, nodes.index);
+
+  // Joints: nodes named by bones, plus their ancestors below the scene root.
+  const std::set<std::string> boneNames = boneNamesOf(scene);
+  if (!hasTriangleMesh(scene)) return Error{"cannot import " + file + ": the file has no triangle mesh"};
+  const std::vector<char> isJoint = markJointNodes(scene, nodes, boneNames);
+  for (const std::string& name : boneNames)
+    if (scene.mRootNode->FindNode(name.c_str()) == nullptr)
+      return Error{"cannot import " + file + ": bone '" + name + "' has no node in the scene"};
+
+  Character character;
+  Skeleton& skeleton = character.body.skeleton;
+  const Result<std::vector<int>> jointOfNode = addJoints(scene, nodes, isJoint, skeleton, file);
+  if (!jointOfNode) return jointOfNode.error();
+  const bool hasSkeleton = !skeleton.joints.empty();
+  if (!hasSkeleton) skeleton.joints.push_back(Joint{"root", -1, {}});
+  skeleton.computeInverseBind();  // mergeMeshes replaces it for joints that are bones
+
+  // Meshes, merged in model space.
+  mergeMeshes(scene, nodes, *jointOfNode, character);
+  if (character.body.mesh.indices.empty()) return Error{"cannot import " + file + ": the file has no triangle mesh"};
 
   // Animations. Root joints' keys get the scene root transform (rotation and uniform scale).
-  const Transform rootTransform = decompose(scene->mRootNode->mTransformation);
-  const bool rootIsIdentity = scene->mRootNode->mTransformation.IsIdentity();
-  for (unsigned a = 0; a < scene->mNumAnimations; ++a) {
-    const aiAnimation* anim = scene->mAnimations[a];
-    // assimp: "mTicksPerSecond ... 0 if not specified in the imported file"; 25 is the
-    // default assimp's own tools assume.
-    const double ticksPerSecond = anim->mTicksPerSecond != 0.0 ? anim->mTicksPerSecond : 25.0;
-    Animation clip;
-    clip.name = anim->mName.length > 0 ? anim->mName.C_Str() : "animation_" + std::to_string(a);
-    clip.duration = float(anim->mDuration / ticksPerSecond);
-    for (unsigned c = 0; c < anim->mNumChannels; ++c) {
-      const aiNodeAnim* na = anim->mChannels[c];
-      const int joint = skeleton.find(na->mNodeName.C_Str());
-      if (joint < 0 || !hasSkeleton) continue;
-      const bool applyRoot = skeleton.joints[std::size_t(joint)].parent < 0 && !rootIsIdentity &&
-                             std::string(na->mNodeName.C_Str()) != scene->mRootNode->mName.C_Str();
-      AnimationChannel ch;
-      ch.joint = joint;
-      for (unsigned k = 0; k < na->mNumPositionKeys; ++k) {
-        glm::vec3 t = toGlm(na->mPositionKeys[k].mValue);
-        if (applyRoot) t = glm::vec3(rootMatrix * glm::vec4(t, 1.0f));
-        ch.translation.times.push_back(float(na->mPositionKeys[k].mTime / ticksPerSecond));
-        ch.translation.values.push_back(t);
-      }
-      for (unsigned k = 0; k < na->mNumRotationKeys; ++k) {
-        glm::quat q = glm::normalize(toGlm(na->mRotationKeys[k].mValue));
-        if (applyRoot) q = glm::normalize(rootTransform.rotation * q);
-        ch.rotation.times.push_back(float(na->mRotationKeys[k].mTime / ticksPerSecond));
-        ch.rotation.values.push_back(q);
-      }
-      for (unsigned k = 0; k < na->mNumScalingKeys; ++k) {
-        glm::vec3 s = toGlm(na->mScalingKeys[k].mValue);
-        if (applyRoot) s *= rootTransform.scale;
-        ch.scale.times.push_back(float(na->mScalingKeys[k].mTime / ticksPerSecond));
-        ch.scale.values.push_back(s);
-      }
-      for (const auto* times : {&ch.translation.times, &ch.rotation.times, &ch.scale.times})
-        if (!times->empty()) clip.duration = std::max(clip.duration, times->back());
-      clip.channels.push_back(std::move(ch));
-    }
+  const RootTransform root{scene.mRootNode, toGlm(scene.mRootNode->mTransformation),
+                           decompose(scene.mRootNode->mTransformation), scene.mRootNode->mTransformation.IsIdentity()};
+  for (unsigned a = 0; a < scene.mNumAnimations; ++a) {
+    Animation clip = importAnimation(*scene.mAnimations[a], a, skeleton, hasSkeleton, root);
     if (Status s = clip.validate(skeleton); !s) return s.error().prefixed("cannot import " + file + ": ");
     character.animations.push_back(std::move(clip));
   }
@@ -366,16 +459,11 @@ Result<std::vector<std::byte>> addMorphWeightAnimations(std::span<const std::byt
   out.insert(out.end(), bin.begin(), bin.end());
   return out;
 }
-}  // namespace
 
-Status exportAnimatedGltf(const std::filesystem::path& path, const SkinnedMesh& body,
-                          const std::vector<Animation>& clips, const std::vector<NamedMeshSequence>& garments) {
-  const std::string file = path.string();
-  const std::string ext = path.extension().string();
-  // Binary glTF only: assimp's "gltf2" exporter writes the buffer as a second file whose
-  // URI, when exporting to memory, is the placeholder "$blobfile.bin".
-  if (ext != ".glb") return Error{"cannot export " + file + ": the extension must be .glb (binary glTF 2.0, one file)"};
-  const char* formatId = "glb2";
+/// The checks before export: a valid body, clips that fit its skeleton, garments with
+/// triangles and one position per vertex in every frame at increasing times.
+Status checkExportInput(const std::string& file, const SkinnedMesh& body, const std::vector<Animation>& clips,
+                        const std::vector<NamedMeshSequence>& garments) {
   if (Status s = body.validate(1e-4f); !s) return s.error().prefixed("cannot export " + file + ": body: ");
   if (body.mesh.indices.empty() || body.mesh.indices.size() % 3 != 0)
     return Error{"cannot export " + file + ": body mesh has no triangles or an index count not a multiple of 3"};
@@ -395,6 +483,138 @@ Status exportAnimatedGltf(const std::filesystem::path& path, const SkinnedMesh& 
         return Error{label + "frame times must be finite and increasing (frame " + std::to_string(f) + ")"};
     }
   }
+  return Status::success();
+}
+
+/// One node per joint at its rest transform; each goes into `children` of its parent
+/// (index skeleton.size(): the scene root).
+std::vector<aiNode*> newJointNodes(const Skeleton& skeleton, std::vector<std::vector<aiNode*>>& children) {
+  std::vector<aiNode*> jointNodes(skeleton.size());
+  for (std::size_t j = 0; j < skeleton.size(); ++j) {
+    jointNodes[j] = new aiNode(skeleton.joints[j].name);
+    jointNodes[j]->mTransformation = toAi(skeleton.joints[j].rest.matrix());
+    const int p = skeleton.joints[j].parent;
+    children[p < 0 ? skeleton.size() : std::size_t(p)].push_back(jointNodes[j]);
+  }
+  return jointNodes;
+}
+
+/// The body's mesh "body" with its skin as bones.
+aiMesh* newSkinnedBodyMesh(const SkinnedMesh& body) {
+  const Skeleton& skeleton = body.skeleton;
+  aiMesh* bodyMesh = newAiMesh(body.mesh, "body");
+  std::vector<std::vector<aiVertexWeight>> weights(skeleton.size());
+  for (std::size_t v = 0; v < body.skin.size(); ++v)
+    for (int k = 0; k < 4; ++k)
+      if (body.skin.weights[v][k] > 0.0f)
+        weights[body.skin.joints[v][k]].push_back(aiVertexWeight(unsigned(v), body.skin.weights[v][k]));
+  // Every joint becomes a bone (also those without weights) so the whole skeleton is a
+  // glTF skin and survives a round trip.
+  std::vector<aiBone*> bones;
+  for (std::size_t j = 0; j < skeleton.size(); ++j) {
+    auto* bone = new aiBone();
+    bone->mName = aiString(skeleton.joints[j].name);
+    bone->mOffsetMatrix = toAi(skeleton.inverseBind[j]);
+    bone->mNumWeights = unsigned(weights[j].size());
+    bone->mWeights = new aiVertexWeight[std::max<std::size_t>(1, weights[j].size())];
+    std::copy(weights[j].begin(), weights[j].end(), bone->mWeights);
+    bones.push_back(bone);
+  }
+  bodyMesh->mNumBones = unsigned(bones.size());
+  bodyMesh->mBones = newArray(bones);
+  return bodyMesh;
+}
+
+/// A garment's mesh: its last frame as the base shape (what a viewer shows without the
+/// shape-key animation, which assimp 5.2 cannot write, see the header) and one morph
+/// target per frame.
+aiMesh* newGarmentMesh(const NamedMeshSequence& g) {
+  TriangleMesh base = g.mesh;
+  if (!g.positions.empty()) {
+    base.positions = g.positions.back();
+    if (base.normals.size() == base.positions.size()) computeVertexNormals(base);
+  }
+  aiMesh* mesh = newAiMesh(base, g.name);
+  // One morph target per frame: aiAnimMesh holds absolute positions; the glTF2 exporter
+  // stores them as differences to the base mesh, as glTF requires.
+  mesh->mNumAnimMeshes = unsigned(g.positions.size());
+  mesh->mAnimMeshes = new aiAnimMesh*[std::max<std::size_t>(1, g.positions.size())];
+  for (std::size_t f = 0; f < g.positions.size(); ++f) {
+    auto* am = new aiAnimMesh();
+    am->mName = aiString(g.name + "_frame_" + std::to_string(f));
+    am->mNumVertices = mesh->mNumVertices;
+    am->mVertices = new aiVector3D[am->mNumVertices];
+    for (unsigned v = 0; v < am->mNumVertices; ++v)
+      am->mVertices[v] = {g.positions[f][v].x, g.positions[f][v].y, g.positions[f][v].z};
+    am->mWeight = 0.0f;
+    mesh->mAnimMeshes[f] = am;
+  }
+  return mesh;
+}
+
+/// A node (named uniquely among `names`) that shows mesh `meshIndex`, added to `rootChildren`.
+void addMeshNode(const std::string& name, unsigned meshIndex, std::set<std::string>& names,
+                 std::vector<aiNode*>& rootChildren) {
+  auto* node = new aiNode(uniqueName(name, names));
+  node->mNumMeshes = 1;
+  node->mMeshes = new unsigned[1]{meshIndex};
+  rootChildren.push_back(node);
+}
+
+/// A clip as an aiAnimation with times in seconds (mTicksPerSecond = 1).
+aiAnimation* newAiAnimation(const Animation& clip, const Skeleton& skeleton) {
+  auto* anim = new aiAnimation();
+  anim->mName = aiString(clip.name);
+  anim->mTicksPerSecond = 1.0;
+  anim->mDuration = clip.duration;
+  std::vector<aiNodeAnim*> channels;
+  for (const AnimationChannel& c : clip.channels) {
+    const Joint& joint = skeleton.joints[std::size_t(c.joint)];
+    auto* na = new aiNodeAnim();
+    na->mNodeName = aiString(joint.name);
+    na->mPositionKeys = makeKeys<glm::vec3, aiVectorKey>(c.translation, joint.rest.translation, na->mNumPositionKeys,
+                                                         [](glm::vec3 v) { return aiVector3D(v.x, v.y, v.z); });
+    na->mRotationKeys = makeKeys<glm::quat, aiQuatKey>(c.rotation, joint.rest.rotation, na->mNumRotationKeys,
+                                                       [](glm::quat q) { return aiQuaternion(q.w, q.x, q.y, q.z); });
+    na->mScalingKeys = makeKeys<glm::vec3, aiVectorKey>(c.scale, joint.rest.scale, na->mNumScalingKeys,
+                                                        [](glm::vec3 v) { return aiVector3D(v.x, v.y, v.z); });
+    channels.push_back(na);
+  }
+  anim->mNumChannels = unsigned(channels.size());
+  anim->mChannels = newArray(channels);
+  return anim;
+}
+
+/// The scene as one GLB in memory (assimp's "glb2" exporter), the garments' morph-weight
+/// animations added (addMorphWeightAnimations).
+Result<std::vector<std::byte>> exportGlb(const aiScene& scene, const std::vector<NamedMeshSequence>& garments,
+                                         const std::string& file) {
+  const char* formatId = "glb2";
+  Assimp::Exporter exporter;
+  Assimp::ExportProperties properties;
+  // Writes mesh.extras.targetNames (the aiAnimMesh names), which Blender uses to name the
+  // shape keys it creates from the morph targets.
+  properties.SetPropertyBool("GLTF2_TARGETNAMES_EXP", true);
+  const aiExportDataBlob* blob = exporter.ExportToBlob(&scene, formatId, 0, &properties);
+  if (blob == nullptr) return Error{"cannot export " + file + " as '" + formatId + "': " + exporter.GetErrorString()};
+  if (blob->next != nullptr)
+    return Error{"cannot export " + file + ": assimp's '" + formatId + "' exporter wrote several files"};
+  auto glb = addMorphWeightAnimations(std::span<const std::byte>(static_cast<const std::byte*>(blob->data), blob->size),
+                                      garments);
+  if (!glb) return glb.error().prefixed("cannot export " + file + ": ");
+  return glb;
+}
+
+}  // namespace
+
+Status exportAnimatedGltf(const std::filesystem::path& path, const SkinnedMesh& body,
+                          const std::vector<Animation>& clips, const std::vector<NamedMeshSequence>& garments) {
+  const std::string file = path.string();
+  const std::string ext = path.extension().string();
+  // Binary glTF only: assimp's "gltf2" exporter writes the buffer as a second file whose
+  // URI, when exporting to memory, is the placeholder "$blobfile.bin".
+  if (ext != ".glb") return Error{"cannot export " + file + ": the extension must be .glb (binary glTF 2.0, one file)"};
+  if (Status s = checkExportInput(file, body, clips, garments); !s) return s;
   const Skeleton& skeleton = body.skeleton;
 
   // aiScene frees every array it points to (new[] / delete[]) in its destructor.
@@ -406,75 +626,16 @@ Status exportAnimatedGltf(const std::filesystem::path& path, const SkinnedMesh& 
   scene->mMaterials = new aiMaterial* [1] { new aiMaterial() };
 
   // Joint nodes mirror the skeleton.
-  std::vector<aiNode*> jointNodes(skeleton.size());
   std::vector<std::vector<aiNode*>> children(skeleton.size() + 1);  // last: the scene root
-  for (std::size_t j = 0; j < skeleton.size(); ++j) {
-    jointNodes[j] = new aiNode(skeleton.joints[j].name);
-    jointNodes[j]->mTransformation = toAi(skeleton.joints[j].rest.matrix());
-    const int p = skeleton.joints[j].parent;
-    children[p < 0 ? skeleton.size() : std::size_t(p)].push_back(jointNodes[j]);
-  }
+  const std::vector<aiNode*> jointNodes = newJointNodes(skeleton, children);
 
   // Meshes: 0 = body, 1.. = garments; one node each under the scene root.
   std::vector<aiMesh*> meshes;
-  meshes.push_back(newAiMesh(body.mesh, "body"));
-  aiMesh* bodyMesh = meshes[0];
-  {
-    std::vector<std::vector<aiVertexWeight>> weights(skeleton.size());
-    for (std::size_t v = 0; v < body.skin.size(); ++v)
-      for (int k = 0; k < 4; ++k)
-        if (body.skin.weights[v][k] > 0.0f)
-          weights[body.skin.joints[v][k]].push_back(aiVertexWeight(unsigned(v), body.skin.weights[v][k]));
-    // Every joint becomes a bone (also those without weights) so the whole skeleton is a
-    // glTF skin and survives a round trip.
-    std::vector<aiBone*> bones;
-    for (std::size_t j = 0; j < skeleton.size(); ++j) {
-      auto* bone = new aiBone();
-      bone->mName = aiString(skeleton.joints[j].name);
-      bone->mOffsetMatrix = toAi(skeleton.inverseBind[j]);
-      bone->mNumWeights = unsigned(weights[j].size());
-      bone->mWeights = new aiVertexWeight[std::max<std::size_t>(1, weights[j].size())];
-      std::copy(weights[j].begin(), weights[j].end(), bone->mWeights);
-      bones.push_back(bone);
-    }
-    bodyMesh->mNumBones = unsigned(bones.size());
-    bodyMesh->mBones = newArray(bones);
-  }
-  std::vector<aiNode*> meshNodes;
-  auto addMeshNode = [&](const std::string& name, unsigned meshIndex) {
-    auto* node = new aiNode(uniqueName(name, names));
-    node->mNumMeshes = 1;
-    node->mMeshes = new unsigned[1]{meshIndex};
-    children[skeleton.size()].push_back(node);
-    meshNodes.push_back(node);
-    return node;
-  };
-  addMeshNode("body", 0);
+  meshes.push_back(newSkinnedBodyMesh(body));
+  addMeshNode("body", 0, names, children[skeleton.size()]);
   for (const NamedMeshSequence& g : garments) {
-    // Base shape: the last frame (what a viewer shows without the shape-key animation,
-    // which assimp 5.2 cannot write, see the header).
-    TriangleMesh base = g.mesh;
-    if (!g.positions.empty()) {
-      base.positions = g.positions.back();
-      if (base.normals.size() == base.positions.size()) computeVertexNormals(base);
-    }
-    aiMesh* mesh = newAiMesh(base, g.name);
-    // One morph target per frame: aiAnimMesh holds absolute positions; the glTF2 exporter
-    // stores them as differences to the base mesh, as glTF requires.
-    mesh->mNumAnimMeshes = unsigned(g.positions.size());
-    mesh->mAnimMeshes = new aiAnimMesh*[std::max<std::size_t>(1, g.positions.size())];
-    for (std::size_t f = 0; f < g.positions.size(); ++f) {
-      auto* am = new aiAnimMesh();
-      am->mName = aiString(g.name + "_frame_" + std::to_string(f));
-      am->mNumVertices = mesh->mNumVertices;
-      am->mVertices = new aiVector3D[am->mNumVertices];
-      for (unsigned v = 0; v < am->mNumVertices; ++v)
-        am->mVertices[v] = {g.positions[f][v].x, g.positions[f][v].y, g.positions[f][v].z};
-      am->mWeight = 0.0f;
-      mesh->mAnimMeshes[f] = am;
-    }
-    meshes.push_back(mesh);
-    addMeshNode(g.name, unsigned(meshes.size() - 1));
+    meshes.push_back(newGarmentMesh(g));
+    addMeshNode(g.name, unsigned(meshes.size() - 1), names, children[skeleton.size()]);
   }
   scene->mNumMeshes = unsigned(meshes.size());
   scene->mMeshes = newArray(meshes);
@@ -487,43 +648,12 @@ Status exportAnimatedGltf(const std::filesystem::path& path, const SkinnedMesh& 
 
   // Animations, with times in seconds (mTicksPerSecond = 1).
   std::vector<aiAnimation*> animations;
-  for (const Animation& clip : clips) {
-    auto* anim = new aiAnimation();
-    anim->mName = aiString(clip.name);
-    anim->mTicksPerSecond = 1.0;
-    anim->mDuration = clip.duration;
-    std::vector<aiNodeAnim*> channels;
-    for (const AnimationChannel& c : clip.channels) {
-      const Joint& joint = skeleton.joints[std::size_t(c.joint)];
-      auto* na = new aiNodeAnim();
-      na->mNodeName = aiString(joint.name);
-      na->mPositionKeys = makeKeys<glm::vec3, aiVectorKey>(c.translation, joint.rest.translation, na->mNumPositionKeys,
-                                                           [](glm::vec3 v) { return aiVector3D(v.x, v.y, v.z); });
-      na->mRotationKeys = makeKeys<glm::quat, aiQuatKey>(c.rotation, joint.rest.rotation, na->mNumRotationKeys,
-                                                         [](glm::quat q) { return aiQuaternion(q.w, q.x, q.y, q.z); });
-      na->mScalingKeys = makeKeys<glm::vec3, aiVectorKey>(c.scale, joint.rest.scale, na->mNumScalingKeys,
-                                                          [](glm::vec3 v) { return aiVector3D(v.x, v.y, v.z); });
-      channels.push_back(na);
-    }
-    anim->mNumChannels = unsigned(channels.size());
-    anim->mChannels = newArray(channels);
-    animations.push_back(anim);
-  }
+  for (const Animation& clip : clips) animations.push_back(newAiAnimation(clip, skeleton));
   scene->mNumAnimations = unsigned(animations.size());
   scene->mAnimations = animations.empty() ? nullptr : newArray(animations);
 
-  Assimp::Exporter exporter;
-  Assimp::ExportProperties properties;
-  // Writes mesh.extras.targetNames (the aiAnimMesh names), which Blender uses to name the
-  // shape keys it creates from the morph targets.
-  properties.SetPropertyBool("GLTF2_TARGETNAMES_EXP", true);
-  const aiExportDataBlob* blob = exporter.ExportToBlob(scene.get(), formatId, 0, &properties);
-  if (blob == nullptr) return Error{"cannot export " + file + " as '" + formatId + "': " + exporter.GetErrorString()};
-  if (blob->next != nullptr)
-    return Error{"cannot export " + file + ": assimp's '" + formatId + "' exporter wrote several files"};
-  auto glb = addMorphWeightAnimations(std::span<const std::byte>(static_cast<const std::byte*>(blob->data), blob->size),
-                                      garments);
-  if (!glb) return glb.error().prefixed("cannot export " + file + ": ");
+  const Result<std::vector<std::byte>> glb = exportGlb(*scene, garments, file);
+  if (!glb) return glb.error();
   return writeFileAtomically(path, std::span<const std::byte>(*glb));
 }
 

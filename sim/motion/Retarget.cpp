@@ -96,6 +96,129 @@ std::vector<glm::quat> globalRotations(const Skeleton& skeleton, const Pose& pos
 
 glm::vec3 position(const glm::mat4& m) { return glm::vec3(m[3]); }
 
+/// What retarget() maps with (see Retarget.h): per target joint its source joint (-1:
+/// unmapped), the root-motion pair, the root translation's scale and source reference,
+/// the rest rotations (world) of both skeletons and the target's rest pose and matrices.
+struct RetargetPlan {
+  std::vector<int> sourceOf;
+  int rootSource = -1, rootTarget = -1;
+  float scale = 1.0f;
+  glm::vec3 sourceReference{0.0f};
+  std::vector<glm::quat> sourceRestRot, targetRestRot;
+  Pose targetRest;
+  std::vector<glm::mat4> targetRestGlobal;
+};
+
+/// Target joint -> source joint; the root-motion pair: the first mapped source root.
+void mapJoints(const Skeleton& source, const Skeleton& target, const JointMap& map, RetargetPlan& plan) {
+  plan.sourceOf.assign(target.size(), -1);
+  for (const auto& [s, t] : map.pairs) {
+    const int si = source.find(s), ti = target.find(t);
+    plan.sourceOf[std::size_t(ti)] = si;
+    if (source.joints[std::size_t(si)].parent < 0 && plan.rootSource < 0) {
+      plan.rootSource = si;
+      plan.rootTarget = ti;
+    }
+  }
+}
+
+/// The map's scale, else the ratio of the roots' rest heights (target / source), else 1.
+float rootScale(const Skeleton& source, const Skeleton& target, const JointMap& map, const RetargetPlan& plan) {
+  float scale = 1.0f;
+  if (map.scale) {
+    scale = *map.scale;
+  } else if (plan.rootSource >= 0) {
+    const float hs = restHeightAboveLowestJoint(source, plan.rootSource);
+    const float ht = restHeightAboveLowestJoint(target, plan.rootTarget);
+    if (hs > 1e-6f && ht > 1e-6f) scale = ht / hs;
+  }
+  return scale;
+}
+
+RetargetPlan planRetarget(const Skeleton& source, const Skeleton& target, const JointMap& map) {
+  RetargetPlan plan;
+  mapJoints(source, target, map, plan);
+  plan.scale = rootScale(source, target, map, plan);
+  // Source root position that maps to the target's rest root position.
+  if (plan.rootSource >= 0)
+    plan.sourceReference = map.rootTranslation == JointMap::RootTranslation::Relative
+                               ? glm::vec3(globalMatrices(source, restPose(source))[std::size_t(plan.rootSource)][3])
+                               : glm::vec3(0.0f, restHeightAboveLowestJoint(source, plan.rootSource), 0.0f);
+  const Pose sourceRest = restPose(source);
+  plan.sourceRestRot = globalRotations(source, sourceRest);
+  plan.targetRest = restPose(target);
+  plan.targetRestRot = globalRotations(target, plan.targetRest);
+  plan.targetRestGlobal = globalMatrices(target, plan.targetRest);
+  return plan;
+}
+
+/// Distinct key times of the clip, ascending (0 alone for a clip without keys).
+std::vector<float> keyTimes(const Animation& clip) {
+  std::vector<float> times;
+  for (const AnimationChannel& c : clip.channels) {
+    times.insert(times.end(), c.translation.times.begin(), c.translation.times.end());
+    times.insert(times.end(), c.rotation.times.begin(), c.rotation.times.end());
+    times.insert(times.end(), c.scale.times.begin(), c.scale.times.end());
+  }
+  std::sort(times.begin(), times.end());
+  times.erase(std::unique(times.begin(), times.end()), times.end());
+  if (times.empty()) times.push_back(0.0f);
+  return times;
+}
+
+/// The target pose for the source pose `sp`: each mapped joint takes the world-frame
+/// rest-relative rotation of its source joint, the others keep their rest rotation; the
+/// root follows the source root's scaled translation.
+Pose targetPose(const Skeleton& source, const Pose& sp, const Skeleton& target, const RetargetPlan& plan) {
+  const std::vector<glm::quat> sRot = globalRotations(source, sp);
+  const std::vector<glm::mat4> sGlobal = globalMatrices(source, sp);
+  Pose tp = plan.targetRest;
+  std::vector<glm::quat> tRot(target.size());
+  std::vector<glm::mat4> tGlobal(target.size());
+  for (std::size_t t = 0; t < target.size(); ++t) {
+    const int parent = target.joints[t].parent;
+    const glm::quat parentRot = parent < 0 ? glm::quat(1.0f, 0.0f, 0.0f, 0.0f) : tRot[std::size_t(parent)];
+    const int s = plan.sourceOf[t];
+    if (s >= 0) {
+      // World-frame rest-relative delta of the source joint, applied to the target's world rest.
+      const glm::quat delta = sRot[std::size_t(s)] * glm::inverse(plan.sourceRestRot[std::size_t(s)]);
+      tRot[t] = glm::normalize(delta * plan.targetRestRot[t]);
+      tp[t].rotation = glm::normalize(glm::inverse(parentRot) * tRot[t]);
+    } else {
+      tRot[t] = glm::normalize(parentRot * tp[t].rotation);
+    }
+    if (int(t) == plan.rootTarget) {
+      const glm::vec3 sourcePos = position(sGlobal[std::size_t(plan.rootSource)]);
+      const glm::vec3 wanted = position(plan.targetRestGlobal[t]) + plan.scale * (sourcePos - plan.sourceReference);
+      tp[t].translation =
+          parent < 0 ? wanted : glm::vec3(glm::inverse(tGlobal[std::size_t(parent)]) * glm::vec4(wanted, 1.0f));
+    }
+    tGlobal[t] = parent < 0 ? tp[t].matrix() : tGlobal[std::size_t(parent)] * tp[t].matrix();
+  }
+  return tp;
+}
+
+/// Appends the keys of the target pose at `time`: rotations of the mapped joints (kept in
+/// one hemisphere with the previous key), the root's translation.
+void appendKeys(const Pose& tp, float time, const RetargetPlan& plan, const std::vector<int>& channelOf,
+                Animation& out) {
+  for (std::size_t t = 0; t < tp.size(); ++t) {
+    if (channelOf[t] < 0) continue;
+    AnimationChannel& c = out.channels[std::size_t(channelOf[t])];
+    if (plan.sourceOf[t] >= 0) {
+      glm::quat q = tp[t].rotation;
+      // Keep consecutive keys in one hemisphere (q and -q are the same rotation).
+      if (!c.rotation.values.empty() && glm::dot(c.rotation.values.back(), q) < 0.0f) q = -q;
+      c.rotation.times.push_back(time);
+      c.rotation.values.push_back(q);
+    }
+    if (int(t) == plan.rootTarget) {
+      c.translation.times.push_back(time);
+      c.translation.values.push_back(tp[t].translation);
+    }
+  }
+}
+
 }  // namespace
 
 float restHeightAboveLowestJoint(const Skeleton& skeleton, int joint) {
@@ -109,104 +232,23 @@ Result<Animation> retarget(const Skeleton& source, const Animation& sourceClip, 
                            const JointMap& map) {
   if (Status s = checkJointMap(map, source, target); !s) return s.error();
   if (Status s = sourceClip.validate(source); !s) return s.error().prefixed("retarget: source clip: ");
+  const RetargetPlan plan = planRetarget(source, target, map);
+  const std::vector<float> times = keyTimes(sourceClip);
 
-  // Target joint -> source joint (-1 unmapped); the root-motion pair.
-  std::vector<int> sourceOf(target.size(), -1);
-  int rootSource = -1, rootTarget = -1;
-  for (const auto& [s, t] : map.pairs) {
-    const int si = source.find(s), ti = target.find(t);
-    sourceOf[std::size_t(ti)] = si;
-    if (source.joints[std::size_t(si)].parent < 0 && rootSource < 0) {
-      rootSource = si;
-      rootTarget = ti;
-    }
-  }
-
-  float scale = 1.0f;
-  if (map.scale) {
-    scale = *map.scale;
-  } else if (rootSource >= 0) {
-    const float hs = restHeightAboveLowestJoint(source, rootSource);
-    const float ht = restHeightAboveLowestJoint(target, rootTarget);
-    if (hs > 1e-6f && ht > 1e-6f) scale = ht / hs;
-  }
-
-  // Source root position that maps to the target's rest root position.
-  glm::vec3 sourceReference(0.0f);
-  if (rootSource >= 0)
-    sourceReference = map.rootTranslation == JointMap::RootTranslation::Relative
-                          ? glm::vec3(globalMatrices(source, restPose(source))[std::size_t(rootSource)][3])
-                          : glm::vec3(0.0f, restHeightAboveLowestJoint(source, rootSource), 0.0f);
-
-  // Distinct key times of the source clip.
-  std::vector<float> times;
-  for (const AnimationChannel& c : sourceClip.channels) {
-    times.insert(times.end(), c.translation.times.begin(), c.translation.times.end());
-    times.insert(times.end(), c.rotation.times.begin(), c.rotation.times.end());
-    times.insert(times.end(), c.scale.times.begin(), c.scale.times.end());
-  }
-  std::sort(times.begin(), times.end());
-  times.erase(std::unique(times.begin(), times.end()), times.end());
-  if (times.empty()) times.push_back(0.0f);
-
-  const Pose sourceRest = restPose(source);
-  const std::vector<glm::quat> sourceRestRot = globalRotations(source, sourceRest);
-  const Pose targetRest = restPose(target);
-  const std::vector<glm::quat> targetRestRot = globalRotations(target, targetRest);
-  const std::vector<glm::mat4> targetRestGlobal = globalMatrices(target, targetRest);
-
+  // One channel per mapped target joint and the root.
   Animation out;
   out.name = sourceClip.name;
   out.duration = std::max(sourceClip.duration, times.back());
   std::vector<int> channelOf(target.size(), -1);
   for (std::size_t t = 0; t < target.size(); ++t) {
-    if (sourceOf[t] < 0 && int(t) != rootTarget) continue;
+    if (plan.sourceOf[t] < 0 && int(t) != plan.rootTarget) continue;
     channelOf[t] = int(out.channels.size());
     out.channels.push_back(AnimationChannel{});
     out.channels.back().joint = int(t);
   }
 
-  for (const float time : times) {
-    const Pose sp = sourceClip.sample(source, time);
-    const std::vector<glm::quat> sRot = globalRotations(source, sp);
-    const std::vector<glm::mat4> sGlobal = globalMatrices(source, sp);
-    Pose tp = targetRest;
-    std::vector<glm::quat> tRot(target.size());
-    std::vector<glm::mat4> tGlobal(target.size());
-    for (std::size_t t = 0; t < target.size(); ++t) {
-      const int parent = target.joints[t].parent;
-      const glm::quat parentRot = parent < 0 ? glm::quat(1.0f, 0.0f, 0.0f, 0.0f) : tRot[std::size_t(parent)];
-      const int s = sourceOf[t];
-      if (s >= 0) {
-        // World-frame rest-relative delta of the source joint, applied to the target's world rest.
-        const glm::quat delta = sRot[std::size_t(s)] * glm::inverse(sourceRestRot[std::size_t(s)]);
-        tRot[t] = glm::normalize(delta * targetRestRot[t]);
-        tp[t].rotation = glm::normalize(glm::inverse(parentRot) * tRot[t]);
-      } else {
-        tRot[t] = glm::normalize(parentRot * tp[t].rotation);
-      }
-      if (int(t) == rootTarget) {
-        const glm::vec3 sourcePos = position(sGlobal[std::size_t(rootSource)]);
-        const glm::vec3 wanted = position(targetRestGlobal[t]) + scale * (sourcePos - sourceReference);
-        tp[t].translation =
-            parent < 0 ? wanted : glm::vec3(glm::inverse(tGlobal[std::size_t(parent)]) * glm::vec4(wanted, 1.0f));
-      }
-      tGlobal[t] = parent < 0 ? tp[t].matrix() : tGlobal[std::size_t(parent)] * tp[t].matrix();
-      if (channelOf[t] < 0) continue;
-      AnimationChannel& c = out.channels[std::size_t(channelOf[t])];
-      if (s >= 0) {
-        glm::quat q = tp[t].rotation;
-        // Keep consecutive keys in one hemisphere (q and -q are the same rotation).
-        if (!c.rotation.values.empty() && glm::dot(c.rotation.values.back(), q) < 0.0f) q = -q;
-        c.rotation.times.push_back(time);
-        c.rotation.values.push_back(q);
-      }
-      if (int(t) == rootTarget) {
-        c.translation.times.push_back(time);
-        c.translation.values.push_back(tp[t].translation);
-      }
-    }
-  }
+  for (const float time : times)
+    appendKeys(targetPose(source, sourceClip.sample(source, time), target, plan), time, plan, channelOf, out);
   return out;
 }
 

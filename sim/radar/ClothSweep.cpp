@@ -191,6 +191,21 @@ Status ClothSweep::resolve(const ClothState& before, ClothState& after, float dt
   for (std::size_t i = 0; i < n; ++i) m_start[i] = glm::vec3(before.positions[i]);
   if (Status s = m_scene.setPositions(kClothObject, m_start); !s) return s.error().prefixed("cloth sweep: ");
 
+  buildSweepQueries(after);
+  m_report.swept = m_queries.size();
+  if (!m_queries.empty()) {
+    m_vertexT.assign(n, 1.0f);
+    m_vertexNormal.assign(n, glm::vec3(0.0f));
+    if (Status s = sweepPatches(); !s) return s;
+    clampVertices(after, dt);
+    changed = m_report.clampedVertices > 0;
+  }
+  m_report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  addReportToTotals();
+  return Status::success();
+}
+
+void ClothSweep::buildSweepQueries(const ClothState& after) {
   // One collision radar per moving patch whose swept box meets the body's box (grown by
   // the clearance): the patch at x0 moving by its largest travel s along its mean motion u.
   const float c = m_settings.clearance;
@@ -229,88 +244,96 @@ Status ClothSweep::resolve(const ClothState& before, ClothState& after, float dt
     m_queries.push_back(*query);
     m_queryPatch.push_back(std::uint32_t(p));
   }
-  m_report.swept = m_queries.size();
+}
 
-  if (!m_queries.empty()) {
-    m_vertexT.assign(n, 1.0f);
-    m_vertexNormal.assign(n, glm::vec3(0.0f));
-    const RadarImageSize size{m_settings.image, m_settings.image};
-    // Stops patch `p` at the impact of `hit` (a radar along `query`'s direction; s: the
-    // patch's travel over the step, m).
-    auto stop = [&](std::uint32_t p, const RadarHit& hit, const RadarQuery& query, float s) {
-      const glm::vec3 u = glm::normalize(query.probe.direction);
-      const glm::vec3 normal = hit.contactNormal;
-      // The clearance is kept along the normal: along the motion it is c / cos.
-      const float cosine = std::max(std::abs(glm::dot(u, normal)), 0.2f);
-      const float t = std::clamp((hit.minKey - c / cosine) / s, 0.0f, 1.0f);
-      ++m_report.hits;
-      m_report.earliestImpact = std::min(m_report.earliestImpact, t);
-      for (std::uint32_t v : m_patches.verticesOf(p))
-        if (t < m_vertexT[v]) {
-          m_vertexT[v] = t;
-          m_vertexNormal[v] = normal;
-        }
-    };
-    auto hits = m_radar->run(m_scene, m_queries, size);
-    if (!hits) return hits.error().prefixed("cloth sweep (" + std::string(m_radar->name()) + " radar): ");
-    // Second pass for the patches whose volume holds cloth beyond the body (min L < -c: the
-    // cloth wraps a thin part, e.g. the two sides of a sheet hanging over a bar meet below
-    // it): the mask takes the cloth nearest the far face, so the volume is cut at the
-    // body's nearest point (min R + c) to see only the cloth in front of it.
-    m_retries.clear();
-    m_retryPatch.clear();
-    m_retryTravel.clear();
-    for (std::size_t k = 0; k < hits->size(); ++k) {
-      const RadarHit& hit = (*hits)[k];
-      const RadarQuery& query = m_queries[k];
-      if (!hit.collides) continue;
-      if (hit.minKey >= -c) {
-        stop(m_queryPatch[k], hit, query, query.moveDistance);
-        continue;
-      }
-      const float cut = hit.minRange + c;
-      if (!(cut > c) || !(cut < query.probe.depth)) {  // the body at the patch's rear: overlapping
+void ClothSweep::stopPatch(std::uint32_t p, const RadarHit& hit, const RadarQuery& query, float s) {
+  const float c = m_settings.clearance;
+  const glm::vec3 u = glm::normalize(query.probe.direction);
+  const glm::vec3 normal = hit.contactNormal;
+  // The clearance is kept along the normal: along the motion it is c / cos.
+  const float cosine = std::max(std::abs(glm::dot(u, normal)), 0.2f);
+  const float t = std::clamp((hit.minKey - c / cosine) / s, 0.0f, 1.0f);
+  ++m_report.hits;
+  m_report.earliestImpact = std::min(m_report.earliestImpact, t);
+  for (std::uint32_t v : m_patches.verticesOf(p))
+    if (t < m_vertexT[v]) {
+      m_vertexT[v] = t;
+      m_vertexNormal[v] = normal;
+    }
+}
+
+Status ClothSweep::sweepPatches() {
+  const float c = m_settings.clearance;
+  const RadarImageSize size{m_settings.image, m_settings.image};
+  auto hits = m_radar->run(m_scene, m_queries, size);
+  if (!hits) return hits.error().prefixed("cloth sweep (" + std::string(m_radar->name()) + " radar): ");
+  queueRetries(*hits);
+  if (!m_retries.empty()) {
+    auto retried = m_radar->run(m_scene, m_retries, size);
+    if (!retried) return retried.error().prefixed("cloth sweep (" + std::string(m_radar->name()) + " radar): ");
+    for (std::size_t k = 0; k < retried->size(); ++k) {
+      const RadarHit& hit = (*retried)[k];
+      if (!(hit.minKey <= m_retryTravel[k])) continue;  // no cloth in front of the body within reach
+      if (hit.minKey < -c) {
         ++m_report.overlapping;
         continue;
       }
-      RadarQuery retry = query;
-      retry.probe.depth = cut;
-      retry.moveDistance = std::min(query.moveDistance, cut);
-      m_retries.push_back(retry);
-      m_retryPatch.push_back(m_queryPatch[k]);
-      m_retryTravel.push_back(query.moveDistance);
+      stopPatch(m_retryPatch[k], hit, m_retries[k], m_retryTravel[k]);
     }
-    m_report.retried = m_retries.size();
-    if (!m_retries.empty()) {
-      auto retried = m_radar->run(m_scene, m_retries, size);
-      if (!retried) return retried.error().prefixed("cloth sweep (" + std::string(m_radar->name()) + " radar): ");
-      for (std::size_t k = 0; k < retried->size(); ++k) {
-        const RadarHit& hit = (*retried)[k];
-        if (!(hit.minKey <= m_retryTravel[k])) continue;  // no cloth in front of the body within reach
-        if (hit.minKey < -c) {
-          ++m_report.overlapping;
-          continue;
-        }
-        stop(m_retryPatch[k], hit, m_retries[k], m_retryTravel[k]);
-      }
-    }
-    for (std::size_t v = 0; v < n; ++v) {
-      if (!(m_vertexT[v] < 1.0f) || !(after.positions[v].w > 0.0f)) continue;  // free, or pinned
-      const glm::vec3 x0 = m_start[v], x1 = glm::vec3(after.positions[v]);
-      if (glm::dot(x1 - x0, m_vertexNormal[v]) >= 0.0f) continue;  // moving away from the body: free
-      const glm::vec3 x = x0 + m_vertexT[v] * (x1 - x0);
-      after.positions[v] = glm::vec4(x, after.positions[v].w);
-      // The velocity of the motion it made (the solver's end velocity would keep pushing a
-      // vertex that is held back step after step), less its part into the body.
-      glm::vec3 velocity = (x - x0) / dt;
-      const float into = glm::dot(velocity, m_vertexNormal[v]);
-      if (into < 0.0f) velocity -= into * m_vertexNormal[v];
-      after.velocities[v] = glm::vec4(velocity, after.velocities[v].w);
-      ++m_report.clampedVertices;
-    }
-    changed = m_report.clampedVertices > 0;
   }
-  m_report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return Status::success();
+}
+
+void ClothSweep::queueRetries(std::span<const RadarHit> hits) {
+  // Second pass for the patches whose volume holds cloth beyond the body (min L < -c: the
+  // cloth wraps a thin part, e.g. the two sides of a sheet hanging over a bar meet below
+  // it): the mask takes the cloth nearest the far face, so the volume is cut at the
+  // body's nearest point (min R + c) to see only the cloth in front of it.
+  const float c = m_settings.clearance;
+  m_retries.clear();
+  m_retryPatch.clear();
+  m_retryTravel.clear();
+  for (std::size_t k = 0; k < hits.size(); ++k) {
+    const RadarHit& hit = hits[k];
+    const RadarQuery& query = m_queries[k];
+    if (!hit.collides) continue;
+    if (hit.minKey >= -c) {
+      stopPatch(m_queryPatch[k], hit, query, query.moveDistance);
+      continue;
+    }
+    const float cut = hit.minRange + c;
+    if (!(cut > c) || !(cut < query.probe.depth)) {  // the body at the patch's rear: overlapping
+      ++m_report.overlapping;
+      continue;
+    }
+    RadarQuery retry = query;
+    retry.probe.depth = cut;
+    retry.moveDistance = std::min(query.moveDistance, cut);
+    m_retries.push_back(retry);
+    m_retryPatch.push_back(m_queryPatch[k]);
+    m_retryTravel.push_back(query.moveDistance);
+  }
+  m_report.retried = m_retries.size();
+}
+
+void ClothSweep::clampVertices(ClothState& after, float dt) {
+  for (std::size_t v = 0; v < m_clothVertexCount; ++v) {
+    if (!(m_vertexT[v] < 1.0f) || !(after.positions[v].w > 0.0f)) continue;  // free, or pinned
+    const glm::vec3 x0 = m_start[v], x1 = glm::vec3(after.positions[v]);
+    if (glm::dot(x1 - x0, m_vertexNormal[v]) >= 0.0f) continue;  // moving away from the body: free
+    const glm::vec3 x = x0 + m_vertexT[v] * (x1 - x0);
+    after.positions[v] = glm::vec4(x, after.positions[v].w);
+    // The velocity of the motion it made (the solver's end velocity would keep pushing a
+    // vertex that is held back step after step), less its part into the body.
+    glm::vec3 velocity = (x - x0) / dt;
+    const float into = glm::dot(velocity, m_vertexNormal[v]);
+    if (into < 0.0f) velocity -= into * m_vertexNormal[v];
+    after.velocities[v] = glm::vec4(velocity, after.velocities[v].w);
+    ++m_report.clampedVertices;
+  }
+}
+
+void ClothSweep::addReportToTotals() {
   m_totals.swept += m_report.swept;
   m_totals.hits += m_report.hits;
   m_totals.overlapping += m_report.overlapping;
@@ -318,7 +341,6 @@ Status ClothSweep::resolve(const ClothState& before, ClothState& after, float dt
   m_totals.clampedVertices += m_report.clampedVertices;
   m_totals.earliestImpact = std::min(m_totals.earliestImpact, m_report.earliestImpact);
   m_totals.seconds += m_report.seconds;
-  return Status::success();
 }
 
 }  // namespace hg

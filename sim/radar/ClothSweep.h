@@ -129,6 +129,20 @@ class ClothSweep final : public ContinuousCollision {
 
  private:
   ClothSweep() = default;
+  /// resolve()'s steps. The sweep radars of the moving patches near the body (m_queries).
+  void buildSweepQueries(const ClothState& after);
+  /// Runs m_queries, then the retries with volumes cut at the body; stops the patches hit.
+  Status sweepPatches();
+  /// Stops the hit patches whose volume holds no cloth beyond the body and queues the
+  /// others (m_retries) with their volume cut at the body's nearest point.
+  void queueRetries(std::span<const RadarHit> hits);
+  /// Stops patch `p` at the impact of `hit` (a radar along `query`'s direction; s: the
+  /// patch's travel over the step, m), keeping the clearance along the contact normal.
+  void stopPatch(std::uint32_t p, const RadarHit& hit, const RadarQuery& query, float s);
+  /// Moves the stopped vertices back to their impact and removes their velocity into the body.
+  void clampVertices(ClothState& after, float dt);
+  void addReportToTotals();
+
   ClothSweepSettings m_settings;
   ClothPatches m_patches;
   std::size_t m_clothVertexCount = 0;

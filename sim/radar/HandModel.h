@@ -76,7 +76,7 @@ struct HandSpec {
 };
 
 /// A rigid placement of the palm frame in the world (a quaternion; not the sphere trees'
-/// matrix RigidPose of sim/spheretree/SphereTree.h, which Grasp.cpp also uses).
+/// matrix RigidPose of sim/spheretree/SphereTree.h, which the grasp objects also use).
 struct HandPose {
   glm::quat rotation{1.0f, 0.0f, 0.0f, 0.0f};
   glm::vec3 position{0.0f};  ///< m, the palm-face centre

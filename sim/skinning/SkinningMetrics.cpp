@@ -137,6 +137,136 @@ std::uint64_t edgeKey(std::uint32_t a, std::uint32_t b) {
 
 std::string vertexName(std::uint32_t v) { return "vertex " + std::to_string(v); }
 
+// --- the zone and its boundary ------------------------------------------------------
+
+/// Errors: indices not in triangles or out of range, a zone radius that is not positive
+/// and finite, a non-finite rest axis.
+Status checkMeterInput(const TriangleMesh& restMesh, const JointAxis& restAxis, float zoneRadius,
+                       const std::string& where) {
+  const std::size_t vertexCount = restMesh.vertexCount();
+  if (restMesh.indices.size() % 3 != 0)
+    return Error{where + ": mesh index count " + std::to_string(restMesh.indices.size()) + " is not a multiple of 3"};
+  for (std::size_t i = 0; i < restMesh.indices.size(); ++i)
+    if (restMesh.indices[i] >= vertexCount)
+      return Error{where + ": mesh index " + std::to_string(i) + " = " + std::to_string(restMesh.indices[i]) +
+                   " is out of range (" + std::to_string(vertexCount) + " vertices)"};
+  if (!(zoneRadius > 0.0f) || !std::isfinite(zoneRadius))
+    return Error{where + ": zone radius " + std::to_string(zoneRadius) + " m must be > 0 and finite"};
+  for (const glm::vec3& q : {restAxis.parent, restAxis.joint, restAxis.child})
+    if (!std::isfinite(q.x) || !std::isfinite(q.y) || !std::isfinite(q.z))
+      return Error{where + ": the rest joint axis has a non-finite point"};
+  return Status::success();
+}
+
+/// Zone triangles: all three rest vertices within zoneRadius of the joint. Error: a zone
+/// triangle that repeats a vertex, an empty zone.
+Result<std::vector<std::uint32_t>> zoneTriangles(const TriangleMesh& restMesh, glm::vec3 restJoint, float zoneRadius,
+                                                 const std::string& where) {
+  const std::size_t vertexCount = restMesh.vertexCount();
+  const glm::dvec3 joint(restJoint);
+  const double radius = zoneRadius;
+  std::vector<char> inside(vertexCount, 0);
+  for (std::size_t v = 0; v < vertexCount; ++v)
+    inside[v] = glm::length(glm::dvec3(restMesh.positions[v]) - joint) <= radius ? 1 : 0;
+  std::vector<std::uint32_t> triangles;
+  for (std::size_t t = 0; t < restMesh.indices.size(); t += 3) {
+    const std::uint32_t a = restMesh.indices[t], b = restMesh.indices[t + 1], c = restMesh.indices[t + 2];
+    if (!inside[a] || !inside[b] || !inside[c]) continue;
+    if (a == b || b == c || c == a)
+      return Error{where + ": zone triangle " + std::to_string(t / 3) + " repeats a vertex"};
+    triangles.insert(triangles.end(), {a, b, c});
+  }
+  if (triangles.empty())
+    return Error{where + ": no triangle has all its rest vertices within " + std::to_string(zoneRadius) +
+                 " m of the joint (empty zone)"};
+  return triangles;
+}
+
+/// The vertices the triangles use, ascending.
+std::vector<std::uint32_t> zoneVertices(const std::vector<std::uint32_t>& triangles, std::size_t vertexCount) {
+  std::vector<char> used(vertexCount, 0);
+  for (std::uint32_t v : triangles) used[v] = 1;
+  std::vector<std::uint32_t> vertices;
+  for (std::size_t v = 0; v < vertexCount; ++v)
+    if (used[v]) vertices.push_back(std::uint32_t(v));
+  return vertices;
+}
+
+/// An undirected edge: the direction of its first use and how many triangles use it.
+struct EdgeUse {
+  std::uint32_t from, to;
+  int count;
+};
+
+/// The zone's edges by edgeKey, and the keys in first-use order (for deterministic loops).
+struct ZoneEdges {
+  std::unordered_map<std::uint64_t, EdgeUse> uses;
+  std::vector<std::uint64_t> order;
+};
+
+/// Edges: an interior edge is used twice, once per direction; a boundary edge once.
+/// Error: an edge of more than two triangles, or used twice in the same direction.
+Result<ZoneEdges> zoneEdges(const std::vector<std::uint32_t>& triangles, const std::string& where) {
+  ZoneEdges edges;
+  edges.uses.reserve(triangles.size() * 2);
+  for (std::size_t t = 0; t < triangles.size(); t += 3) {
+    for (int k = 0; k < 3; ++k) {
+      const std::uint32_t a = triangles[t + k], b = triangles[t + (k + 1) % 3];
+      auto [it, isNew] = edges.uses.try_emplace(edgeKey(a, b), EdgeUse{a, b, 0});
+      if (isNew) edges.order.push_back(it->first);
+      EdgeUse& use = it->second;
+      if (++use.count > 2)
+        return Error{where + ": edge " + std::to_string(a) + "-" + std::to_string(b) +
+                     " is shared by more than two zone triangles (non-manifold); the zone boundary is not a set "
+                     "of closed loops"};
+      if (use.count == 2 && use.from == a)
+        return Error{where + ": edge " + std::to_string(a) + "-" + std::to_string(b) +
+                     " is used in the same direction by two zone triangles (inconsistent orientation)"};
+    }
+  }
+  return edges;
+}
+
+/// The boundary edges (used once) chained into closed loops, each starting at its first
+/// edge in first-use order. Error: a vertex on two loops, a chain that does not close.
+Result<std::vector<std::vector<std::uint32_t>>> boundaryLoops(const ZoneEdges& edges, std::size_t vertexCount,
+                                                              const std::string& where) {
+  // Boundary successor per vertex: each boundary vertex must start and end exactly one edge.
+  std::vector<std::uint32_t> next(vertexCount, kNone);
+  std::vector<std::uint32_t> previous(vertexCount, kNone);
+  for (std::uint64_t key : edges.order) {
+    const EdgeUse& use = edges.uses.at(key);
+    if (use.count != 1) continue;
+    if (next[use.from] != kNone || previous[use.to] != kNone)
+      return Error{where + ": " + vertexName(next[use.from] != kNone ? use.from : use.to) +
+                   " lies on more than one boundary loop (non-manifold vertex); the zone boundary is not a set of "
+                   "closed loops"};
+    next[use.from] = use.to;
+    previous[use.to] = use.from;
+  }
+  std::vector<std::vector<std::uint32_t>> loops;
+  std::vector<char> visited(vertexCount, 0);
+  for (std::uint64_t key : edges.order) {
+    const EdgeUse& use = edges.uses.at(key);
+    if (use.count != 1 || visited[use.from]) continue;
+    std::vector<std::uint32_t> loop;
+    std::uint32_t v = use.from;
+    while (!visited[v]) {
+      visited[v] = 1;
+      loop.push_back(v);
+      v = next[v];
+      if (v == kNone)
+        return Error{where + ": the boundary chain through " + vertexName(loop.back()) +
+                     " does not close; the zone boundary is not a set of closed loops"};
+    }
+    if (v != use.from)
+      return Error{where + ": the boundary chain from " + vertexName(use.from) +
+                   " does not close; the zone boundary is not a set of closed loops"};
+    loops.push_back(std::move(loop));
+  }
+  return loops;
+}
+
 // --- self-intersections -------------------------------------------------------------
 
 using Kernel = CGAL::Exact_predicates_inexact_constructions_kernel;
@@ -201,104 +331,26 @@ bool primitivesIntersect(const Primitive& s, const Primitive& t) {
 }  // namespace
 
 float distanceToJointAxis(glm::vec3 p, const JointAxis& axis) { return float(AxisD(axis).distance(glm::dvec3(p))); }
-
 Result<JointZoneMeter> JointZoneMeter::create(const TriangleMesh& restMesh, const JointAxis& restAxis,
                                               float zoneRadius) {
   const std::string where = "joint zone meter";
   const std::size_t vertexCount = restMesh.vertexCount();
-  if (restMesh.indices.size() % 3 != 0)
-    return Error{where + ": mesh index count " + std::to_string(restMesh.indices.size()) + " is not a multiple of 3"};
-  for (std::size_t i = 0; i < restMesh.indices.size(); ++i)
-    if (restMesh.indices[i] >= vertexCount)
-      return Error{where + ": mesh index " + std::to_string(i) + " = " + std::to_string(restMesh.indices[i]) +
-                   " is out of range (" + std::to_string(vertexCount) + " vertices)"};
-  if (!(zoneRadius > 0.0f) || !std::isfinite(zoneRadius))
-    return Error{where + ": zone radius " + std::to_string(zoneRadius) + " m must be > 0 and finite"};
-  for (const glm::vec3& q : {restAxis.parent, restAxis.joint, restAxis.child})
-    if (!std::isfinite(q.x) || !std::isfinite(q.y) || !std::isfinite(q.z))
-      return Error{where + ": the rest joint axis has a non-finite point"};
+  if (Status s = checkMeterInput(restMesh, restAxis, zoneRadius, where); !s) return s.error();
 
   JointZoneMeter meter;
-  // Zone triangles: all three rest vertices within zoneRadius of the joint.
-  const glm::dvec3 joint(restAxis.joint);
-  const double radius = zoneRadius;
-  std::vector<char> inside(vertexCount, 0);
-  for (std::size_t v = 0; v < vertexCount; ++v)
-    inside[v] = glm::length(glm::dvec3(restMesh.positions[v]) - joint) <= radius ? 1 : 0;
-  for (std::size_t t = 0; t < restMesh.indices.size(); t += 3) {
-    const std::uint32_t a = restMesh.indices[t], b = restMesh.indices[t + 1], c = restMesh.indices[t + 2];
-    if (!inside[a] || !inside[b] || !inside[c]) continue;
-    if (a == b || b == c || c == a)
-      return Error{where + ": zone triangle " + std::to_string(t / 3) + " repeats a vertex"};
-    meter.m_triangles.insert(meter.m_triangles.end(), {a, b, c});
-  }
-  if (meter.m_triangles.empty())
-    return Error{where + ": no triangle has all its rest vertices within " + std::to_string(zoneRadius) +
-                 " m of the joint (empty zone)"};
-
-  // Zone vertices, sorted.
-  std::vector<char> used(vertexCount, 0);
-  for (std::uint32_t v : meter.m_triangles) used[v] = 1;
-  for (std::size_t v = 0; v < vertexCount; ++v)
-    if (used[v]) meter.m_vertices.push_back(std::uint32_t(v));
-
-  // Edges: an interior edge is used twice, once per direction; a boundary edge once.
-  struct EdgeUse {
-    std::uint32_t from, to;
-    int count;
-  };
-  std::unordered_map<std::uint64_t, EdgeUse> edges;
-  edges.reserve(meter.m_triangles.size() * 2);
-  std::vector<std::uint64_t> edgeOrder;  // first-use order, for deterministic loops
-  for (std::size_t t = 0; t < meter.m_triangles.size(); t += 3) {
-    for (int k = 0; k < 3; ++k) {
-      const std::uint32_t a = meter.m_triangles[t + k], b = meter.m_triangles[t + (k + 1) % 3];
-      auto [it, isNew] = edges.try_emplace(edgeKey(a, b), EdgeUse{a, b, 0});
-      if (isNew) edgeOrder.push_back(it->first);
-      EdgeUse& use = it->second;
-      if (++use.count > 2)
-        return Error{where + ": edge " + std::to_string(a) + "-" + std::to_string(b) +
-                     " is shared by more than two zone triangles (non-manifold); the zone boundary is not a set "
-                     "of closed loops"};
-      if (use.count == 2 && use.from == a)
-        return Error{where + ": edge " + std::to_string(a) + "-" + std::to_string(b) +
-                     " is used in the same direction by two zone triangles (inconsistent orientation)"};
-    }
-  }
-  // Boundary successor per vertex: each boundary vertex must start and end exactly one edge.
-  std::vector<std::uint32_t> next(vertexCount, kNone);
-  std::vector<std::uint32_t> previous(vertexCount, kNone);
-  for (std::uint64_t key : edgeOrder) {
-    const EdgeUse& use = edges.at(key);
-    if (use.count != 1) continue;
-    if (next[use.from] != kNone || previous[use.to] != kNone)
-      return Error{where + ": " + vertexName(next[use.from] != kNone ? use.from : use.to) +
-                   " lies on more than one boundary loop (non-manifold vertex); the zone boundary is not a set of "
-                   "closed loops"};
-    next[use.from] = use.to;
-    previous[use.to] = use.from;
-  }
-  std::vector<char> visited(vertexCount, 0);
-  for (std::uint64_t key : edgeOrder) {
-    const EdgeUse& use = edges.at(key);
-    if (use.count != 1 || visited[use.from]) continue;
-    std::vector<std::uint32_t> loop;
-    std::uint32_t v = use.from;
-    while (!visited[v]) {
-      visited[v] = 1;
-      loop.push_back(v);
-      v = next[v];
-      if (v == kNone)
-        return Error{where + ": the boundary chain through " + vertexName(loop.back()) +
-                     " does not close; the zone boundary is not a set of closed loops"};
-    }
-    if (v != use.from)
-      return Error{where + ": the boundary chain from " + vertexName(use.from) +
-                   " does not close; the zone boundary is not a set of closed loops"};
-    meter.m_loops.push_back(std::move(loop));
-  }
+  Result<std::vector<std::uint32_t>> triangles = zoneTriangles(restMesh, restAxis.joint, zoneRadius, where);
+  if (!triangles) return triangles.error();
+  meter.m_triangles = std::move(*triangles);
+  meter.m_vertices = zoneVertices(meter.m_triangles, vertexCount);
+  const Result<ZoneEdges> edges = zoneEdges(meter.m_triangles, where);
+  if (!edges) return edges.error();
+  Result<std::vector<std::vector<std::uint32_t>>> loops = boundaryLoops(*edges, vertexCount, where);
+  if (!loops) return loops.error();
+  meter.m_loops = std::move(*loops);
 
   // Rest measurements.
+  const glm::dvec3 joint(restAxis.joint);
+  const double radius = zoneRadius;
   std::vector<glm::vec4> rest(vertexCount);
   for (std::size_t v = 0; v < vertexCount; ++v) rest[v] = glm::vec4(restMesh.positions[v], 1.0f);
   const AxisD axis(restAxis);

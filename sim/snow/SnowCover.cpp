@@ -209,24 +209,21 @@ Result<TriangleMesh> refineForSnow(const TriangleMesh& mesh, float maxEdge, std:
   return out;
 }
 
-Result<SnowCover> makeSnowCover(const SnowScene& scene, const SnowSettings& settings) {
-  if (Status s = settings.validate(); !s) return s.error();
-  if (scene.ground.indices.empty()) return Error{"snow: the scene has no ground triangles"};
-  if (Status s = checkMesh(scene.ground, "ground"); !s) return s.error();
-  if (Status s = checkMesh(scene.objects, "objects"); !s) return s.error();
+namespace {
 
-  SnowCover cover;
+/// The ground grid: cells of `cell` m from the ground triangles' smallest x and z, enough
+/// to cover them. Error: more than 2^26 cells.
+Status placeGroundGrid(const TriangleMesh& ground, float cell, SnowGrid& grid) {
   float lo[2] = {std::numeric_limits<float>::infinity(), std::numeric_limits<float>::infinity()};
   float hi[2] = {-lo[0], -lo[1]};
-  for (std::uint32_t index : scene.ground.indices) {
-    const glm::vec3& p = scene.ground.positions[index];
+  for (std::uint32_t index : ground.indices) {
+    const glm::vec3& p = ground.positions[index];
     lo[0] = std::min(lo[0], p.x);
     hi[0] = std::max(hi[0], p.x);
     lo[1] = std::min(lo[1], p.z);
     hi[1] = std::max(hi[1], p.z);
   }
-  SnowGrid& grid = cover.grid;
-  grid.cell = settings.groundCell;
+  grid.cell = cell;
   grid.originX = lo[0];
   grid.originZ = lo[1];
   const double nx = std::max(1.0, std::ceil(double(hi[0] - lo[0]) / double(grid.cell)));
@@ -237,8 +234,13 @@ Result<SnowCover> makeSnowCover(const SnowScene& scene, const SnowSettings& sett
                  std::to_string(grid.cell) + " m)"};
   grid.nx = int(nx);
   grid.nz = int(nz);
+  return Status::success();
+}
 
-  // Ground heights: the ground's top surface seen straight down, with the depth maps' rules.
+/// Ground heights: the ground's top surface seen straight down, with the depth maps'
+/// rules (NaN: no ground in the cell); no snow yet.
+void sampleGroundHeights(const TriangleMesh& ground, SnowCover& cover) {
+  const SnowGrid& grid = cover.grid;
   SnowMapFrame top;
   top.direction = {0.0f, -1.0f, 0.0f};
   top.right = {1.0f, 0.0f, 0.0f};
@@ -248,23 +250,19 @@ Result<SnowCover> makeSnowCover(const SnowScene& scene, const SnowSettings& sett
   top.texel = grid.cell;
   top.width = grid.nx;
   top.height = grid.nz;
-  const std::vector<float> depth = renderSnowDepthMap(top, scene.ground);
+  const std::vector<float> depth = renderSnowDepthMap(top, ground);
   cover.ground.resize(grid.cellCount());
   for (std::size_t c = 0; c < depth.size(); ++c)
     cover.ground[c] = std::isinf(depth[c]) ? std::numeric_limits<float>::quiet_NaN() : -depth[c];
   cover.groundSnow.assign(grid.cellCount(), 0.0f);
+}
 
-  // Objects: welded, refined, their areas, adjacency and spill cells.
-  if (!scene.objects.indices.empty()) {
-    auto refined = refineForSnow(scene.objects, settings.resolvedObjectEdge());
-    if (!refined) return refined.error();
-    cover.objects = std::move(refined).value();
-  }
+/// The objects' upward areas per vertex (cover.objectArea, m^2 seen from above; 0 on the
+/// border of an open surface) and each vertex's neighbours through triangle edges
+/// (unsorted, with repeats).
+std::vector<std::vector<std::uint32_t>> upwardAreasAndAdjacency(SnowCover& cover) {
   const TriangleMesh& objects = cover.objects;
   const std::size_t n = objects.positions.size();
-  cover.objectArea.assign(n, 0.0f);
-  cover.objectSnow.assign(n, 0.0f);
-  cover.objectSpilledOutside.assign(n, 0.0f);
   std::vector<std::vector<std::uint32_t>> adjacency(n);
   for (std::size_t t = 0; t + 2 < objects.indices.size(); t += 3) {
     const std::uint32_t v[3] = {objects.indices[t], objects.indices[t + 1], objects.indices[t + 2]};
@@ -280,17 +278,23 @@ Result<SnowCover> makeSnowCover(const SnowScene& scene, const SnowSettings& sett
   // Vertices on the border of an open surface (an edge of one triangle) hold nothing:
   // snow reaching them falls over the edge, as it falls off a closed roof's rim down its
   // walls.
-  {
-    std::unordered_map<std::uint64_t, int> edgeUse;
-    for (std::size_t t = 0; t + 2 < objects.indices.size(); t += 3)
-      for (int e = 0; e < 3; ++e)
-        ++edgeUse[edgeKey(objects.indices[t + std::size_t(e)], objects.indices[t + std::size_t(e + 1) % 3])];
-    for (const auto& [key, uses] : edgeUse)
-      if (uses == 1) {
-        cover.objectArea[std::size_t(key >> 32)] = 0.0f;
-        cover.objectArea[std::size_t(key & 0xffffffffu)] = 0.0f;
-      }
-  }
+  std::unordered_map<std::uint64_t, int> edgeUse;
+  for (std::size_t t = 0; t + 2 < objects.indices.size(); t += 3)
+    for (int e = 0; e < 3; ++e)
+      ++edgeUse[edgeKey(objects.indices[t + std::size_t(e)], objects.indices[t + std::size_t(e + 1) % 3])];
+  for (const auto& [key, uses] : edgeUse)
+    if (uses == 1) {
+      cover.objectArea[std::size_t(key >> 32)] = 0.0f;
+      cover.objectArea[std::size_t(key & 0xffffffffu)] = 0.0f;
+    }
+  return adjacency;
+}
+
+/// The neighbour table of the object vertices (CSR, ascending): horizontal distances and,
+/// per entry v -> w, the entry w -> v.
+void buildObjectNeighbours(std::vector<std::vector<std::uint32_t>> adjacency, SnowCover& cover) {
+  const TriangleMesh& objects = cover.objects;
+  const std::size_t n = objects.positions.size();
   cover.objectNeighbourStart.assign(n + 1, 0u);
   for (std::size_t v = 0; v < n; ++v) {
     std::vector<std::uint32_t>& row = adjacency[v];
@@ -313,6 +317,14 @@ Result<SnowCover> makeSnowCover(const SnowScene& scene, const SnowSettings& sett
       cover.objectReverseEntry[e] =
           std::uint32_t(std::lower_bound(begin, end, std::uint32_t(v)) - cover.objectNeighbours.begin());
     }
+}
+
+/// The ground cell under each object vertex that snow spilling off it lands in (kNoCell:
+/// off the grid or no ground there).
+void findSpillCells(SnowCover& cover) {
+  const TriangleMesh& objects = cover.objects;
+  const SnowGrid& grid = cover.grid;
+  const std::size_t n = objects.positions.size();
   cover.objectSpillCell.assign(n, SnowCover::kNoCell);
   for (std::size_t v = 0; v < n; ++v) {
     const glm::vec3& p = objects.positions[v];
@@ -321,6 +333,32 @@ Result<SnowCover> makeSnowCover(const SnowScene& scene, const SnowSettings& sett
     if (i < 0 || j < 0 || i >= grid.nx || j >= grid.nz) continue;
     if (cover.hasGround(grid.index(i, j))) cover.objectSpillCell[v] = std::uint32_t(grid.index(i, j));
   }
+}
+
+}  // namespace
+
+Result<SnowCover> makeSnowCover(const SnowScene& scene, const SnowSettings& settings) {
+  if (Status s = settings.validate(); !s) return s.error();
+  if (scene.ground.indices.empty()) return Error{"snow: the scene has no ground triangles"};
+  if (Status s = checkMesh(scene.ground, "ground"); !s) return s.error();
+  if (Status s = checkMesh(scene.objects, "objects"); !s) return s.error();
+
+  SnowCover cover;
+  if (Status s = placeGroundGrid(scene.ground, settings.groundCell, cover.grid); !s) return s.error();
+  sampleGroundHeights(scene.ground, cover);
+
+  // Objects: welded, refined, their areas, adjacency and spill cells.
+  if (!scene.objects.indices.empty()) {
+    auto refined = refineForSnow(scene.objects, settings.resolvedObjectEdge());
+    if (!refined) return refined.error();
+    cover.objects = std::move(refined).value();
+  }
+  const std::size_t n = cover.objects.positions.size();
+  cover.objectArea.assign(n, 0.0f);
+  cover.objectSnow.assign(n, 0.0f);
+  cover.objectSpilledOutside.assign(n, 0.0f);
+  buildObjectNeighbours(upwardAreasAndAdjacency(cover), cover);
+  findSpillCells(cover);
   return cover;
 }
 

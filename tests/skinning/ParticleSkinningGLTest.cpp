@@ -1,5 +1,5 @@
 // Particle skinning on the GPU (sim/gpu/GpuParticleSkinner.h, sim/gpu/shaders/particle_skin_*.comp)
-// against the CPU reference backend (CpuParticleSkinner, sim/skinning/ParticleSkinning.cpp):
+// against the CPU reference backend (CpuParticleSkinner, sim/skinning/CpuParticleSkinner.cpp):
 // the same kernels (sim/kernels/particle_skinning.glslh) compiled as GLSL by the driver
 // and as C++. The neighbour search must agree exactly; the dynamics to rounding (float on
 // both sides, FMA contraction left to the driver): per step with |gpu - cpu| <= atol +
