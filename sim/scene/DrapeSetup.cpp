@@ -1,8 +1,13 @@
 #include "sim/scene/DrapeSetup.h"
 
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "sim/cloth/StableStep.h"
+#include "sim/core/Limits.h"
+#include "sim/scene/DrapeFabric.h"
+#include "sim/scene/DrapeProps.h"
 
 namespace hg {
 namespace {
@@ -30,6 +35,16 @@ Status resolveSceneSubsteps(DrapeScene& scene, const ClothModel& model) {
 }
 
 }  // namespace
+
+Status checkRunSize(const DrapeScene& scene, const std::string& framesName) {
+  // With substeps "auto" (0) the count is known once the cloth is built; prepareDrape checks again then.
+  const long long total = (long long)scene.frames * scene.settings.substeps;
+  if (total > limits::kMaxTotalSubsteps)
+    return Error{framesName + " " + std::to_string(scene.frames) + " x solver.substeps " +
+                 std::to_string(scene.settings.substeps) + " = " + std::to_string(total) +
+                 " substeps is out of range (at most " + std::to_string(limits::kMaxTotalSubsteps) + " per run)"};
+  return Status::success();
+}
 
 Result<StepStatus> advanceDrape(DrapeScene& scene, PreparedDrape& drape, ClothSolver& solver, int frame,
                                 TriangleMesh* bodyMesh) {
@@ -85,27 +100,11 @@ Result<PreparedDrape> prepareDrape(DrapeScene& scene, const ClothSolverFactory& 
   if (!prepared.body) return Error{"garments need an avatar"};
   auto material = sceneClothMaterial(scene);
   if (!material) return material.error();
-  // Each garment's own material: its fabric preset, then its explicit keys, over the outfit's.
-  for (std::size_t g = 0; g < scene.garments.size(); ++g) {
-    GarmentSpec& spec = scene.garments[g];
-    if (spec.fabric.empty() && !spec.arealDensity && !spec.tensileStiffness && !spec.bendingRigidity) continue;
-    ClothMaterial m = material->material;
-    if (!spec.fabric.empty()) {
-      auto fabric = fabricMaterial(scene.directory / "fabrics.json", spec.fabric);
-      if (!fabric) return fabric.error().prefixed("garments[" + std::to_string(g) + "].fabric: ");
-      m.arealDensity = fabric->material.arealDensity;
-      m.tensileStiffness = fabric->material.tensileStiffness;
-      m.bendingRigidity = fabric->material.bendingRigidity;
-    }
-    if (spec.arealDensity) m.arealDensity = *spec.arealDensity;
-    if (spec.tensileStiffness) m.tensileStiffness = *spec.tensileStiffness;
-    if (spec.bendingRigidity) m.bendingRigidity = *spec.bendingRigidity;
-    spec.material = m;
-  }
+  auto garments = sceneGarments(scene, material->material);
+  if (!garments) return garments.error();
   // dressAvatar's errors start with the stage ("sewing: ...", "welding: ...", "garment N ...").
-  auto dressed =
-      dressAvatar(prepared.body->avatar.mesh, prepared.body->measurements, scene.garments, material->material,
-                  std::move(material->anisotropy), scene.settings, makeSolver, scene.dressing, progress);
+  auto dressed = dressAvatar(prepared.body->avatar.mesh, prepared.body->measurements, *garments, material->material,
+                             std::move(material->anisotropy), scene.settings, makeSolver, scene.dressing, progress);
   if (!dressed) return dressed.error();
   prepared.model = std::make_shared<const ClothModel>(std::move(dressed->model));
   if (Status s = resolveSceneSubsteps(scene, *prepared.model); !s) return s.error();

@@ -8,6 +8,7 @@
 
 #include "sim/cloth/ClothSolver.h"
 #include "sim/garment/Dressing.h"
+#include "sim/scene/DrapeBody.h"
 #include "sim/scene/DrapeScene.h"
 
 namespace hg {

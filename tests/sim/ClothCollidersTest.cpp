@@ -10,6 +10,7 @@
 #include <glm/geometric.hpp>
 
 #include "sim/cpu/CpuClothSolver.h"
+#include "sim/scene/DrapeProps.h"
 #include "sim/scene/DrapeScene.h"
 #include "sim/scene/DrapeSetup.h"
 #include "tests/support/ClothFixtures.h"

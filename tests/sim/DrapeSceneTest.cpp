@@ -9,6 +9,8 @@
 
 #include "sim/cpu/CpuClothSolver.h"
 #include "sim/motion/CharacterIO.h"
+#include "sim/scene/DrapeBody.h"
+#include "sim/scene/DrapeFabric.h"
 #include "sim/scene/DrapeScene.h"
 #include "sim/scene/DrapeSetup.h"
 
