@@ -40,7 +40,7 @@
 #include "sim/io/MeshExport.h"
 #include "sim/motion/CharacterIO.h"
 #include "sim/scene/DrapeScene.h"
-#include "sim/scene/DrapeSetup.h"
+#include "sim/scene/PreparedDrape.h"
 
 namespace {
 
@@ -112,31 +112,30 @@ int runDrape(const DrapeOptions& options) {
   if (!options.outDir.empty()) scene.outputDirectory = options.outDir;
   if (options.threads >= 0) scene.settings.threads = options.threads;
 
-  const bool autoSubsteps = scene.settings.substeps == 0;  // resolved by prepareDrape
+  const bool autoSubsteps = scene.settings.substeps == 0;  // resolved by PreparedDrape::prepare
   // A context is needed for the GPU backend and for the PNG render in any case.
   auto context = gl::HeadlessContext::create();
   if (!context) return fail(context.error());
   if (!options.quiet) std::printf("OpenGL: %s\n", (*context)->description().c_str());
 
-  // The avatar, its collider and the cloth or the sewn garments (sim/scene/DrapeSetup.h).
+  // The avatar, its collider and the cloth or the sewn garments (sim/scene/PreparedDrape.h).
   if (!options.quiet && scene.avatar) std::printf("building the avatar and its collider ...\n");
   const bool tty = !options.quiet && isatty(STDERR_FILENO);
   std::optional<Progress> sewing;
   if (!scene.garments.empty())
     sewing.emplace("sew " + std::to_string(scene.garments.size()) + " garment(s)", scene.dressing.maxSewingFrames, tty);
-  auto prepared = prepareDrape(
-      scene,
-      [&](std::shared_ptr<const ClothModel> m, const ClothSettings& s) {
-        return createClothSolver(scene.backend, std::move(m), s);
-      },
-      [&](int frame, float) { sewing->update(frame); });
+  const ClothSolverFactory makeSolver = [&](std::shared_ptr<const ClothModel> m, const ClothSettings& s) {
+    return createClothSolver(scene.backend, std::move(m), s);
+  };
+  auto prepared = PreparedDrape::prepare(scene, makeSolver, [&](int frame, float) { sewing->update(frame); });
   if (sewing) sewing->finish();
   // Seams that do not close or a failed weld are simulation failures (ErrorKind::Simulation);
   // a pattern, mesh or placement error comes from the scene's measurements and options.
   if (!prepared) return fail(prepared.error().prefixed(options.scenePath + ": "));
-  const std::optional<SceneBody>& body = prepared->body;
-  const std::optional<DressedAvatar>& dressed = prepared->dressing;
-  const std::shared_ptr<const ClothModel> sharedModel = prepared->model;
+  const SceneBody* body = prepared->body();
+  const DressedAvatar* dressed = prepared->dressing();
+  const std::shared_ptr<const ClothModel> sharedModel = prepared->model();
+  const ClothSettings& settings = prepared->settings();
   if (!options.quiet && body && body->views) {
     const DepthViewSetup& setup = body->views->setup;
     std::string names;
@@ -152,35 +151,34 @@ int runDrape(const DrapeOptions& options) {
   if (!options.quiet && (!scene.boxes.empty() || !scene.props.empty()))
     std::printf(
         "props: %zu boxes, %zu props (%zu sphere trees, %zu leaf spheres built in %.2f s)\n", scene.boxes.size(),
-        scene.props.size(), prepared->props.trees.instances.size(),
+        scene.props.size(), prepared->props().trees.instances.size(),
         [&] {
           std::size_t leaves = 0;
-          for (const auto& t : prepared->props.trees.instances) leaves += t.base.z;
+          for (const auto& t : prepared->props().trees.instances) leaves += t.base.z;
           return leaves;
         }(),
-        prepared->props.buildSeconds);
+        prepared->props().buildSeconds);
   if (!options.quiet && dressed)
     std::printf("sewn in %d frames (largest seam gap %.2f mm, %zu vertices welded), %zu cloth vertices\n",
                 dressed->sewingFrames, 1e3 * double(dressed->largestGapBeforeWeld), dressed->weldedVertices,
                 sharedModel->vertexCount());
   const auto tPrepared = Clock::now();
 
-  auto solver = createClothSolver(scene.backend, sharedModel, scene.settings);
-  if (!solver) return fail(solver.error().prefixed(options.scenePath + ": "));
+  if (Status s = prepared->createSolver(makeSolver); !s) return fail(s.error().prefixed(options.scenePath + ": "));
+  ClothSolver& solver = prepared->solver();
   // A moving body seen through depth views is rendered every frame: by the GPU (its buffers
   // bound by the GPU solver, read back for the CPU one), or, on a software rasterizer
   // (llvmpipe), by the CPU reference rasterizer, which is 3-9x faster there
   // (bench/RESULTS.md, hg_contact_bench).
   if (body && body->animator && body->views && !(*context)->isSoftware())
-    prepared->renderBodyViews = makeGpuBodyViewRenderer();
+    prepared->setBodyViewRenderer(makeGpuBodyViewRenderer());
   // The radar sweeps of solver.continuous_collision: on the GPU on a hardware driver; on a
   // software rasterizer the CPU reference, 6-10x faster there (bench/RESULTS.md, hg_radar_bench).
-  if (prepared->sweep && !(*context)->isSoftware()) {
+  if (prepared->sweep() && !(*context)->isSoftware()) {
     auto gpuRadar = makeGpuRadar();
     if (!gpuRadar) return fail(gpuRadar.error().prefixed("continuous collision: "));
-    prepared->sweep->setRadar(std::move(gpuRadar).value());
+    prepared->sweep()->setRadar(std::move(gpuRadar).value());
   }
-  (*solver)->writeState(prepared->start);
   const auto tSetup = Clock::now();
 
   // With an avatar, the drape's shape every kSnapshotEvery frames (and the last) goes into
@@ -189,25 +187,23 @@ int runDrape(const DrapeOptions& options) {
   NamedMeshSequence snapshots;
   snapshots.name = dressed ? "garments" : "cloth";
   auto snapshot = [&](int frame, const ClothState& s) {
-    snapshots.times.push_back(float(frame) * scene.settings.frameDt);
+    snapshots.times.push_back(float(frame) * settings.frameDt);
     std::vector<glm::vec3>& p = snapshots.positions.emplace_back(s.positions.size());
     for (std::size_t i = 0; i < p.size(); ++i) p[i] = glm::vec3(s.positions[i]);
   };
-  if (body) snapshot(0, (*solver)->readState());
+  if (body) snapshot(0, solver.readState());
   // Per-frame OBJs (output.obj_every) are kept in memory and written with the other
   // outputs at the end, so an unstable run still writes nothing.
   std::vector<std::pair<int, std::vector<glm::vec3>>> frameShapes;
 
   Progress progress("drape " + scene.name + " (" + std::string(backendName(scene.backend)) + ")", scene.frames,
                     !options.quiet && isatty(STDERR_FILENO));
-  // The body's surface now (it moves along the clip with avatar.motion.animate).
-  TriangleMesh bodyMesh = body ? body->avatar.mesh : TriangleMesh{};
   std::optional<RelaxReport> relaxed;
   if (scene.restSpeed > 0.0f) {
     // Drape to rest (quasi-static, kinetic damping) within `frames` frames' substeps.
     if (body && body->animator)
       return fail(Error{options.scenePath + ": solver.until_rest and avatar.motion.animate exclude each other"});
-    relaxed = (*solver)->relaxToRest(scene.restSpeed, scene.frames * scene.settings.substeps);
+    relaxed = solver.relaxToRest(scene.restSpeed, scene.frames * settings.substeps);
     if (any(relaxed->status)) {
       progress.finish();
       return fail(
@@ -216,8 +212,8 @@ int runDrape(const DrapeOptions& options) {
     progress.update(scene.frames);
   } else {
     for (int frame = 0; frame < scene.frames; ++frame) {
-      // Pins, the moving body (avatar.motion.animate) and the step (sim/scene/DrapeSetup.h).
-      const Result<StepStatus> advanced = advanceDrape(scene, *prepared, **solver, frame, &bodyMesh);
+      // Pins, the moving body (avatar.motion.animate) and the step (sim/scene/PreparedDrape.h).
+      const Result<StepStatus> advanced = prepared->advance();
       if (!advanced) {
         progress.finish();
         return fail(advanced.error().prefixed(options.scenePath + ": ", "; no output written"));
@@ -230,22 +226,24 @@ int runDrape(const DrapeOptions& options) {
       }
       progress.update(frame + 1);
       if (body && (frame + 1) % kSnapshotEvery == 0 && frame + 1 < scene.frames)
-        snapshot(frame + 1, (*solver)->readState());
+        snapshot(frame + 1, solver.readState());
       if (scene.objEvery > 0 && (frame + 1) % scene.objEvery == 0) {
-        const ClothState s = (*solver)->readState();
+        const ClothState s = solver.readState();
         std::vector<glm::vec3>& p = frameShapes.emplace_back(frame + 1, s.positions.size()).second;
         for (std::size_t i = 0; i < p.size(); ++i) p[i] = glm::vec3(s.positions[i]);
       }
     }
   }
   progress.finish();
-  const ClothState state = (*solver)->readState();
+  const ClothState state = solver.readState();
   if (body && scene.frames > 0) snapshot(scene.frames, state);  // with --frames 0 the start is the only shape
+  // The body's surface now (it moved along the clip with avatar.motion.animate).
+  const TriangleMesh bodyMesh = body ? *prepared->bodySurface() : TriangleMesh{};
   const auto tSimulated = Clock::now();
 
-  DrapeSceneView view(*sharedModel, scene.settings, body ? &bodyMesh : nullptr);
-  view.setPieces(prepared->pieceOfVertex);
-  view.setSceneProps(prepared->props.meshes, scene.boxes.size());
+  DrapeSceneView view(*sharedModel, settings, body ? &bodyMesh : nullptr);
+  view.setPieces(prepared->pieceOfVertex());
+  view.setSceneProps(prepared->props().meshes, scene.boxes.size());
   view.update(state);
   auto renderer = MeshRenderer::create(gl::ShaderRegistry());
   if (!renderer) return fail(renderer.error());
@@ -266,7 +264,7 @@ int runDrape(const DrapeOptions& options) {
   // What the cloth collided with: the body's depth views (the last frame's when they
   // stayed on the CPU, else the first pose's), one column per view, a row per layer.
   if (body && body->views) {
-    const auto& last = (*solver)->settings().bodyViews;
+    const auto& last = solver.settings().bodyViews;
     images.emplace_back(scene.name + "_depth_views.png", depthViewsPicture(last ? *last : *body->views));
   }
   const auto tRendered = Clock::now();
@@ -279,10 +277,10 @@ int runDrape(const DrapeOptions& options) {
   if (Status s = stageMesh(view.clothMesh(), scene.name + ".obj"); !s) return fail(s.error());
   if (body)
     if (Status s = stageMesh(bodyMesh, scene.name + "_body.obj"); !s) return fail(s.error());
-  if (!prepared->props.meshes.empty()) {
+  if (!prepared->props().meshes.empty()) {
     // The boxes and props in one OBJ, as placed (world space).
     TriangleMesh props;
-    for (const TriangleMesh& m : prepared->props.meshes) {
+    for (const TriangleMesh& m : prepared->props().meshes) {
       const auto offset = std::uint32_t(props.positions.size());
       props.positions.insert(props.positions.end(), m.positions.begin(), m.positions.end());
       props.normals.insert(props.normals.end(), m.normals.begin(), m.normals.end());
@@ -318,12 +316,12 @@ int runDrape(const DrapeOptions& options) {
       {"backend", std::string(backendName(scene.backend))},
       {"gl", (*context)->description()},
       {"frames", scene.frames},
-      {"substeps_per_frame", scene.settings.substeps},
+      {"substeps_per_frame", settings.substeps},
       {"substeps_chosen", autoSubsteps ? "auto" : "fixed"},
-      {"max_substep_halvings", scene.settings.maxSubstepHalvings},
-      {"substeps_last_frame", (*solver)->lastSubsteps()},  // more than per_frame after a retried frame
-      {"explicit_stable_substep_s", scene.settings.integrator == ClothIntegrator::SymplecticEuler
-                                        ? nlohmann::json(explicitStableStep(*sharedModel, scene.settings).maxSubstep)
+      {"max_substep_halvings", settings.maxSubstepHalvings},
+      {"substeps_last_frame", solver.lastSubsteps()},  // more than per_frame after a retried frame
+      {"explicit_stable_substep_s", settings.integrator == ClothIntegrator::SymplecticEuler
+                                        ? nlohmann::json(explicitStableStep(*sharedModel, settings).maxSubstep)
                                         : nlohmann::json(nullptr)},
       {"until_rest", relaxed ? nlohmann::json{{"converged", relaxed->converged},
                                               {"substeps", relaxed->iterations},
@@ -341,23 +339,23 @@ int runDrape(const DrapeOptions& options) {
   };
   if (!scene.boxes.empty() || !scene.props.empty()) {
     std::size_t leaves = 0;
-    for (const auto& t : prepared->props.trees.instances) leaves += t.base.z;
+    for (const auto& t : prepared->props().trees.instances) leaves += t.base.z;
     metrics["props"] = {{"boxes", scene.boxes.size()},
                         {"props", scene.props.size()},
-                        {"analytic_boxes", prepared->props.boxes.size()},
-                        {"sphere_trees", prepared->props.trees.instances.size()},
+                        {"analytic_boxes", prepared->props().boxes.size()},
+                        {"sphere_trees", prepared->props().trees.instances.size()},
                         {"leaf_spheres", leaves},
-                        {"build_seconds", prepared->props.buildSeconds}};
+                        {"build_seconds", prepared->props().buildSeconds}};
   }
   if (body) {
     // Contact statistics against the body's signed distance grid (m; < 0 is inside).
-    const SignedDistanceGrid* grid = (*solver)->settings().body.get();  // the last pose's collider
+    const SignedDistanceGrid* grid = solver.settings().body.get();  // the last pose's collider
     int touching = 0, inside = 0;
     float deepest = grid ? grid->band : 0.0f;
     for (const glm::vec4& p : state.positions) {
       if (!grid) break;
       const float d = grid->distance(glm::vec3(p));
-      touching += d < scene.settings.contactOffset + 0.002f;
+      touching += d < settings.contactOffset + 0.002f;
       inside += d < 0.0f;
       deepest = std::min(deepest, d);
     }
@@ -399,8 +397,8 @@ int runDrape(const DrapeOptions& options) {
                                     {"smallest_distance_m", smallest}};
       if (grid) metrics["exact_reference"]["worst_collider_error_near_body_m"] = worstGridError;
       if (options.measurePenetration) {
-        metrics["penetration"] = penetrationReport(*exact, points, *body, scene.settings.contactOffset,
-                                                   views ? views->setup.texelSize() : 0.0f);
+        metrics["penetration"] =
+            penetrationReport(*exact, points, *body, settings.contactOffset, views ? views->setup.texelSize() : 0.0f);
         if (!options.quiet)
           std::printf("penetration (exact reference, %s): %s\n",
                       views              ? "depth views"
@@ -422,7 +420,7 @@ int runDrape(const DrapeOptions& options) {
                             {"leaf_spheres", body->sphereTree->spheres().size()},
                             {"nodes", body->sphereTree->nodes().size()},
                             {"voxel_m", body->sphereTree->voxel()},
-                            {"search_radius_m", scene.settings.sphereTreeSearchRadius()}};
+                            {"search_radius_m", settings.sphereTreeSearchRadius()}};
     } else if (views) {
       nlohmann::json names = nlohmann::json::array();
       for (DepthViewDirection d : views->setup.directions) names.push_back(std::string(depthViewName(d)));
@@ -438,7 +436,7 @@ int runDrape(const DrapeOptions& options) {
 
   if (!options.quiet) {
     std::printf("simulated %d frames x %d substeps, %zu vertices, in %.2f s (%s backend)\n", scene.frames,
-                scene.settings.substeps, sharedModel->vertexCount(), seconds(tSetup, tSimulated),
+                settings.substeps, sharedModel->vertexCount(), seconds(tSetup, tSimulated),
                 std::string(backendName(scene.backend)).c_str());
     std::printf("state hash: %s\n", hash);
     std::printf("wrote %zu files:\n", outputs.size());

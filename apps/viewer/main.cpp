@@ -32,7 +32,7 @@
 #include "sim/gpu/GpuClothSolver.h"
 #include "sim/gpu/GpuDepthViewRenderer.h"
 #include "sim/scene/DrapeScene.h"
-#include "sim/scene/DrapeSetup.h"
+#include "sim/scene/PreparedDrape.h"
 
 namespace {
 
@@ -131,40 +131,35 @@ static int runViewer(int argc, char** argv) {
     // The drape (avatar, cloth or sewn garments, solver, view); rebuilt when the fabric changes.
     struct Drape {
       PreparedDrape prepared;
-      std::unique_ptr<ClothSolver> solver;
       std::unique_ptr<DrapeSceneView> view;
     };
     std::unique_ptr<Drape> drape;
     Error loadError;
     auto load = [&]() -> bool {
       std::printf("preparing %s ...\n", scene.name.c_str());
-      auto prepared = prepareDrape(scene, [&](std::shared_ptr<const ClothModel> m, const ClothSettings& s) {
+      const ClothSolverFactory makeSolver = [&](std::shared_ptr<const ClothModel> m, const ClothSettings& s) {
         return createClothSolver(scene.backend, std::move(m), s);
-      });
+      };
+      auto prepared = PreparedDrape::prepare(scene, makeSolver);
       if (!prepared) {
         loadError = prepared.error().prefixed(scenePath + ": ");
         return false;
       }
-      auto solver = createClothSolver(scene.backend, prepared->model, scene.settings);
-      if (!solver) {
-        loadError = solver.error().prefixed(scenePath + ": ");
+      if (Status s = prepared->createSolver(makeSolver); !s) {
+        loadError = s.error().prefixed(scenePath + ": ");
         return false;
       }
-      auto next = std::make_unique<Drape>();
-      next->prepared = std::move(prepared).value();
+      auto next = std::make_unique<Drape>(Drape{std::move(prepared).value(), nullptr});
       // A moving body's depth views: rendered by the GPU on a hardware driver (bound by
       // the GPU solver), by the CPU reference rasterizer on llvmpipe (faster there).
       const char* glRenderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
       const bool software = glRenderer && std::string(glRenderer).find("llvmpipe") != std::string::npos;
-      if (const auto& body = next->prepared.body; body && body->animator && body->views && !software)
-        next->prepared.renderBodyViews = makeGpuBodyViewRenderer();
-      next->solver = std::move(solver).value();
-      next->solver->writeState(next->prepared.start);
-      next->view = std::make_unique<DrapeSceneView>(*next->prepared.model, scene.settings,
-                                                    next->prepared.body ? &next->prepared.body->avatar.mesh : nullptr);
-      next->view->setPieces(next->prepared.pieceOfVertex);
-      next->view->setSceneProps(next->prepared.props.meshes, scene.boxes.size());
-      next->view->update(next->prepared.start);
+      if (!software) next->prepared.setBodyViewRenderer(makeGpuBodyViewRenderer());
+      next->view = std::make_unique<DrapeSceneView>(*next->prepared.model(), next->prepared.settings(),
+                                                    next->prepared.bodySurface());
+      next->view->setPieces(next->prepared.pieceOfVertex());
+      next->view->setSceneProps(next->prepared.props().meshes, scene.boxes.size());
+      next->view->update(next->prepared.start());
       drape = std::move(next);
       return true;
     };
@@ -254,28 +249,23 @@ static int runViewer(int argc, char** argv) {
       ++uiFrames;
       glfwPollEvents();
       if (ui.reset) {
-        drape->solver->writeState(drape->prepared.start);
-        if (drape->prepared.body) {  // the body back in its first pose
-          drape->solver->setBody(drape->prepared.body->collider);
-          drape->solver->setBodyViews(drape->prepared.body->views);
-          drape->prepared.bodyMesh = TriangleMesh{};
-          drape->view->setBody(drape->prepared.body->avatar.mesh);
-        }
+        drape->prepared.restart();  // the body back in its first pose too
+        if (const TriangleMesh* body = drape->prepared.bodySurface()) drape->view->setBody(*body);
         frame = 0;
         lastStatus = StepStatus::Ok;
         ui.reset = false;
       }
-      ClothSolver& solver = *drape->solver;
+      ClothSolver& solver = drape->prepared.solver();
       // One frame as the CLI runs it: pins, the moving body (avatar.motion.animate), step.
       auto advance = [&]() -> StepStatus {
-        TriangleMesh bodyMesh;
-        const Result<StepStatus> advanced = advanceDrape(scene, drape->prepared, solver, frame++, &bodyMesh);
+        ++frame;
+        const Result<StepStatus> advanced = drape->prepared.advance();
         if (!advanced) {
           std::fprintf(stderr, "hagoromo-viewer: %s\n", advanced.error().message.c_str());
           ui.playing = false;
           return StepStatus::NonFinite;
         }
-        if (!bodyMesh.positions.empty()) drape->view->setBody(bodyMesh);
+        if (drape->prepared.bodyMoves()) drape->view->setBody(*drape->prepared.bodySurface());
         return *advanced;
       };
       if (batch) {
@@ -299,7 +289,7 @@ static int runViewer(int argc, char** argv) {
         ImGui::Begin("hagoromo", &ui.showPanel, ImGuiWindowFlags_AlwaysAutoResize);
         ImGui::Text("%s  (%s backend)", scene.name.c_str(), std::string(backendName(scene.backend)).c_str());
         ImGui::Text("frame %d, t = %.2f s, %zu cloth vertices", frame, double(frame) * double(scene.settings.frameDt),
-                    drape->prepared.model->vertexCount());
+                    drape->prepared.model()->vertexCount());
         if (any(lastStatus)) ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "%s", describe(lastStatus).c_str());
         if (ImGui::Button(ui.playing ? "Pause" : "Play")) ui.playing = !ui.playing;
         ImGui::SameLine();
@@ -309,7 +299,7 @@ static int runViewer(int argc, char** argv) {
         ImGui::Checkbox("cloth", &ui.showCloth);
         ImGui::SameLine();
         ImGui::Checkbox("body and colliders", &ui.showColliders);
-        if (const auto& body = drape->prepared.body) {
+        if (const SceneBody* body = drape->prepared.body()) {
           if (const SignedDistanceGrid* grid = body->collider.get())
             ImGui::Text("body collider: %d x %d x %d grid, %.0f mm cells", grid->dims.x, grid->dims.y, grid->dims.z,
                         1e3 * double(grid->cellSize));
@@ -317,7 +307,7 @@ static int runViewer(int argc, char** argv) {
             ImGui::Text("body collider: %zu depth views x %d layers, %.1f mm texels", views->setup.views.size(),
                         views->setup.layers, 1e3 * double(views->setup.texelSize()));
         }
-        if (const auto& sewn = drape->prepared.dressing)
+        if (const DressedAvatar* sewn = drape->prepared.dressing())
           ImGui::Text("sewn in %d frames, %zu vertices welded", sewn->sewingFrames, sewn->weldedVertices);
         std::vector<const char*> names;
         for (const std::string& n : fabrics) names.push_back(n.c_str());

@@ -12,7 +12,6 @@
 #include "sim/cpu/CpuClothSolver.h"
 #include "sim/scene/DrapeProps.h"
 #include "sim/scene/DrapeScene.h"
-#include "sim/scene/DrapeSetup.h"
 #include "tests/support/ClothFixtures.h"
 
 namespace hg {
