@@ -26,7 +26,7 @@ class DrapeSceneView {
   /// Still props and boxes under the cloth (world space), drawn with the colliders in
   /// `colors` (linear RGB per prop; missing: a palette).
   void setProps(std::vector<TriangleMesh> props, std::vector<glm::vec3> colors = {});
-  /// setProps with a scene's colliders as sim/scene/DrapeSetup prepares them: `boxCount`
+  /// setProps with a scene's colliders as sim/scene/PreparedDrape prepares them: `boxCount`
   /// boxes first (wood), then the props (bottle green, stone and brass in turn).
   void setSceneProps(std::vector<TriangleMesh> meshes, std::size_t boxCount);
 

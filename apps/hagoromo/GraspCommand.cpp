@@ -122,6 +122,244 @@ Result<Image> renderGrasp(const GraspSimulation& sim, int width, int height) {
   return target.read();
 }
 
+using Clock = std::chrono::steady_clock;
+
+double seconds(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double>(b - a).count(); }
+
+const char* const kFingerNames[kHandFingers] = {"thumb", "index", "middle", "ring", "little"};
+const char* const kJointNames[kHandJointsPerFinger] = {"proximal", "middle", "distal"};
+
+/// The radar backend: the CPU reference or the GPU one (sim/gpu/GpuRadar.h).
+Result<std::unique_ptr<RadarBackend>> makeRadar(const GraspOptions& options) {
+  if (options.backend != "gpu") return makeCpuRadar();
+  auto gpu = makeGpuRadar();
+  if (!gpu) return gpu.error().prefixed("GPU radar: ");
+  return std::move(gpu).value();
+}
+
+/// A progress line per phase: hands through detect, approach, close (a bar while a phase
+/// runs, a line when every hand is through it).
+class PhaseProgress {
+ public:
+  explicit PhaseProgress(bool quiet) : m_quiet(quiet), m_tty(!quiet && isatty(STDERR_FILENO)) {}
+
+  void operator()(const GraspSimulation& s) {
+    while (m_phase < 3) {
+      long through = 0, failed = 0;
+      for (std::size_t h = 0; h < s.handCount(); ++h) {
+        through += phaseRank(s.phase(h)) > m_phase;
+        failed += s.phase(h) == GraspPhase::Failed;
+      }
+      if (!m_bar) m_bar.emplace(std::string(kLabels[m_phase]), long(s.handCount()), m_tty);
+      m_bar->update(through);
+      if (through < long(s.handCount())) break;
+      m_bar->finish();
+      m_bar.reset();
+      if (!m_quiet) {
+        const std::string note = failed ? " (" + std::to_string(failed) + " failed)" : std::string();
+        std::printf("%s: %zu hand(s) through by frame %d%s\n", kLabels[m_phase], s.handCount(), s.frame(),
+                    note.c_str());
+      }
+      ++m_phase;
+    }
+  }
+  void finish() {
+    if (m_bar) m_bar->finish();
+  }
+
+ private:
+  static constexpr const char* kLabels[3] = {"phase 1 detect", "phase 2 approach", "phase 3 close"};
+  bool m_quiet, m_tty;
+  int m_phase = 0;
+  std::optional<Progress> m_bar;
+};
+
+/// The numbers over every hand that the metrics and the summary lead with.
+struct GraspTotals {
+  double minExact = std::numeric_limits<double>::infinity(), minVertex = minExact;  ///< m
+  double maxTreePenetration = -std::numeric_limits<double>::infinity();             ///< m
+  int treeOverlaps = 0;
+  int failedHands = 0, fingersInContact = 0, fingersAtLimit = 0;
+};
+
+GraspTotals graspTotals(const GraspReport& report) {
+  GraspTotals t;
+  for (const GraspHandReport& r : report.hands) {
+    t.failedHands += r.phase == GraspPhase::Failed;
+    for (const GraspFingerReport& fr : r.fingers) {
+      t.fingersInContact += fr.contact;
+      t.fingersAtLimit += !fr.contact && fr.atLimit;
+    }
+    for (int seg = 0; seg < kHandSegments; ++seg) {
+      t.minExact = std::min(t.minExact, r.segmentExactDistance[std::size_t(seg)]);
+      t.minVertex = std::min(t.minVertex, r.segmentVertexDistance[std::size_t(seg)]);
+      t.treeOverlaps += r.segmentTreeOverlap[std::size_t(seg)];
+      t.maxTreePenetration = std::max(t.maxTreePenetration, r.segmentTreePenetration[std::size_t(seg)]);
+    }
+  }
+  return t;
+}
+
+nlohmann::json fingerJson(const GraspFingerReport& fr, int f) {
+  nlohmann::json angles = nlohmann::json::array(), outcomes = nlohmann::json::array(),
+                 iterations = nlohmann::json::array();
+  for (int k = 0; k < kHandJointsPerFinger; ++k) {
+    angles.push_back(double(fr.angles[std::size_t(k)]) * kRadToDeg);
+    outcomes.push_back(std::string(jointOutcomeName(fr.outcomes[std::size_t(k)])));
+    iterations.push_back(fr.iterations[std::size_t(k)]);
+  }
+  return {{"finger", kFingerNames[f]},
+          {"joint_angles_deg", angles},
+          {"joint_outcomes", outcomes},
+          {"joint_frames", iterations},
+          {"contact", fr.contact},
+          {"at_limit", fr.atLimit},
+          {"contact_object",
+           fr.contactObject == kRadarNoObject ? nlohmann::json(nullptr) : nlohmann::json(fr.contactObject)},
+          {"radar_gap_m", metres(fr.radarGap, true)},
+          {"exact_distance_m", metres(fr.exactDistance)},
+          {"exact_vertex_distance_m", metres(fr.vertexDistance)}};
+}
+
+/// Segment `seg` of hand `h`: 0 the palm, then the fingers' joints.
+nlohmann::json segmentJson(const GraspHandReport& r, std::size_t h, int seg) {
+  const double exact = r.segmentExactDistance[std::size_t(seg)], vertex = r.segmentVertexDistance[std::size_t(seg)];
+  const std::string name = seg == 0 ? std::string("palm")
+                                    : std::string(kFingerNames[(seg - 1) / kHandJointsPerFinger]) + "_" +
+                                          kJointNames[(seg - 1) % kHandJointsPerFinger];
+  return {{"segment", name},
+          {"radar_id", GraspSimulation::segmentObjectId(h, seg)},
+          {"exact_distance_m", metres(exact)},
+          {"exact_vertex_distance_m", metres(vertex)},
+          {"tree_overlap", r.segmentTreeOverlap[std::size_t(seg)]},
+          {"tree_penetration_m", metres(r.segmentTreePenetration[std::size_t(seg)])}};
+}
+
+/// Hand `h`: frames per phase, the approach, the fingers and the segments.
+nlohmann::json handJson(const GraspHandReport& r, std::size_t h) {
+  nlohmann::json fingers = nlohmann::json::array(), segments = nlohmann::json::array();
+  for (int f = 0; f < kHandFingers; ++f) fingers.push_back(fingerJson(r.fingers[std::size_t(f)], f));
+  for (int seg = 0; seg < kHandSegments; ++seg) segments.push_back(segmentJson(r, h, seg));
+  return {{"phase", std::string(graspPhaseName(r.phase))},
+          {"failure", r.failure.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.failure)},
+          {"frames",
+           {{"detect", r.phaseFrames[0]},
+            {"approach", r.phaseFrames[1]},
+            {"wait", r.waitFrames},
+            {"close", r.phaseFrames[2]}}},
+          {"scan_frames", r.scanFrames},
+          {"target_seen_at", {r.targetSeenAt.x, r.targetSeenAt.y, r.targetSeenAt.z}},
+          {"approach",
+           {{"distance_m", r.approachDistance},
+            {"final_radar_gap_m", metres(r.approachGap, true)},
+            {"stopped_at_object",
+             r.approachObject == kRadarNoObject ? nlohmann::json(nullptr) : nlohmann::json(r.approachObject)},
+            {"mask_reused", r.maskReused}}},
+          {"fingers", fingers},
+          {"segments", segments}};
+}
+
+/// What the metrics and the summary are made of.
+struct GraspOutcome {
+  const GraspOptions& options;
+  const GraspScene& scene;
+  const GraspSimulation& sim;
+  const GraspReport& report;
+  const GraspTotals& totals;
+  std::string backend, gl;
+  double setupSeconds = 0.0, simulateSeconds = 0.0, renderSeconds = 0.0;
+};
+
+nlohmann::json graspMetrics(const GraspOutcome& run, const std::vector<std::string>& outputs) {
+  const GraspReport& report = run.report;
+  const GraspTotals& t = run.totals;
+  nlohmann::json hands = nlohmann::json::array();
+  for (std::size_t h = 0; h < report.hands.size(); ++h) hands.push_back(handJson(report.hands[h], h));
+  const double tolerance = report.distanceMethod == "sphere_tree" ? double(report.distanceVoxel) : 0.0;
+  return {
+      {"scene", run.options.scenePath},
+      {"name", run.scene.name},
+      {"backend", run.backend},
+      {"gl", run.gl},
+      {"target", objectJson(run.scene.target)},
+      {"radar_image", {run.scene.settings.image.width, run.scene.settings.image.height}},
+      {"hand_count", run.sim.handCount()},
+      {"radars_per_hand", kHandRadars},
+      {"radars_per_frame", report.radarsPerFrame},
+      {"frames", report.frames},
+      {"total_radars_run", report.radarsRun},
+      {"finished", report.finished},
+      {"failed_hands", t.failedHands},
+      {"fingers_in_contact", t.fingersInContact},
+      {"fingers_at_limit", t.fingersAtLimit},
+      // Solid segment boxes and segment vertices against the target (m; >= 0: no penetration):
+      // exact for an analytic target, from its sphere tree (about a voxel) for a mesh.
+      {"distance_method", report.distanceMethod},
+      {"distance_voxel_m",
+       report.distanceMethod == "sphere_tree" ? nlohmann::json(report.distanceVoxel) : nlohmann::json(nullptr)},
+      {"min_exact_distance_m", metres(t.minExact)},
+      {"min_exact_vertex_distance_m", metres(t.minVertex)},
+      // A sphere tree is accurate to about its voxel: only a deeper overlap counts.
+      {"penetration_tolerance_m", tolerance},
+      {"penetration", t.minExact < -tolerance || t.minVertex < -tolerance},
+      // Every segment box against the target's sphere tree (section 7's OBB-sphere test per
+      // leaf); penetration estimate max over leaves of (radius - box-to-centre distance), > 0:
+      // interpenetration (about a voxel accurate).
+      {"sphere_tree_check",
+       {{"resolution", report.checkResolution},
+        {"voxel_m", report.checkVoxel},
+        {"spheres", report.checkSpheres},
+        {"segments_overlapping", t.treeOverlaps},
+        {"overlap", t.treeOverlaps > 0},
+        {"max_penetration_m", metres(t.maxTreePenetration)}}},
+      {"seconds",
+       {{"setup", run.setupSeconds},
+        {"simulate", run.simulateSeconds},
+        {"radar", report.radarSeconds},
+        {"render", run.renderSeconds}}},
+      {"hands", hands},
+      {"outputs", outputs},
+  };
+}
+
+void printGraspSummary(const GraspOutcome& run, const OutputSet& outputs) {
+  const GraspReport& report = run.report;
+  const GraspTotals& t = run.totals;
+  std::printf("%d frames, %zu radars per frame, %zu radars run in %.2f s (%.2f s in the radar backend)\n",
+              report.frames, report.radarsPerFrame, report.radarsRun, run.simulateSeconds, report.radarSeconds);
+  std::printf(
+      "%d of %zu fingers in contact, %d at their limits, %d hand(s) failed; "
+      "smallest %s distance to the target %.3f mm\n",
+      t.fingersInContact, report.hands.size() * std::size_t(kHandFingers), t.fingersAtLimit, t.failedHands,
+      report.distanceMethod == "sphere_tree" ? "sphere-tree" : "exact", 1e3 * t.minExact);
+  std::printf(
+      "sphere-tree check (%zu spheres, voxel %.2f mm): %d segment(s) overlap the target, "
+      "largest penetration estimate %.3f mm\n",
+      report.checkSpheres, 1e3 * double(report.checkVoxel), t.treeOverlaps, 1e3 * t.maxTreePenetration);
+  std::printf("wrote %zu files:\n", outputs.size());
+  for (const fs::path& path : outputs.finalPaths()) std::printf("  %s\n", path.c_str());
+}
+
+/// Stages the OBJ, the PNG and the metrics and moves them into place together
+/// (apps/common/OutputSet.h); prints the summary.
+int writeGrasp(const GraspOutcome& run, const Image& image) {
+  OutputSet outputs(run.scene.outputDirectory);
+  if (Status s =
+          outputs.write(run.scene.name + ".obj", [&](const fs::path& p) { return exportMesh(run.sim.sceneMesh(), p); });
+      !s)
+    return fail(s.error());
+  if (Status s = outputs.write(run.scene.name + ".png", [&](const fs::path& p) { return writePng(image, p); }); !s)
+    return fail(s.error());
+  const nlohmann::json metrics = graspMetrics(run, outputs.finalPathStrings());
+  if (Status s = outputs.writeText(run.scene.name + ".json", metrics.dump(2) + "\n"); !s) return fail(s.error());
+  if (Status s = outputs.commit(); !s) return fail(s.error());
+  if (!run.options.quiet) printGraspSummary(run, outputs);
+  for (const GraspHandReport& r : run.report.hands)
+    if (r.phase == GraspPhase::Failed)
+      std::fprintf(stderr, "hagoromo: warning: a hand failed: %s\n", r.failure.c_str());
+  return kExitOk;
+}
+
 }  // namespace
 
 CLI::App* addGraspCommand(CLI::App& app, GraspOptions& options) {
@@ -139,7 +377,6 @@ CLI::App* addGraspCommand(CLI::App& app, GraspOptions& options) {
 }
 
 int runGrasp(const GraspOptions& options) {
-  using Clock = std::chrono::steady_clock;
   const auto tStart = Clock::now();
   auto loaded = loadGraspScene(options.scenePath);
   if (!loaded) return fail(loaded.error());
@@ -150,210 +387,41 @@ int runGrasp(const GraspOptions& options) {
   auto context = gl::HeadlessContext::create();
   if (!context) return fail(context.error());
   if (!options.quiet) std::printf("OpenGL: %s\n", (*context)->description().c_str());
-
-  std::unique_ptr<RadarBackend> radar;
-  if (options.backend == "gpu") {
-    auto gpu = makeGpuRadar();
-    if (!gpu) return fail(gpu.error().prefixed("GPU radar: "));
-    radar = std::move(gpu).value();
-  } else {
-    radar = makeCpuRadar();
-  }
-
+  auto radar = makeRadar(options);
+  if (!radar) return fail(radar.error());
   auto created = GraspSimulation::create(scene);
   if (!created) return fail(created.error().prefixed(options.scenePath + ": "));
   GraspSimulation sim = std::move(created).value();
   if (!options.quiet)
     std::printf("grasp %s: %zu hand(s) x %d radars = %zu radars per frame, %d x %d pixels, %s backend\n",
                 scene.name.c_str(), sim.handCount(), kHandRadars, sim.handCount() * std::size_t(kHandRadars),
-                scene.settings.image.width, scene.settings.image.height, std::string(radar->name()).c_str());
+                scene.settings.image.width, scene.settings.image.height, std::string((*radar)->name()).c_str());
 
-  // A progress line per phase: hands through detect, approach, close.
-  static const char* kPhaseLabels[3] = {"phase 1 detect", "phase 2 approach", "phase 3 close"};
-  const bool tty = !options.quiet && isatty(STDERR_FILENO);
-  int phase = 0;
-  std::optional<Progress> bar;
-  auto onFrame = [&](const GraspSimulation& s) {
-    while (phase < 3) {
-      long through = 0, failed = 0;
-      for (std::size_t h = 0; h < s.handCount(); ++h) {
-        through += phaseRank(s.phase(h)) > phase;
-        failed += s.phase(h) == GraspPhase::Failed;
-      }
-      if (!bar) bar.emplace(std::string(kPhaseLabels[phase]), long(s.handCount()), tty);
-      bar->update(through);
-      if (through < long(s.handCount())) break;
-      bar->finish();
-      bar.reset();
-      if (!options.quiet) {
-        const std::string note = failed ? " (" + std::to_string(failed) + " failed)" : std::string();
-        std::printf("%s: %zu hand(s) through by frame %d%s\n", kPhaseLabels[phase], s.handCount(), s.frame(),
-                    note.c_str());
-      }
-      ++phase;
-    }
-  };
+  PhaseProgress progress(options.quiet);
   const auto tSetup = Clock::now();
   // A failed run is the simulation's failure, or the GPU radar's (a GL error keeps its kind).
-  if (Status s = sim.run(*radar, onFrame); !s) {
+  if (Status s = sim.run(**radar, [&](const GraspSimulation& frame) { progress(frame); }); !s) {
     const Error e = s.error().prefixed(options.scenePath + ": ", "; no output written");
     return fail(e.kind == ErrorKind::Graphics ? e : e.as(ErrorKind::Simulation));
   }
-  if (bar) bar->finish();
+  progress.finish();
   const auto tSimulated = Clock::now();
   const GraspReport report = sim.report();
-
   auto image = renderGrasp(sim, scene.imageWidth, scene.imageHeight);
   if (!image) return fail(image.error());
   const auto tRendered = Clock::now();
-
-  OutputSet outputs(scene.outputDirectory);  // staged, moved into place together (apps/common/OutputSet.h)
-  if (Status s = outputs.write(scene.name + ".obj", [&](const fs::path& p) { return exportMesh(sim.sceneMesh(), p); });
-      !s)
-    return fail(s.error());
-  if (Status s = outputs.write(scene.name + ".png", [&](const fs::path& p) { return writePng(*image, p); }); !s)
-    return fail(s.error());
-
-  static const char* kFingerNames[kHandFingers] = {"thumb", "index", "middle", "ring", "little"};
-  static const char* kJointNames[kHandJointsPerFinger] = {"proximal", "middle", "distal"};
-  double minExact = std::numeric_limits<double>::infinity(), minVertex = minExact;
-  double maxTreePenetration = -std::numeric_limits<double>::infinity();
-  int treeOverlaps = 0;
-  int failedHands = 0, fingersInContact = 0, fingersAtLimit = 0;
-  nlohmann::json hands = nlohmann::json::array();
-  for (std::size_t h = 0; h < report.hands.size(); ++h) {
-    const GraspHandReport& r = report.hands[h];
-    failedHands += r.phase == GraspPhase::Failed;
-    nlohmann::json fingers = nlohmann::json::array();
-    for (int f = 0; f < kHandFingers; ++f) {
-      const GraspFingerReport& fr = r.fingers[std::size_t(f)];
-      fingersInContact += fr.contact;
-      fingersAtLimit += !fr.contact && fr.atLimit;
-      nlohmann::json angles = nlohmann::json::array(), outcomes = nlohmann::json::array(),
-                     iterations = nlohmann::json::array();
-      for (int k = 0; k < kHandJointsPerFinger; ++k) {
-        angles.push_back(double(fr.angles[std::size_t(k)]) * kRadToDeg);
-        outcomes.push_back(std::string(jointOutcomeName(fr.outcomes[std::size_t(k)])));
-        iterations.push_back(fr.iterations[std::size_t(k)]);
-      }
-      fingers.push_back({{"finger", kFingerNames[f]},
-                         {"joint_angles_deg", angles},
-                         {"joint_outcomes", outcomes},
-                         {"joint_frames", iterations},
-                         {"contact", fr.contact},
-                         {"at_limit", fr.atLimit},
-                         {"contact_object", fr.contactObject == kRadarNoObject ? nlohmann::json(nullptr)
-                                                                               : nlohmann::json(fr.contactObject)},
-                         {"radar_gap_m", metres(fr.radarGap, true)},
-                         {"exact_distance_m", metres(fr.exactDistance)},
-                         {"exact_vertex_distance_m", metres(fr.vertexDistance)}});
-    }
-    nlohmann::json segments = nlohmann::json::array();
-    for (int seg = 0; seg < kHandSegments; ++seg) {
-      const double exact = r.segmentExactDistance[std::size_t(seg)], vertex = r.segmentVertexDistance[std::size_t(seg)];
-      minExact = std::min(minExact, exact);
-      minVertex = std::min(minVertex, vertex);
-      const bool treeOverlap = r.segmentTreeOverlap[std::size_t(seg)];
-      const double treePenetration = r.segmentTreePenetration[std::size_t(seg)];
-      treeOverlaps += treeOverlap;
-      maxTreePenetration = std::max(maxTreePenetration, treePenetration);
-      const std::string name = seg == 0 ? std::string("palm")
-                                        : std::string(kFingerNames[(seg - 1) / kHandJointsPerFinger]) + "_" +
-                                              kJointNames[(seg - 1) % kHandJointsPerFinger];
-      segments.push_back({{"segment", name},
-                          {"radar_id", GraspSimulation::segmentObjectId(h, seg)},
-                          {"exact_distance_m", metres(exact)},
-                          {"exact_vertex_distance_m", metres(vertex)},
-                          {"tree_overlap", treeOverlap},
-                          {"tree_penetration_m", metres(treePenetration)}});
-    }
-    hands.push_back({{"phase", std::string(graspPhaseName(r.phase))},
-                     {"failure", r.failure.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.failure)},
-                     {"frames",
-                      {{"detect", r.phaseFrames[0]},
-                       {"approach", r.phaseFrames[1]},
-                       {"wait", r.waitFrames},
-                       {"close", r.phaseFrames[2]}}},
-                     {"scan_frames", r.scanFrames},
-                     {"target_seen_at", {r.targetSeenAt.x, r.targetSeenAt.y, r.targetSeenAt.z}},
-                     {"approach",
-                      {{"distance_m", r.approachDistance},
-                       {"final_radar_gap_m", metres(r.approachGap, true)},
-                       {"stopped_at_object", r.approachObject == kRadarNoObject ? nlohmann::json(nullptr)
-                                                                                : nlohmann::json(r.approachObject)},
-                       {"mask_reused", r.maskReused}}},
-                     {"fingers", fingers},
-                     {"segments", segments}});
-  }
-  auto seconds = [](auto a, auto b) { return std::chrono::duration<double>(b - a).count(); };
-  const double tolerance = report.distanceMethod == "sphere_tree" ? double(report.distanceVoxel) : 0.0;
-  const nlohmann::json metrics = {
-      {"scene", options.scenePath},
-      {"name", scene.name},
-      {"backend", std::string(radar->name())},
-      {"gl", (*context)->description()},
-      {"target", objectJson(scene.target)},
-      {"radar_image", {scene.settings.image.width, scene.settings.image.height}},
-      {"hand_count", sim.handCount()},
-      {"radars_per_hand", kHandRadars},
-      {"radars_per_frame", report.radarsPerFrame},
-      {"frames", report.frames},
-      {"total_radars_run", report.radarsRun},
-      {"finished", report.finished},
-      {"failed_hands", failedHands},
-      {"fingers_in_contact", fingersInContact},
-      {"fingers_at_limit", fingersAtLimit},
-      // Solid segment boxes and segment vertices against the target (m; >= 0: no penetration):
-      // exact for an analytic target, from its sphere tree (about a voxel) for a mesh.
-      {"distance_method", report.distanceMethod},
-      {"distance_voxel_m",
-       report.distanceMethod == "sphere_tree" ? nlohmann::json(report.distanceVoxel) : nlohmann::json(nullptr)},
-      {"min_exact_distance_m", metres(minExact)},
-      {"min_exact_vertex_distance_m", metres(minVertex)},
-      // A sphere tree is accurate to about its voxel: only a deeper overlap counts.
-      {"penetration_tolerance_m", tolerance},
-      {"penetration", minExact < -tolerance || minVertex < -tolerance},
-      // Every segment box against the target's sphere tree (section 7's OBB-sphere test per
-      // leaf); penetration estimate max over leaves of (radius - box-to-centre distance), > 0:
-      // interpenetration (about a voxel accurate).
-      {"sphere_tree_check",
-       {{"resolution", report.checkResolution},
-        {"voxel_m", report.checkVoxel},
-        {"spheres", report.checkSpheres},
-        {"segments_overlapping", treeOverlaps},
-        {"overlap", treeOverlaps > 0},
-        {"max_penetration_m", metres(maxTreePenetration)}}},
-      {"seconds",
-       {{"setup", seconds(tStart, tSetup)},
-        {"simulate", seconds(tSetup, tSimulated)},
-        {"radar", report.radarSeconds},
-        {"render", seconds(tSimulated, tRendered)}}},
-      {"hands", hands},
-      {"outputs", outputs.finalPathStrings()},
-  };
-  if (Status s = outputs.writeText(scene.name + ".json", metrics.dump(2) + "\n"); !s) return fail(s.error());
-  if (Status s = outputs.commit(); !s) return fail(s.error());
-
-  if (!options.quiet) {
-    std::printf("%d frames, %zu radars per frame, %zu radars run in %.2f s (%.2f s in the radar backend)\n",
-                report.frames, report.radarsPerFrame, report.radarsRun, seconds(tSetup, tSimulated),
-                report.radarSeconds);
-    std::printf(
-        "%d of %zu fingers in contact, %d at their limits, %d hand(s) failed; "
-        "smallest %s distance to the target %.3f mm\n",
-        fingersInContact, report.hands.size() * std::size_t(kHandFingers), fingersAtLimit, failedHands,
-        report.distanceMethod == "sphere_tree" ? "sphere-tree" : "exact", 1e3 * minExact);
-    std::printf(
-        "sphere-tree check (%zu spheres, voxel %.2f mm): %d segment(s) overlap the target, "
-        "largest penetration estimate %.3f mm\n",
-        report.checkSpheres, 1e3 * double(report.checkVoxel), treeOverlaps, 1e3 * maxTreePenetration);
-    std::printf("wrote %zu files:\n", outputs.size());
-    for (const fs::path& path : outputs.finalPaths()) std::printf("  %s\n", path.c_str());
-  }
-  for (const GraspHandReport& r : report.hands)
-    if (r.phase == GraspPhase::Failed)
-      std::fprintf(stderr, "hagoromo: warning: a hand failed: %s\n", r.failure.c_str());
-  return kExitOk;
+  const GraspTotals totals = graspTotals(report);
+  const GraspOutcome outcome{options,
+                             scene,
+                             sim,
+                             report,
+                             totals,
+                             std::string((*radar)->name()),
+                             (*context)->description(),
+                             seconds(tStart, tSetup),
+                             seconds(tSetup, tSimulated),
+                             seconds(tSimulated, tRendered)};
+  return writeGrasp(outcome, *image);
 }
 
 }  // namespace hg::app

@@ -153,6 +153,120 @@ Status writePlots(const SkinningRig& rig, const std::vector<MethodResult>& resul
   return Status::success();
 }
 
+using Clock = std::chrono::steady_clock;
+
+/// The rig with the command line's overrides; an unknown or empty --methods is a
+/// command-line error (exit 1).
+Result<SkinningRig> loadSkin(const SkinOptions& options) {
+  auto loaded = loadSkinningRig(options.rigPath);
+  if (!loaded) return loaded.error();
+  SkinningRig rig = std::move(*loaded);
+  if (!options.outDir.empty()) rig.outputDirectory = options.outDir;
+  if (!options.methodsGiven) return rig;
+  rig.methods.clear();
+  std::stringstream list(options.methods);
+  for (std::string method; std::getline(list, method, ',');) {
+    if (method != "particle" && !parseSkinningMethod(method))
+      return Error{"--methods: unknown method '" + method + "' (linear, dual_quaternion, particle)",
+                   ErrorKind::CommandLine};
+    rig.methods.push_back(method == "lbs" ? "linear" : method == "dqs" ? "dual_quaternion" : method);
+  }
+  if (rig.methods.empty())
+    return Error{"--methods: give at least one method (linear, dual_quaternion, particle)", ErrorKind::CommandLine};
+  return rig;
+}
+
+/// The particle skinner of the rig (docs/methods.md section 4), its particles printed.
+Result<std::unique_ptr<ParticleSkinner>> particleSkinner(const SkinningRig& rig, Backend backend,
+                                                         const SkinOptions& options) {
+  const auto tBuild = Clock::now();
+  auto model = buildParticleSkinModel(rig.body, rig.particles);
+  if (!model) return model.error().prefixed(options.rigPath + ": ");
+  if (!options.quiet) {
+    const ParticleFill& fill = (*model)->fill;
+    std::printf("particles: %zu (", (*model)->particleCount());
+    for (std::size_t l = 0; l < fill.levelCounts.size(); ++l)
+      std::printf("%s%zu of radius %.4g m", l ? ", " : "", fill.levelCounts[l], double(fill.levelRadii[l]));
+    std::printf("), %zu links, built in %.2f s\n", (*model)->links.size(),
+                std::chrono::duration<double>(Clock::now() - tBuild).count());
+  }
+  auto skinner = createParticleSkinner(backend, *model);
+  if (!skinner) return skinner.error().prefixed(options.rigPath + ": ");
+  return std::move(skinner).value();
+}
+
+/// One method over the rig's frames, with a progress bar, keeping every frame's surface.
+Result<MethodResult> runMethod(const SkinningRig& rig, const std::string& method, Backend backend,
+                               const SkinOptions& options) {
+  MethodResult result;
+  Progress bar(method, long(rig.poses.size()), !options.quiet && isatty(STDERR_FILENO));
+  const auto keep = [&](std::size_t frame, std::span<const glm::vec4> positions) {
+    result.frames.emplace_back(positions.begin(), positions.end());
+    bar.update(long(frame + 1));
+    return Status::success();
+  };
+  Result<RigMethodRun> run = Error{""};
+  if (method == "particle") {
+    auto skinner = particleSkinner(rig, backend, options);
+    if (!skinner) return skinner.error();
+    run = runRig(rig, **skinner, keep);
+  } else {
+    auto skinner = createBodySkinner(backend, rig.body, *parseSkinningMethod(method));
+    if (!skinner) return skinner.error().prefixed(options.rigPath + ": ");
+    run = runRig(rig, **skinner, keep);
+  }
+  bar.finish();
+  // Divergence is ErrorKind::Simulation at its source; a rig the metrics cannot measure (an
+  // empty joint zone, say) is an input error.
+  if (!run) return run.error().prefixed(options.rigPath + ": ", "; no output written");
+  result.run = std::move(*run);
+  return result;
+}
+
+/// Every output, staged: the OBJs per frame, the comparison, the CSV and the plots;
+/// `written` lists them for the summary.
+Status stageSkin(const SkinningRig& rig, const std::vector<MethodResult>& results, OutputSet& outputs,
+                 std::vector<std::string>& written) {
+  const fs::path dir = rig.outputDirectory;
+  for (const MethodResult& r : results) {
+    if (rig.objEvery <= 0) break;
+    for (std::size_t f = 0; f < r.frames.size(); ++f) {
+      if (f % std::size_t(rig.objEvery) != 0 && f + 1 != r.frames.size()) continue;
+      char name[32];
+      std::snprintf(name, sizeof name, "frame_%04zu.obj", f);
+      const TriangleMesh posed = posedMesh(rig.body->mesh, r.frames[f]);
+      if (Status s = outputs.write(r.run.method + "/" + name, [&](const fs::path& p) { return exportMesh(posed, p); });
+          !s)
+        return s;
+    }
+    written.push_back((dir / r.run.method / "frame_*.obj").string());
+  }
+  auto image = renderComparison(rig, results);
+  if (!image) return image.error();
+  if (Status s = outputs.write("comparison.png", [&](const fs::path& p) { return writePng(*image, p); }); !s) return s;
+  written.push_back((dir / "comparison.png").string());
+  if (Status s = outputs.writeText("metrics.csv", csv(rig, results)); !s) return s;
+  written.push_back((dir / "metrics.csv").string());
+  return writePlots(rig, results, outputs, written);
+}
+
+/// The last frame's metrics per method, the times and the files written.
+void printSkinSummary(const SkinningRig& rig, const std::vector<MethodResult>& results, Clock::time_point start,
+                      Clock::time_point simulated, const std::vector<std::string>& written) {
+  std::printf("\n%s = %g, last frame:\n", rig.parameterName.c_str(), double(rig.parameters.back()));
+  std::printf("  %-16s %8s %10s %8s %8s %10s\n", "method", "volume", "min radius", "bulge", "self-x", "ms/frame");
+  for (const MethodResult& r : results) {
+    const JointZoneRatios& q = r.run.ratios.back();
+    double ms = 0.0;
+    for (double t : r.run.milliseconds) ms += t;
+    std::printf("  %-16s %8.3f %10.3f %8.3f %8zu %10.2f\n", r.run.method.c_str(), q.volumeRatio, q.minRadiusRatio,
+                q.maxBulge, q.selfIntersections, ms / double(r.run.milliseconds.size()));
+  }
+  std::printf("simulated in %.2f s, total %.2f s; wrote:\n", std::chrono::duration<double>(simulated - start).count(),
+              std::chrono::duration<double>(Clock::now() - start).count());
+  for (const std::string& path : written) std::printf("  %s\n", path.c_str());
+}
+
 }  // namespace
 
 CLI::App* addSkinCommand(CLI::App& app, SkinOptions& options) {
@@ -173,117 +287,33 @@ CLI::App* addSkinCommand(CLI::App& app, SkinOptions& options) {
 }
 
 int runSkin(const SkinOptions& options) {
-  using Clock = std::chrono::steady_clock;
   const auto tStart = Clock::now();
-  auto loaded = loadSkinningRig(options.rigPath);
-  if (!loaded) return fail(loaded.error());
-  SkinningRig rig = std::move(*loaded);
-  if (!options.outDir.empty()) rig.outputDirectory = options.outDir;
-  if (options.methodsGiven) {
-    rig.methods.clear();
-    std::stringstream list(options.methods);
-    for (std::string method; std::getline(list, method, ',');) {
-      if (method != "particle" && !parseSkinningMethod(method))
-        return failUsage("--methods: unknown method '" + method + "' (linear, dual_quaternion, particle)");
-      rig.methods.push_back(method == "lbs" ? "linear" : method == "dqs" ? "dual_quaternion" : method);
-    }
-    if (rig.methods.empty())
-      return failUsage("--methods: give at least one method (linear, dual_quaternion, particle)");
-  }
+  auto rig = loadSkin(options);
+  if (!rig) return fail(rig.error());
   const Backend backend = options.backend == "gpu" ? Backend::Gpu : Backend::Cpu;
-
   auto context = gl::HeadlessContext::create();
   if (!context) return fail(context.error());
   if (!options.quiet) {
     std::printf("OpenGL: %s\n", (*context)->description().c_str());
-    std::printf("rig %s: %zu vertices, %zu joints, %zu frames of %s, joint '%s', %s backend\n", rig.name.c_str(),
-                rig.body->mesh.positions.size(), rig.body->skeleton.size(), rig.poses.size(), rig.parameterName.c_str(),
-                rig.body->skeleton.joints[std::size_t(rig.joint)].name.c_str(), options.backend.c_str());
+    std::printf("rig %s: %zu vertices, %zu joints, %zu frames of %s, joint '%s', %s backend\n", rig->name.c_str(),
+                rig->body->mesh.positions.size(), rig->body->skeleton.size(), rig->poses.size(),
+                rig->parameterName.c_str(), rig->body->skeleton.joints[std::size_t(rig->joint)].name.c_str(),
+                options.backend.c_str());
   }
-
-  const bool tty = !options.quiet && isatty(STDERR_FILENO);
   std::vector<MethodResult> results;
-  for (const std::string& method : rig.methods) {
-    MethodResult result;
-    std::optional<Progress> bar;
-    bar.emplace(method, long(rig.poses.size()), tty);
-    const auto keep = [&](std::size_t frame, std::span<const glm::vec4> positions) {
-      result.frames.emplace_back(positions.begin(), positions.end());
-      bar->update(long(frame + 1));
-      return Status::success();
-    };
-    Result<RigMethodRun> run = Error{""};
-    if (method == "particle") {
-      const auto tBuild = Clock::now();
-      auto model = buildParticleSkinModel(rig.body, rig.particles);
-      if (!model) return fail(model.error().prefixed(options.rigPath + ": "));
-      if (!options.quiet) {
-        const ParticleFill& fill = (*model)->fill;
-        std::printf("particles: %zu (", (*model)->particleCount());
-        for (std::size_t l = 0; l < fill.levelCounts.size(); ++l)
-          std::printf("%s%zu of radius %.4g m", l ? ", " : "", fill.levelCounts[l], double(fill.levelRadii[l]));
-        std::printf("), %zu links, built in %.2f s\n", (*model)->links.size(),
-                    std::chrono::duration<double>(Clock::now() - tBuild).count());
-      }
-      auto skinner = createParticleSkinner(backend, *model);
-      if (!skinner) return fail(skinner.error().prefixed(options.rigPath + ": "));
-      run = runRig(rig, **skinner, keep);
-    } else {
-      auto skinner = createBodySkinner(backend, rig.body, *parseSkinningMethod(method));
-      if (!skinner) return fail(skinner.error().prefixed(options.rigPath + ": "));
-      run = runRig(rig, **skinner, keep);
-    }
-    bar->finish();
-    // Divergence is ErrorKind::Simulation at its source; a rig the metrics cannot measure (an
-    // empty joint zone, say) is an input error.
-    if (!run) return fail(run.error().prefixed(options.rigPath + ": ", "; no output written"));
-    result.run = std::move(*run);
-    results.push_back(std::move(result));
+  for (const std::string& method : rig->methods) {
+    auto result = runMethod(*rig, method, backend, options);
+    if (!result) return fail(result.error());
+    results.push_back(std::move(result).value());
   }
   const auto tSimulated = Clock::now();
 
   // Outputs, staged and moved into place together after the whole run succeeded.
-  OutputSet outputs(rig.outputDirectory);
+  OutputSet outputs(rig->outputDirectory);
   std::vector<std::string> written;
-  const fs::path dir = rig.outputDirectory;
-  for (const MethodResult& r : results) {
-    if (rig.objEvery <= 0) break;
-    for (std::size_t f = 0; f < r.frames.size(); ++f) {
-      if (f % std::size_t(rig.objEvery) != 0 && f + 1 != r.frames.size()) continue;
-      char name[32];
-      std::snprintf(name, sizeof name, "frame_%04zu.obj", f);
-      const TriangleMesh posed = posedMesh(rig.body->mesh, r.frames[f]);
-      if (Status s = outputs.write(r.run.method + "/" + name, [&](const fs::path& p) { return exportMesh(posed, p); });
-          !s)
-        return fail(s.error());
-    }
-    written.push_back((dir / r.run.method / "frame_*.obj").string());
-  }
-  auto image = renderComparison(rig, results);
-  if (!image) return fail(image.error());
-  if (Status s = outputs.write("comparison.png", [&](const fs::path& p) { return writePng(*image, p); }); !s)
-    return fail(s.error());
-  written.push_back((dir / "comparison.png").string());
-  if (Status s = outputs.writeText("metrics.csv", csv(rig, results)); !s) return fail(s.error());
-  written.push_back((dir / "metrics.csv").string());
-  if (Status s = writePlots(rig, results, outputs, written); !s) return fail(s.error());
+  if (Status s = stageSkin(*rig, results, outputs, written); !s) return fail(s.error());
   if (Status s = outputs.commit(); !s) return fail(s.error());
-
-  if (!options.quiet) {
-    std::printf("\n%s = %g, last frame:\n", rig.parameterName.c_str(), double(rig.parameters.back()));
-    std::printf("  %-16s %8s %10s %8s %8s %10s\n", "method", "volume", "min radius", "bulge", "self-x", "ms/frame");
-    for (const MethodResult& r : results) {
-      const JointZoneRatios& q = r.run.ratios.back();
-      double ms = 0.0;
-      for (double t : r.run.milliseconds) ms += t;
-      std::printf("  %-16s %8.3f %10.3f %8.3f %8zu %10.2f\n", r.run.method.c_str(), q.volumeRatio, q.minRadiusRatio,
-                  q.maxBulge, q.selfIntersections, ms / double(r.run.milliseconds.size()));
-    }
-    std::printf("simulated in %.2f s, total %.2f s; wrote:\n",
-                std::chrono::duration<double>(tSimulated - tStart).count(),
-                std::chrono::duration<double>(Clock::now() - tStart).count());
-    for (const std::string& path : written) std::printf("  %s\n", path.c_str());
-  }
+  if (!options.quiet) printSkinSummary(*rig, results, tStart, tSimulated, written);
   return kExitOk;
 }
 

@@ -160,6 +160,268 @@ bool allFinite(const std::vector<float>& values) {
   return std::all_of(values.begin(), values.end(), [](float v) { return std::isfinite(v); });
 }
 
+/// The scene with the command line's overrides, validated. Only a combination can fail
+/// here (each option is checked by CLI11): with an override that is a command-line error.
+Result<SnowSceneFile> loadSnow(const SnowOptions& options) {
+  auto loaded = loadSnowScene(options.scenePath);
+  if (!loaded) return loaded.error();
+  SnowSceneFile scene = std::move(loaded).value();
+  SnowSettings& settings = scene.settings;
+  if (options.directions >= 1) settings.fall.count = options.directions;
+  if (options.passes >= 1) settings.passes = options.passes;
+  if (options.hours > 0.0) settings.hours = float(options.hours);
+  if (options.mapResolution >= 0) settings.mapResolution = options.mapResolution;
+  if (options.rays >= 1) settings.exposure.raysPerDirection = options.rays;
+  const bool overridden = options.directions >= 1 || options.passes >= 1 || options.hours > 0.0 ||
+                          options.mapResolution >= 0 || options.rays >= 1;
+  if (Status s = settings.validate(); !s)
+    return overridden
+               ? Error{"the scene " + options.scenePath + " with the command line's options: " + s.error().message,
+                       ErrorKind::CommandLine}
+               : s.error().prefixed(options.scenePath + ": ");
+  return scene;
+}
+
+/// The backend: by default the GPU solver (sim/gpu/GpuSnowSolver.h) on a hardware
+/// driver and the CPU reference on a software rasterizer (llvmpipe), where the CPU one is
+/// about 2x faster (scenes/snow/bench_under_roof.json: 59 s against 132 s); the CPU one
+/// too when the GPU one cannot be made and was not asked for. `backend` becomes the name
+/// of the one made.
+Result<std::unique_ptr<SnowSolver>> makeSnowSolver(const SnowOptions& options, const gl::HeadlessContext& context,
+                                                   const SnowCover& bare, const SnowExposureSettings& exposure,
+                                                   std::string& backend) {
+  backend = !options.backend.empty() ? options.backend : context.isSoftware() ? "cpu" : "gpu";
+  if (backend == "gpu") {
+    auto gpu = makeGpuSnowSolver(bare, exposure);
+    if (gpu) return std::move(gpu).value();
+    if (!options.backend.empty()) return gpu.error().prefixed("the GPU snow solver: ");
+    if (!options.quiet)
+      std::printf("GPU snow solver unavailable (%s); using the CPU one\n", gpu.error().message.c_str());
+    backend = "cpu";
+  }
+  return makeCpuSnowSolver(bare, exposure);
+}
+
+/// A finished snowfall: the report, the cover and the last pass's exposure.
+struct Snowfall {
+  SnowfallReport report;
+  SnowCover cover;
+  std::vector<float> lastExposure;  ///< per receiver: the ground cells, then the object vertices
+};
+
+/// The snowfall passes with a progress bar; non-finite depths are a simulation failure.
+Result<Snowfall> runTimedSnowfall(TimedSolver& timed, const SnowSceneFile& scene, const std::string& backend,
+                                  const SnowOptions& options) {
+  Progress progress("snow " + scene.name + " (" + backend + ")", scene.settings.passes,
+                    !options.quiet && isatty(STDERR_FILENO));
+  auto report = runSnowfall(timed, scene.settings, [&](int pass) { progress.update(pass); });
+  progress.finish();
+  if (!report) return report.error().prefixed(options.scenePath + ": snowfall: ");
+  auto cover = timed.cover();
+  if (!cover) return cover.error();
+  auto lastExposure = timed.lastExposure();
+  if (!lastExposure) return lastExposure.error();
+  if (!allFinite(cover->groundSnow) || !allFinite(cover->objectSnow) || !std::isfinite(report->finalVolume))
+    return simulationError(options.scenePath + ": the snow depths are not finite (NaN or infinite); no output written");
+  return Snowfall{std::move(report).value(), std::move(cover).value(), std::move(lastExposure).value()};
+}
+
+/// m, the preview's colour bar's right end: the 99th percentile of the ground snow (the
+/// deepest cells, drifts at drip lines, would leave the open ground in one flat colour),
+/// at least 1 cm.
+float previewMaxDepth(const SnowCover& cover) {
+  std::vector<float> depths;
+  for (std::size_t c = 0; c < cover.groundSnow.size(); ++c)
+    if (cover.hasGround(c)) depths.push_back(cover.groundSnow[c]);
+  float previewMax = 0.01f;
+  if (!depths.empty()) {
+    const auto at = depths.begin() + std::ptrdiff_t((depths.size() - 1) * 99 / 100);
+    std::nth_element(depths.begin(), at, depths.end());
+    previewMax = std::max(*at, 0.01f);
+  }
+  return previewMax;
+}
+
+struct SnowPictures {
+  SnowCamera camera;
+  Image before, after, preview;
+  float previewMax = 0.01f;  ///< m, the preview's colour bar's right end
+};
+
+/// The bare scene and the covered one from the same camera, and the depth preview.
+Result<SnowPictures> renderSnow(const SnowSceneFile& scene, const SnowCover& cover, const SnowSolver& solver,
+                                const SnowOptions& options) {
+  auto view = SnowSceneView::create(cover);
+  if (!view) return view.error();
+  SnowPictures pictures;
+  pictures.camera =
+      scene.camera.set ? snowCameraLookingAt(scene.camera.eye, scene.camera.target) : defaultSnowCamera(cover);
+  auto before = (*view)->render(pictures.camera, options.width, options.height, /*withSnow=*/false);
+  if (!before) return before.error();
+  // The GPU solver's snow is drawn from its own texture and buffer (no upload); the
+  // CPU one's was uploaded with the cover.
+  if (const GpuSnowTextures textures = gpuSnowTextures(solver); textures.groundSnowTexture != 0)
+    (*view)->setSnowTextures(textures.groundSnowTexture, textures.objectSnowBuffer);
+  auto after = (*view)->render(pictures.camera, options.width, options.height, /*withSnow=*/true);
+  if (!after) return after.error();
+  view->reset();
+  pictures.before = std::move(before).value();
+  pictures.after = std::move(after).value();
+  pictures.previewMax = previewMaxDepth(cover);
+  pictures.preview = snowDepthPreview(cover, pictures.previewMax);
+  return pictures;
+}
+
+/// The pictures, the snow as OBJ and the 16-bit depth PNG (`pngScale` m per unit).
+Status stageSnowFiles(OutputSet& outputs, const SnowPictures& pictures, const SnowCover& cover, float pngScale) {
+  const std::pair<const Image*, const char*> images[] = {
+      {&pictures.before, "before.png"}, {&pictures.after, "after.png"}, {&pictures.preview, "snow_depth_preview.png"}};
+  for (const auto& [image, name] : images)
+    if (Status s = outputs.write(name, [&](const fs::path& p) { return writePng(*image, p); }); !s) return s;
+  if (Status s = outputs.write("snow.obj", [&](const fs::path& p) { return exportSnowObj(cover, p); }); !s) return s;
+  return outputs.write("snow_depth.png", [&](const fs::path& p) { return writeSnowDepthPng16(cover, p, pngScale); });
+}
+
+/// The moments between the stages of a run (the report's "seconds").
+struct SnowTimes {
+  Clock::time_point start, loaded, cover, solver, snowfall, rendered, written;
+};
+
+/// What the report and the summary are made of.
+struct SnowOutcome {
+  const SnowOptions& options;
+  const SnowSceneFile& scene;
+  const SnowExposureSettings& exposure;
+  std::size_t groundCells = 0;
+  const Snowfall& snowfall;
+  const SnowPictures& pictures;
+  const TimedSolver& timed;
+  std::string backend, device, gl;
+  DepthStats ground, objects;  ///< snow depth on the ground cells and the object vertices
+};
+
+nlohmann::json secondsJson(const SnowOutcome& run, const SnowTimes& t) {
+  return {{"load", seconds(t.start, t.loaded)},
+          {"cover", seconds(t.loaded, t.cover)},
+          {"solver_setup", seconds(t.cover, t.solver)},
+          {"accumulate", run.timed.accumulateSeconds},
+          {"relax", run.timed.relaxSeconds},
+          {"read_cover", run.timed.readSeconds},
+          {"snowfall", seconds(t.solver, t.snowfall)},
+          {"render", seconds(t.snowfall, t.rendered)},
+          {"write", seconds(t.rendered, t.written)},
+          {"total", seconds(t.start, t.written)}};
+}
+
+nlohmann::json relaxationJson(const SnowfallReport& report) {
+  nlohmann::json passes = nlohmann::json::array();
+  for (std::size_t p = 0; p < report.relaxations.size(); ++p) {
+    const SnowRelaxation& r = report.relaxations[p];
+    passes.push_back({{"pass", p + 1},
+                      {"relaxation_iterations", r.iterations},
+                      {"max_repose_ratio", r.maxRatio},
+                      {"converged", r.converged}});
+  }
+  return passes;
+}
+
+/// The scene's camera and the preview's colour map.
+nlohmann::json picturesJson(const SnowOutcome& run) {
+  const SnowCamera& camera = run.pictures.camera;
+  return {{"snow_depth_preview",
+           {{"colormap", "viridis"},
+            {"min_m", 0.0},
+            {"max_m", run.pictures.previewMax},
+            {"max_is", "99th percentile of the ground snow (deeper cells saturate)"},
+            {"no_ground", "grey"},
+            {"orientation", "x right, z up (north up)"}}},
+          {"camera",
+           {{"eye", {camera.eye().x, camera.eye().y, camera.eye().z}},
+            {"target", {camera.target.x, camera.target.y, camera.target.z}},
+            {"from_scene", run.scene.camera.set}}}};
+}
+
+nlohmann::json snowReport(const SnowOutcome& run, const SnowTimes& times, float pngScale) {
+  const SnowSettings& settings = run.scene.settings;
+  const SnowCover& cover = run.snowfall.cover;
+  const SnowfallReport& report = run.snowfall.report;
+  const std::span<const float> e(run.snowfall.lastExposure);
+  const std::size_t cellReceivers = std::min(run.groundCells, e.size());
+  nlohmann::json json = {
+      {"scene", run.options.scenePath},
+      {"name", run.scene.name},
+      {"backend", run.backend},
+      {"device", run.device},
+      {"gl", run.gl},
+      {"directions", settings.fall.count},
+      {"passes", settings.passes},
+      {"hours", settings.hours},
+      {"rate_m_per_hour", settings.rateMetresPerHour},
+      {"repose_degrees", settings.repose.degrees},
+      {"cell_m", cover.grid.cell},
+      {"map_texel_m", run.exposure.texel},
+      {"map_resolution", settings.mapResolution},
+      {"rays_per_direction", run.exposure.raysPerDirection},
+      {"ray_spread", run.exposure.raySpread},
+      {"grid",
+       {{"nx", cover.grid.nx},
+        {"nz", cover.grid.nz},
+        {"cells_with_ground", run.groundCells},
+        {"origin_m", {cover.grid.originX, cover.grid.originZ}}}},
+      {"objects",
+       {{"vertices", cover.objects.positions.size()},
+        {"triangles", cover.objects.indices.size() / 3},
+        {"holding_vertices", run.objects.count}}},
+      {"seconds", secondsJson(run, times)},
+      {"fallen_volume_m3", report.fallenVolume},
+      {"final_volume_m3", report.finalVolume},
+      {"spilled_outside_m3", cover.spilledOutsideVolume()},
+      {"max_relative_mass_drift", report.maxRelativeMassDrift},
+      {"relaxation", relaxationJson(report)},
+      {"snow_depth", {{"ground", statsJson(run.ground, "cells")}, {"objects", statsJson(run.objects, "vertices")}}},
+      {"exposure_last_pass",
+       {{"ground", exposureJson(e.subspan(0, cellReceivers))}, {"objects", exposureJson(e.subspan(cellReceivers))}}},
+      {"snow_depth_png", {{"metres_per_unit", pngScale}, {"bits", 16}}},
+  };
+  json.update(picturesJson(run));
+  return json;
+}
+
+void printSnowSummary(const SnowOutcome& run, const SnowTimes& times, const OutputSet& outputs) {
+  const SnowSettings& settings = run.scene.settings;
+  const SnowfallReport& report = run.snowfall.report;
+  std::printf("snowfall: %d passes x %d directions in %.2f s (accumulate %.2f s, relax %.2f s)\n", settings.passes,
+              settings.fall.count, seconds(times.solver, times.snowfall), run.timed.accumulateSeconds,
+              run.timed.relaxSeconds);
+  int iterations = 0;
+  for (const SnowRelaxation& r : report.relaxations) iterations += r.iterations;
+  std::printf(
+      "volume: fallen %.4g m^3, final %.4g m^3, max mass drift %.2g; %d relaxation sweeps, last max repose "
+      "ratio %.3f\n",
+      report.fallenVolume, report.finalVolume, report.maxRelativeMassDrift, iterations,
+      report.relaxations.empty() ? 0.0 : report.relaxations.back().maxRatio);
+  std::printf("snow depth: ground max %.1f cm, mean %.1f cm; objects max %.1f cm, mean %.1f cm\n",
+              100.0 * run.ground.max, 100.0 * run.ground.mean, 100.0 * run.objects.max, 100.0 * run.objects.mean);
+  std::printf("preview colour bar: 0 to %.1f cm; total %.2f s; wrote:\n", 100.0 * double(run.pictures.previewMax),
+              seconds(times.start, Clock::now()));
+  for (const fs::path& path : outputs.finalPaths()) std::printf("  %s\n", path.c_str());
+}
+
+/// Stages every file, then the report, and moves them into place together after
+/// everything succeeded (apps/common/OutputSet.h); prints the summary.
+int writeSnow(const SnowOutcome& run, SnowTimes times, const fs::path& outDir) {
+  OutputSet outputs(outDir);
+  const float pngScale = snowDepthPngScale(run.snowfall.cover);
+  if (Status s = stageSnowFiles(outputs, run.pictures, run.snowfall.cover, pngScale); !s) return fail(s.error());
+  times.written = Clock::now();
+  nlohmann::json json = snowReport(run, times, pngScale);
+  json["outputs"] = outputs.finalPathStrings();
+  if (Status s = outputs.writeText("report.json", json.dump(2) + "\n"); !s) return fail(s.error());
+  if (Status s = outputs.commit(); !s) return fail(s.error());
+  if (!run.options.quiet) printSnowSummary(run, times, outputs);
+  return kExitOk;
+}
+
 }  // namespace
 
 CLI::App* addSnowCommand(CLI::App& app, SnowOptions& options) {
@@ -195,216 +457,58 @@ CLI::App* addSnowCommand(CLI::App& app, SnowOptions& options) {
 }
 
 int runSnow(const SnowOptions& options) {
-  const auto tStart = Clock::now();
-  auto loaded = loadSnowScene(options.scenePath);
-  if (!loaded) return fail(loaded.error());
-  SnowSceneFile scene = std::move(loaded).value();
-  SnowSettings& settings = scene.settings;
-  if (options.directions >= 1) settings.fall.count = options.directions;
-  if (options.passes >= 1) settings.passes = options.passes;
-  if (options.hours > 0.0) settings.hours = float(options.hours);
-  if (options.mapResolution >= 0) settings.mapResolution = options.mapResolution;
-  if (options.rays >= 1) settings.exposure.raysPerDirection = options.rays;
-  const bool overridden = options.directions >= 1 || options.passes >= 1 || options.hours > 0.0 ||
-                          options.mapResolution >= 0 || options.rays >= 1;
-  if (Status s = settings.validate(); !s)  // only a combination can fail here: each option is checked by CLI11
-    return overridden
-               ? failUsage("the scene " + options.scenePath + " with the command line's options: " + s.error().message)
-               : fail(s.error().prefixed(options.scenePath + ": "));
-  const fs::path outDir = options.outDir.empty() ? fs::path("out") / "snow" / scene.name : fs::path(options.outDir);
-
+  SnowTimes times;
+  times.start = Clock::now();
+  auto scene = loadSnow(options);
+  if (!scene) return fail(scene.error());
+  const fs::path outDir = options.outDir.empty() ? fs::path("out") / "snow" / scene->name : fs::path(options.outDir);
   // A context for the renders, made first so that a missing driver fails before the snowfall.
   auto context = gl::HeadlessContext::create();
   if (!context) return fail(context.error());
   if (!options.quiet) std::printf("OpenGL: %s\n", (*context)->description().c_str());
-  const auto tLoaded = Clock::now();
+  times.loaded = Clock::now();
 
-  auto made = makeSnowCover(scene.scene, settings);
+  auto made = makeSnowCover(scene->scene, scene->settings);
   if (!made) return fail(made.error().prefixed(options.scenePath + ": "));
   const SnowCover bare = std::move(made).value();
-  const SnowExposureSettings exposure = resolvedExposureSettings(bare, settings);
+  const SnowExposureSettings exposure = resolvedExposureSettings(bare, scene->settings);
   std::size_t groundCells = 0;
   for (std::size_t c = 0; c < bare.grid.cellCount(); ++c) groundCells += bare.hasGround(c);
-  const auto tCover = Clock::now();
+  times.cover = Clock::now();
 
-  // The backend: by default the GPU solver (sim/gpu/GpuSnowSolver.h) on a hardware
-  // driver and the CPU reference on a software rasterizer (llvmpipe), where the CPU one is
-  // about 2x faster (scenes/snow/bench_under_roof.json: 59 s against 132 s); the CPU one
-  // too when the GPU one cannot be made and was not asked for.
-  std::string backend = !options.backend.empty() ? options.backend : (*context)->isSoftware() ? "cpu" : "gpu";
-  std::unique_ptr<SnowSolver> solver;
-  if (backend == "gpu") {
-    auto gpu = makeGpuSnowSolver(bare, exposure);
-    if (gpu) {
-      solver = std::move(gpu).value();
-    } else if (!options.backend.empty()) {
-      return fail(gpu.error().prefixed("the GPU snow solver: "));
-    } else {
-      if (!options.quiet)
-        std::printf("GPU snow solver unavailable (%s); using the CPU one\n", gpu.error().message.c_str());
-      backend = "cpu";
-    }
-  }
-  if (!solver) solver = makeCpuSnowSolver(bare, exposure);
+  std::string backend;
+  auto solver = makeSnowSolver(options, **context, bare, exposure, backend);
+  if (!solver) return fail(solver.error());
   if (!options.quiet)
     std::printf(
         "scene %s: %d x %d cells of %.3f m (%zu with ground), %zu object vertices; %d passes x %d directions, "
         "%.3g h, depth maps of %.4f m texels, %s backend\n",
-        scene.name.c_str(), bare.grid.nx, bare.grid.nz, double(bare.grid.cell), groundCells,
-        bare.objects.positions.size(), settings.passes, settings.fall.count, double(settings.hours),
-        double(exposure.texel), backend.c_str());
-  const auto tSolver = Clock::now();
-  TimedSolver timed(*solver);
-  Progress progress("snow " + scene.name + " (" + backend + ")", settings.passes,
-                    !options.quiet && isatty(STDERR_FILENO));
-  auto report = runSnowfall(timed, settings, [&](int pass) { progress.update(pass); });
-  progress.finish();
-  if (!report) return fail(report.error().prefixed(options.scenePath + ": snowfall: "));
-  auto finished = timed.cover();
-  if (!finished) return fail(finished.error());
-  const SnowCover& cover = *finished;
-  auto lastExposure = timed.lastExposure();
-  if (!lastExposure) return fail(lastExposure.error());
-  if (!allFinite(cover.groundSnow) || !allFinite(cover.objectSnow) || !std::isfinite(report->finalVolume))
-    return fail(
-        simulationError(options.scenePath + ": the snow depths are not finite (NaN or infinite); no output written"));
-  const auto tSnowfall = Clock::now();
+        scene->name.c_str(), bare.grid.nx, bare.grid.nz, double(bare.grid.cell), groundCells,
+        bare.objects.positions.size(), scene->settings.passes, scene->settings.fall.count,
+        double(scene->settings.hours), double(exposure.texel), backend.c_str());
+  times.solver = Clock::now();
+  TimedSolver timed(**solver);
+  auto snowfall = runTimedSnowfall(timed, *scene, backend, options);
+  if (!snowfall) return fail(snowfall.error());
+  times.snowfall = Clock::now();
 
-  // Renders: the bare scene and the covered one, from the same camera.
-  auto view = SnowSceneView::create(cover);
-  if (!view) return fail(view.error());
-  const SnowCamera camera =
-      scene.camera.set ? snowCameraLookingAt(scene.camera.eye, scene.camera.target) : defaultSnowCamera(cover);
-  auto before = (*view)->render(camera, options.width, options.height, /*withSnow=*/false);
-  if (!before) return fail(before.error());
-  // The GPU solver's snow is drawn from its own texture and buffer (no upload); the
-  // CPU one's was uploaded with the cover.
-  if (const GpuSnowTextures textures = gpuSnowTextures(*solver); textures.groundSnowTexture != 0)
-    (*view)->setSnowTextures(textures.groundSnowTexture, textures.objectSnowBuffer);
-  auto after = (*view)->render(camera, options.width, options.height, /*withSnow=*/true);
-  if (!after) return fail(after.error());
-  view->reset();
-  const DepthStats ground = depthStats(cover.groundSnow, [&](std::size_t c) { return cover.hasGround(c); });
-  const DepthStats objects = depthStats(cover.objectSnow, [&](std::size_t v) { return cover.objectArea[v] > 0.0f; });
-  // m, the colour bar's right end: the 99th percentile of the ground snow (the deepest
-  // cells, drifts at drip lines, would leave the open ground in one flat colour), at least 1 cm.
-  std::vector<float> depths;
-  for (std::size_t c = 0; c < cover.groundSnow.size(); ++c)
-    if (cover.hasGround(c)) depths.push_back(cover.groundSnow[c]);
-  float previewMax = 0.01f;
-  if (!depths.empty()) {
-    const auto at = depths.begin() + std::ptrdiff_t((depths.size() - 1) * 99 / 100);
-    std::nth_element(depths.begin(), at, depths.end());
-    previewMax = std::max(*at, 0.01f);
-  }
-  const Image preview = snowDepthPreview(cover, previewMax);
-  const auto tRendered = Clock::now();
-
-  // Outputs, staged and moved into place together after everything succeeded.
-  OutputSet outputs(outDir);
-  const float pngScale = snowDepthPngScale(cover);
-  const std::pair<const Image*, const char*> images[] = {
-      {&*before, "before.png"}, {&*after, "after.png"}, {&preview, "snow_depth_preview.png"}};
-  for (const auto& [image, name] : images)
-    if (Status s = outputs.write(name, [&](const fs::path& p) { return writePng(*image, p); }); !s)
-      return fail(s.error());
-  if (Status s = outputs.write("snow.obj", [&](const fs::path& p) { return exportSnowObj(cover, p); }); !s)
-    return fail(s.error());
-  if (Status s =
-          outputs.write("snow_depth.png", [&](const fs::path& p) { return writeSnowDepthPng16(cover, p, pngScale); });
-      !s)
-    return fail(s.error());
-  const auto tWritten = Clock::now();
-
-  nlohmann::json passes = nlohmann::json::array();
-  for (std::size_t p = 0; p < report->relaxations.size(); ++p) {
-    const SnowRelaxation& r = report->relaxations[p];
-    passes.push_back({{"pass", p + 1},
-                      {"relaxation_iterations", r.iterations},
-                      {"max_repose_ratio", r.maxRatio},
-                      {"converged", r.converged}});
-  }
-  const std::span<const float> e(*lastExposure);
-  const std::size_t cellReceivers = std::min(groundCells, e.size());
-  const std::size_t objectTriangles = cover.objects.indices.size() / 3;
-  nlohmann::json json = {
-      {"scene", options.scenePath},
-      {"name", scene.name},
-      {"backend", backend},
-      {"device", (*context)->renderer()},
-      {"gl", (*context)->description()},
-      {"directions", settings.fall.count},
-      {"passes", settings.passes},
-      {"hours", settings.hours},
-      {"rate_m_per_hour", settings.rateMetresPerHour},
-      {"repose_degrees", settings.repose.degrees},
-      {"cell_m", cover.grid.cell},
-      {"map_texel_m", exposure.texel},
-      {"map_resolution", settings.mapResolution},
-      {"rays_per_direction", exposure.raysPerDirection},
-      {"ray_spread", exposure.raySpread},
-      {"grid",
-       {{"nx", cover.grid.nx},
-        {"nz", cover.grid.nz},
-        {"cells_with_ground", groundCells},
-        {"origin_m", {cover.grid.originX, cover.grid.originZ}}}},
-      {"objects",
-       {{"vertices", cover.objects.positions.size()},
-        {"triangles", objectTriangles},
-        {"holding_vertices", objects.count}}},
-      {"seconds",
-       {{"load", seconds(tStart, tLoaded)},
-        {"cover", seconds(tLoaded, tCover)},
-        {"solver_setup", seconds(tCover, tSolver)},
-        {"accumulate", timed.accumulateSeconds},
-        {"relax", timed.relaxSeconds},
-        {"read_cover", timed.readSeconds},
-        {"snowfall", seconds(tSolver, tSnowfall)},
-        {"render", seconds(tSnowfall, tRendered)},
-        {"write", seconds(tRendered, tWritten)},
-        {"total", seconds(tStart, tWritten)}}},
-      {"fallen_volume_m3", report->fallenVolume},
-      {"final_volume_m3", report->finalVolume},
-      {"spilled_outside_m3", cover.spilledOutsideVolume()},
-      {"max_relative_mass_drift", report->maxRelativeMassDrift},
-      {"relaxation", passes},
-      {"snow_depth", {{"ground", statsJson(ground, "cells")}, {"objects", statsJson(objects, "vertices")}}},
-      {"exposure_last_pass",
-       {{"ground", exposureJson(e.subspan(0, cellReceivers))}, {"objects", exposureJson(e.subspan(cellReceivers))}}},
-      {"snow_depth_png", {{"metres_per_unit", pngScale}, {"bits", 16}}},
-      {"snow_depth_preview",
-       {{"colormap", "viridis"},
-        {"min_m", 0.0},
-        {"max_m", previewMax},
-        {"max_is", "99th percentile of the ground snow (deeper cells saturate)"},
-        {"no_ground", "grey"},
-        {"orientation", "x right, z up (north up)"}}},
-      {"camera",
-       {{"eye", {camera.eye().x, camera.eye().y, camera.eye().z}},
-        {"target", {camera.target.x, camera.target.y, camera.target.z}},
-        {"from_scene", scene.camera.set}}},
-  };
-  json["outputs"] = outputs.finalPathStrings();
-  if (Status s = outputs.writeText("report.json", json.dump(2) + "\n"); !s) return fail(s.error());
-  if (Status s = outputs.commit(); !s) return fail(s.error());
-
-  if (!options.quiet) {
-    std::printf("snowfall: %d passes x %d directions in %.2f s (accumulate %.2f s, relax %.2f s)\n", settings.passes,
-                settings.fall.count, seconds(tSolver, tSnowfall), timed.accumulateSeconds, timed.relaxSeconds);
-    int iterations = 0;
-    for (const SnowRelaxation& r : report->relaxations) iterations += r.iterations;
-    std::printf(
-        "volume: fallen %.4g m^3, final %.4g m^3, max mass drift %.2g; %d relaxation sweeps, last max repose "
-        "ratio %.3f\n",
-        report->fallenVolume, report->finalVolume, report->maxRelativeMassDrift, iterations,
-        report->relaxations.empty() ? 0.0 : report->relaxations.back().maxRatio);
-    std::printf("snow depth: ground max %.1f cm, mean %.1f cm; objects max %.1f cm, mean %.1f cm\n", 100.0 * ground.max,
-                100.0 * ground.mean, 100.0 * objects.max, 100.0 * objects.mean);
-    std::printf("preview colour bar: 0 to %.1f cm; total %.2f s; wrote:\n", 100.0 * double(previewMax),
-                seconds(tStart, Clock::now()));
-    for (const fs::path& path : outputs.finalPaths()) std::printf("  %s\n", path.c_str());
-  }
-  return kExitOk;
+  auto pictures = renderSnow(*scene, snowfall->cover, **solver, options);
+  if (!pictures) return fail(pictures.error());
+  const SnowCover& cover = snowfall->cover;
+  const SnowOutcome outcome{options,
+                            *scene,
+                            exposure,
+                            groundCells,
+                            *snowfall,
+                            *pictures,
+                            timed,
+                            backend,
+                            (*context)->renderer(),
+                            (*context)->description(),
+                            depthStats(cover.groundSnow, [&](std::size_t c) { return cover.hasGround(c); }),
+                            depthStats(cover.objectSnow, [&](std::size_t v) { return cover.objectArea[v] > 0.0f; })};
+  times.rendered = Clock::now();
+  return writeSnow(outcome, times, outDir);
 }
 
 }  // namespace hg::app

@@ -86,81 +86,67 @@ Image sideBySide(const std::vector<Image>& panels) {
   return out;
 }
 
-}  // namespace
-
-CLI::App* addSpheresCommand(CLI::App& app, SpheresOptions& options) {
-  CLI::App* command = app.add_subcommand(
-      "spheres",
-      "Sphere trees of a watertight mesh (voxelize, fill with spheres, octree) at several resolutions; "
-      "writes PNG and JSON");
-  command->add_option("mesh", options.meshPath, "Watertight mesh file (OBJ or any format assimp reads)");
-  command->add_option("--builtin", options.builtin, "Built-in shape instead of a file")
-      ->check(CLI::IsMember({"bottle", "torus", "sphere", "mannequin"}));
-  command->add_option("--levels", options.levels, "Voxels along the longest side, one tree per value (8..512)")
-      ->delimiter(',')
-      ->check(CLI::Range(8, 512));
-  command->add_option("--out", options.outDir, "Output folder (default out/spheres/<name>)")->check(nonEmpty());
-  command->add_option("--width", options.width, "Panel width, pixels")->check(CLI::Range(64, 4096));
-  command->add_option("--height", options.height, "Panel height, pixels")->check(CLI::Range(64, 4096));
-  command->add_flag("--quiet,-q", options.quiet, "Print errors only");
-  command->footer("Example: hagoromo spheres --builtin bottle --levels 64,128,256 --out /tmp/spheres");
-  return command;
-}
-
-int runSpheres(const SpheresOptions& options) {
-  if (options.meshPath.empty() == options.builtin.empty())
-    return failUsage("spheres: give either a mesh file or --builtin NAME");
-  if (options.levels.empty()) return failUsage("spheres: --levels needs at least one resolution");
-  const std::string what = options.meshPath.empty() ? "builtin " + options.builtin : options.meshPath;
+/// The mesh to fill: a file (welded by position) or a built-in shape, closed, with
+/// normals; `what` names it in messages, `volume` is what it encloses (m^3).
+Result<TriangleMesh> loadSpheresMesh(const SpheresOptions& options, const std::string& what, double& volume) {
   auto loaded = options.meshPath.empty() ? builtinMesh(options.builtin) : importWeldedMesh(options.meshPath);
-  if (!loaded) return fail(loaded.error());
+  if (!loaded) return loaded.error();
   TriangleMesh mesh = std::move(loaded).value();
   if (Status s = checkWatertight(mesh); !s)
-    return fail(s.error().prefixed(what + ": not a closed surface, so it bounds no solid to fill: "));
+    return s.error().prefixed(what + ": not a closed surface, so it bounds no solid to fill: ");
   if (mesh.normals.size() != mesh.positions.size()) computeVertexNormals(mesh);
-  const double meshVolume = enclosedVolume(mesh);
-  if (!(meshVolume > 0.0)) return fail(Error{what + ": encloses no positive volume (inward-facing triangles?)"});
-  const std::string name = options.meshPath.empty() ? options.builtin : fs::path(options.meshPath).stem().string();
-  const fs::path outDir = options.outDir.empty() ? fs::path("out") / "spheres" / name : fs::path(options.outDir);
+  volume = enclosedVolume(mesh);
+  if (!(volume > 0.0)) return Error{what + ": encloses no positive volume (inward-facing triangles?)"};
+  return mesh;
+}
 
-  auto context = gl::HeadlessContext::create();
-  if (!context) return fail(context.error());
-  if (!options.quiet) std::printf("OpenGL: %s\n", (*context)->description().c_str());
+/// One resolution's sphere tree and what it took.
+struct Level {
+  int resolution = 0;
+  SphereFillStats stats;
+  SphereTree tree;
+  double fillSeconds = 0.0, octreeSeconds = 0.0, unionVolume = 0.0;
+};
 
-  struct Level {
-    int resolution = 0;
-    SphereFillStats stats;
-    SphereTree tree;
-    double fillSeconds = 0.0, octreeSeconds = 0.0, unionVolume = 0.0;
-  };
+/// The sphere tree of `mesh` at `resolution` voxels along its longest side.
+Result<Level> buildLevel(const TriangleMesh& mesh, int resolution, const std::string& what) {
+  const auto t0 = Clock::now();
+  auto solid = voxelizeSolid(mesh, resolution);
+  if (!solid) return solid.error().prefixed(what + ": ");
+  Level level;
+  level.resolution = resolution;
+  std::vector<glm::vec4> spheres = fillSpheres(*solid, &level.stats);
+  if (spheres.empty())
+    return Error{what + ": no voxel centre lies inside the mesh at " + std::to_string(resolution) +
+                 " voxels (too thin; raise --levels)"};
+  const auto t1 = Clock::now();
+  auto tree = SphereTree::build(std::move(spheres), solid->voxel);
+  if (!tree) return tree.error().prefixed(what + ": ");
+  const auto t2 = Clock::now();
+  level.tree = std::move(tree).value();
+  level.fillSeconds = seconds(t0, t1);
+  level.octreeSeconds = seconds(t1, t2);
+  level.unionVolume = sphereUnionVolume(level.tree.spheres(), std::clamp(6 * resolution, 512, 1536));
+  return level;
+}
+
+/// A sphere tree per resolution of --levels, `progress` counting them.
+Result<std::vector<Level>> buildLevels(const TriangleMesh& mesh, const SpheresOptions& options, const std::string& what,
+                                       Progress& progress) {
   std::vector<Level> levels;
-  Progress progress("spheres " + name, long(options.levels.size()), !options.quiet && isatty(STDERR_FILENO));
   for (int resolution : options.levels) {
-    const auto t0 = Clock::now();
-    auto solid = voxelizeSolid(mesh, resolution);
-    if (!solid) return fail(solid.error().prefixed(what + ": "));
-    Level level;
-    level.resolution = resolution;
-    std::vector<glm::vec4> spheres = fillSpheres(*solid, &level.stats);
-    if (spheres.empty())
-      return fail(Error{what + ": no voxel centre lies inside the mesh at " + std::to_string(resolution) +
-                        " voxels (too thin; raise --levels)"});
-    const auto t1 = Clock::now();
-    auto tree = SphereTree::build(std::move(spheres), solid->voxel);
-    if (!tree) return fail(tree.error().prefixed(what + ": "));
-    const auto t2 = Clock::now();
-    level.tree = std::move(tree).value();
-    level.fillSeconds = seconds(t0, t1);
-    level.octreeSeconds = seconds(t1, t2);
-    level.unionVolume = sphereUnionVolume(level.tree.spheres(), std::clamp(6 * resolution, 512, 1536));
-    levels.push_back(std::move(level));
+    auto level = buildLevel(mesh, resolution, what);
+    if (!level) return level.error();
+    levels.push_back(std::move(level).value());
     progress.update(long(levels.size()));
   }
-  progress.finish();
+  return levels;
+}
 
-  // Pictures: the mesh, then each level's spheres, from one camera.
+/// The mesh, then each level's spheres, from one camera, side by side.
+Result<Image> renderLevels(const TriangleMesh& mesh, const std::vector<Level>& levels, const SpheresOptions& options) {
   auto renderer = MeshRenderer::create(renderShaders());
-  if (!renderer) return fail(renderer.error());
+  if (!renderer) return renderer.error();
   glm::vec3 lo(1e30f), hi(-1e30f);
   for (const glm::vec3& p : mesh.positions) {
     lo = glm::min(lo, p);
@@ -190,22 +176,33 @@ int runSpheres(const SpheresOptions& options) {
     renderer->draw(items, camera, options.width, options.height);
     panels.push_back(target.read());
   }
-  const Image picture = sideBySide(panels);
+  return sideBySide(panels);
+}
 
-  nlohmann::json spheresJson = {{"mesh", what}, {"levels", nlohmann::json::array()}};
-  nlohmann::json report = {{"mesh", what},
-                           {"triangles", mesh.indices.size() / 3},
-                           {"mesh_volume_m3", meshVolume},
-                           {"device", (*context)->renderer()},
-                           {"levels", nlohmann::json::array()}};
+/// spheres.json: per level the voxel, the spheres [x, y, z, r] and the octree's nodes.
+nlohmann::json spheresJson(const std::vector<Level>& levels, const std::string& what) {
+  nlohmann::json out = {{"mesh", what}, {"levels", nlohmann::json::array()}};
   for (const Level& level : levels) {
     nlohmann::json spheres = nlohmann::json::array(), nodes = nlohmann::json::array();
     for (const glm::vec4& s : level.tree.spheres()) spheres.push_back({s.x, s.y, s.z, s.w});
     for (const kernels::SphereTreeNode& n : level.tree.nodes())
       nodes.push_back({n.sphere.x, n.sphere.y, n.sphere.z, n.sphere.w, n.links.x, n.links.y,
                        n.links.z == HG_SPHERE_TREE_INNER ? -1 : std::int64_t(n.links.z), n.links.w});
-    spheresJson["levels"].push_back(
+    out["levels"].push_back(
         {{"resolution", level.resolution}, {"voxel_m", level.tree.voxel()}, {"spheres", spheres}, {"nodes", nodes}});
+  }
+  return out;
+}
+
+/// report.json: the mesh, and per level the fill's and the octree's statistics.
+nlohmann::json spheresReport(const std::vector<Level>& levels, const std::string& what, const TriangleMesh& mesh,
+                             double meshVolume, const std::string& device) {
+  nlohmann::json report = {{"mesh", what},
+                           {"triangles", mesh.indices.size() / 3},
+                           {"mesh_volume_m3", meshVolume},
+                           {"device", device},
+                           {"levels", nlohmann::json::array()}};
+  for (const Level& level : levels)
     report["levels"].push_back({{"resolution", level.resolution},
                                 {"voxel_m", level.tree.voxel()},
                                 {"inside_voxels", level.stats.insideVoxels},
@@ -219,24 +216,73 @@ int runSpheres(const SpheresOptions& options) {
                                 {"octree_depth", level.tree.depth()},
                                 {"voxelize_and_fill_s", level.fillSeconds},
                                 {"octree_s", level.octreeSeconds}});
-  }
+  return report;
+}
+
+void printSpheresTable(const std::vector<Level>& levels, const std::string& what, const TriangleMesh& mesh,
+                       double meshVolume, const fs::path& outDir) {
+  std::printf("%s: %zu triangles, volume %.6g m^3\n", what.c_str(), mesh.indices.size() / 3, meshVolume);
+  std::printf("%10s %10s %12s %10s %8s %8s %10s %10s\n", "level", "voxel_mm", "inside_vox", "spheres", "union/V",
+              "depth", "fill_s", "octree_s");
+  for (const Level& level : levels)
+    std::printf("%10d %10.3f %12zu %10zu %8.4f %8d %10.3f %10.4f\n", level.resolution,
+                1000.0 * double(level.tree.voxel()), level.stats.insideVoxels, level.tree.spheres().size(),
+                level.unionVolume / meshVolume, level.tree.depth(), level.fillSeconds, level.octreeSeconds);
+  std::printf("wrote %s (spheres.png, spheres.json, report.json)\n", outDir.string().c_str());
+}
+
+}  // namespace
+
+CLI::App* addSpheresCommand(CLI::App& app, SpheresOptions& options) {
+  CLI::App* command = app.add_subcommand(
+      "spheres",
+      "Sphere trees of a watertight mesh (voxelize, fill with spheres, octree) at several resolutions; "
+      "writes PNG and JSON");
+  command->add_option("mesh", options.meshPath, "Watertight mesh file (OBJ or any format assimp reads)");
+  command->add_option("--builtin", options.builtin, "Built-in shape instead of a file")
+      ->check(CLI::IsMember({"bottle", "torus", "sphere", "mannequin"}));
+  command->add_option("--levels", options.levels, "Voxels along the longest side, one tree per value (8..512)")
+      ->delimiter(',')
+      ->check(CLI::Range(8, 512));
+  command->add_option("--out", options.outDir, "Output folder (default out/spheres/<name>)")->check(nonEmpty());
+  command->add_option("--width", options.width, "Panel width, pixels")->check(CLI::Range(64, 4096));
+  command->add_option("--height", options.height, "Panel height, pixels")->check(CLI::Range(64, 4096));
+  command->add_flag("--quiet,-q", options.quiet, "Print errors only");
+  command->footer("Example: hagoromo spheres --builtin bottle --levels 64,128,256 --out /tmp/spheres");
+  return command;
+}
+
+int runSpheres(const SpheresOptions& options) {
+  if (options.meshPath.empty() == options.builtin.empty())
+    return failUsage("spheres: give either a mesh file or --builtin NAME");
+  if (options.levels.empty()) return failUsage("spheres: --levels needs at least one resolution");
+  const std::string what = options.meshPath.empty() ? "builtin " + options.builtin : options.meshPath;
+  double meshVolume = 0.0;
+  auto mesh = loadSpheresMesh(options, what, meshVolume);
+  if (!mesh) return fail(mesh.error());
+  const std::string name = options.meshPath.empty() ? options.builtin : fs::path(options.meshPath).stem().string();
+  const fs::path outDir = options.outDir.empty() ? fs::path("out") / "spheres" / name : fs::path(options.outDir);
+
+  auto context = gl::HeadlessContext::create();
+  if (!context) return fail(context.error());
+  if (!options.quiet) std::printf("OpenGL: %s\n", (*context)->description().c_str());
+  Progress progress("spheres " + name, long(options.levels.size()), !options.quiet && isatty(STDERR_FILENO));
+  auto levels = buildLevels(*mesh, options, what, progress);
+  if (!levels) return fail(levels.error());
+  progress.finish();
+  auto picture = renderLevels(*mesh, *levels, options);
+  if (!picture) return fail(picture.error());
+
   // Outputs, staged and moved into place together after everything succeeded.
+  const nlohmann::json spheres = spheresJson(*levels, what);
+  const nlohmann::json report = spheresReport(*levels, what, *mesh, meshVolume, (*context)->renderer());
   OutputSet outputs(outDir);
-  if (Status s = outputs.write("spheres.png", [&](const fs::path& p) { return writePng(picture, p); }); !s)
+  if (Status s = outputs.write("spheres.png", [&](const fs::path& p) { return writePng(*picture, p); }); !s)
     return fail(s.error());
-  if (Status s = outputs.writeText("spheres.json", spheresJson.dump() + "\n"); !s) return fail(s.error());
+  if (Status s = outputs.writeText("spheres.json", spheres.dump() + "\n"); !s) return fail(s.error());
   if (Status s = outputs.writeText("report.json", report.dump(2) + "\n"); !s) return fail(s.error());
   if (Status s = outputs.commit(); !s) return fail(s.error());
-  if (!options.quiet) {
-    std::printf("%s: %zu triangles, volume %.6g m^3\n", what.c_str(), mesh.indices.size() / 3, meshVolume);
-    std::printf("%10s %10s %12s %10s %8s %8s %10s %10s\n", "level", "voxel_mm", "inside_vox", "spheres", "union/V",
-                "depth", "fill_s", "octree_s");
-    for (const Level& level : levels)
-      std::printf("%10d %10.3f %12zu %10zu %8.4f %8d %10.3f %10.4f\n", level.resolution,
-                  1000.0 * double(level.tree.voxel()), level.stats.insideVoxels, level.tree.spheres().size(),
-                  level.unionVolume / meshVolume, level.tree.depth(), level.fillSeconds, level.octreeSeconds);
-    std::printf("wrote %s (spheres.png, spheres.json, report.json)\n", outDir.string().c_str());
-  }
+  if (!options.quiet) printSpheresTable(*levels, what, *mesh, meshVolume, outDir);
   return kExitOk;
 }
 

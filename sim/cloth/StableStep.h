@@ -38,7 +38,7 @@ StableStep explicitStableStep(const ClothModel& model, const ClothSettings& sett
 /// Every solver factory applies it.
 Result<ClothSettings> withAutoSubsteps(const ClothModel& model, ClothSettings settings);
 
-/// The policy of scene runs (prepareDrape): withAutoSubsteps, and an explicit count of
+/// The policy of scene runs (PreparedDrape::prepare): withAutoSubsteps, and an explicit count of
 /// the explicit integrator below the stable count is an error naming the count it needs.
 Result<ClothSettings> resolveSubsteps(const ClothModel& model, ClothSettings settings);
 

@@ -210,9 +210,9 @@ struct DrapeScene {
   std::vector<ScenePropSpec> props;  ///< rigid props ("props")
 };
 
-/// The scene's props and boxes made ready for the cloth: their surfaces in the world (to
-/// draw and export), the analytic boxes (plain ones and props with collider "obb") and the
-/// sphere trees of the other props.
+/// The scene's props and boxes made ready for the cloth (buildSceneProps,
+/// sim/scene/DrapeProps.h): their surfaces in the world (to draw and export), the analytic
+/// boxes (plain ones and props with collider "obb") and the sphere trees of the other props.
 struct SceneProps {
   std::vector<TriangleMesh> meshes;  ///< world space: every "boxes" entry, then every prop
   std::vector<Obb> boxes;
@@ -223,10 +223,6 @@ struct SceneProps {
 
 /// The world rotation of rotation_deg (x, then y, then z about the world axes).
 glm::mat3 sceneRotation(glm::vec3 degrees);
-/// A prop's surface in its own frame (scaled); errors name the scene key and the file.
-Result<TriangleMesh> scenePropMesh(const DrapeScene& scene, std::size_t prop);
-/// Builds every box and prop of the scene; errors name the scene key ("props[1].mesh: ...").
-Result<SceneProps> buildSceneProps(const DrapeScene& scene);
 
 /// The run's size within limits (sim/core/Limits.h): frames x substeps at most
 /// kMaxTotalSubsteps. `framesName` names where the frame count came from ("solver.frames",
@@ -238,8 +234,8 @@ Result<DrapeScene> loadDrapeScene(const std::filesystem::path& path);
 /// Parses scene text; `origin` names it in error messages.
 Result<DrapeScene> parseDrapeScene(const std::string& text, const std::string& origin);
 
-/// The scene's body: the posed avatar mesh with its skeleton (rest = the pose), its
-/// measurements and its signed distance grid (the cloth's body collider).
+/// The scene's body (buildSceneBody, sim/scene/DrapeBody.h): the posed avatar mesh with its
+/// skeleton (rest = the pose), its measurements and its collider for the cloth.
 class BodyAnimator;
 struct SceneBody {
   SkinnedMesh avatar;
@@ -247,70 +243,20 @@ struct SceneBody {
   std::shared_ptr<const SignedDistanceGrid> collider;  ///< with the distance grid method
   std::shared_ptr<const DepthViewImages> views;        ///< with the depth view method
   std::shared_ptr<const SphereTree> sphereTree;        ///< with the sphere tree method (world frame)
-  /// With avatar.motion.animate: poses the body and rebuilds its collider per frame.
-  std::shared_ptr<BodyAnimator> animator;
+  /// With avatar.motion.animate: poses the body and rebuilds its collider per frame
+  /// (sim/scene/DrapeBody.h; a SceneBody is destroyed where that header is included).
+  std::unique_ptr<BodyAnimator> animator;
 };
-
-/// A body that follows a retargeted BVH clip: per frame it is skinned (dual quaternion
-/// or linear) and its signed distance grid is rebuilt (exact, CGAL; a few tenths of a
-/// second per frame at 1 cm cells): the still-body collider made to move, frame by frame.
-class BodyAnimator {
- public:
-  /// `rest`: the unposed avatar (T-pose, as BVH clips are); errors name the files.
-  static Result<std::shared_ptr<BodyAnimator>> create(const SkinnedMesh& rest, const std::filesystem::path& directory,
-                                                      const SceneMotion& motion, const BodyContactSettings& contact);
-  /// Skins the body into the clip's pose at `seconds` (clamped to the clip).
-  Result<TriangleMesh> meshAt(float seconds);
-  /// The collider of `mesh` (a pose from meshAt).
-  Result<std::shared_ptr<const SignedDistanceGrid>> colliderOf(const TriangleMesh& mesh) const;
-  /// The depth views of `mesh` moving at `velocities` (m/s per vertex, or empty), in
-  /// view boxes fixed for the whole clip (they cover every pose of it).
-  Result<std::shared_ptr<const DepthViewImages>> viewsOf(const TriangleMesh& mesh,
-                                                         std::span<const glm::vec3> velocities) const;
-  /// Sets the solver's body collider (grid or views, as the scene's contact method) to
-  /// `mesh`; `previous` (the last frame's mesh, or null) over `dt` gives the surface
-  /// velocity of the views.
-  /// `renderViews`, when set, renders the views instead of the CPU reference (the GPU
-  /// backend: GpuDepthViewRenderer, whose buffers the solver then binds).
-  using ViewRenderer =
-      std::function<Status(ClothSolver&, const DepthViewSetup&, const TriangleMesh&, std::span<const glm::vec3>)>;
-  Status updateCollider(ClothSolver& solver, const TriangleMesh& mesh, const TriangleMesh* previous, float dt,
-                        const ViewRenderer& renderViews = {}) const;
-  const DepthViewSetup& viewSetup() const { return m_viewSetup; }
-  const BodyContactSettings& contact() const { return m_contact; }
-  const SkinnedMesh& rest() const { return *m_rest; }
-  const Animation& clip() const { return m_clip; }
-
- private:
-  std::shared_ptr<const SkinnedMesh> m_rest;
-  Animation m_clip;
-  std::shared_ptr<void> m_skinner;  // CpuBodySkinner (sim/skinning), kept out of this header
-  BodyContactSettings m_contact;
-  DepthViewSetup m_viewSetup;  // with DepthViews: boxes around every pose of the clip
-};
-/// `body` skinned into `pose` (dual quaternion or linear blend), with that pose as its
-/// new rest (bind) pose.
-Result<SkinnedMesh> posedBody(const SkinnedMesh& body, const Pose& pose, bool dualQuaternion);
-/// `body` skinned into the pose of the retargeted BVH clip at motion.time (files relative
-/// to `directory`); the result's rest pose is that pose. Errors name the file.
-Result<SkinnedMesh> poseFromMotion(const SkinnedMesh& body, const std::filesystem::path& directory,
-                                   const SceneMotion& motion);
-/// Builds scene.avatar; errors name the scene and the avatar parameter.
-Result<SceneBody> buildSceneBody(const DrapeScene& scene);
 
 /// The cloth's material and anisotropy (fabric preset, explicit keys, texture or
-/// uniform); errors name the scene key and the file.
+/// uniform; sceneClothMaterial, sim/scene/DrapeFabric.h).
 struct SceneClothMaterial {
   ClothMaterial material;
   std::optional<AnisotropyTexture> anisotropy;
 };
-Result<SceneClothMaterial> sceneClothMaterial(const DrapeScene& scene);
 
-/// The scene's cloth model (mesh or sheet, material, pins, anisotropy); errors name
-/// the scene file and the mesh or texture file.
-Result<ClothModel> buildSceneCloth(const DrapeScene& scene);
-
-/// Material and uniform anisotropy (Ka, Kb, Kc, Kd with scale 2) from a fabric preset:
+/// Material and uniform anisotropy (Ka, Kb, Kc, Kd with scale 2) from a fabric preset
+/// (fabricMaterial, sim/scene/DrapeFabric.h):
 /// E = max(warp, weft, bias) stretch stiffness, K = direction stiffness / E; bending
 /// rigidity and areal density as measured. The bias channels take the preset's bias
 /// stretch stiffness, which on the edge-spring grid governs how easily the cloth shears
@@ -319,6 +265,5 @@ struct FabricMaterial {
   ClothMaterial material;
   glm::vec4 anisotropy{1.0f};
 };
-Result<FabricMaterial> fabricMaterial(const std::filesystem::path& presetsFile, const std::string& name);
 
 }  // namespace hg

@@ -8,6 +8,7 @@
 
 #include "render/DrapeSceneView.h"
 #include "render/OffscreenTarget.h"
+#include "sim/scene/DrapeFabric.h"
 #include "sim/scene/DrapeScene.h"
 #include "tests/support/GlTest.h"
 

@@ -10,8 +10,8 @@
 #include <glm/geometric.hpp>
 
 #include "sim/cloth/CpuClothSolver.h"
+#include "sim/scene/DrapeProps.h"
 #include "sim/scene/DrapeScene.h"
-#include "sim/scene/DrapeSetup.h"
 #include "tests/support/ClothFixtures.h"
 
 namespace hg {

@@ -9,8 +9,10 @@
 
 #include "sim/cloth/CpuClothSolver.h"
 #include "sim/motion/CharacterIO.h"
+#include "sim/scene/DrapeBody.h"
+#include "sim/scene/DrapeFabric.h"
 #include "sim/scene/DrapeScene.h"
-#include "sim/scene/DrapeSetup.h"
+#include "sim/scene/PreparedDrape.h"
 
 namespace hg {
 namespace {
@@ -402,19 +404,19 @@ std::string outfitHash(const std::filesystem::path& path, int threads) {
   const ClothSolverFactory cpu = [](std::shared_ptr<const ClothModel> model, const ClothSettings& settings) {
     return createCpuClothSolver(std::move(model), settings);
   };
-  auto prepared = prepareDrape(scene, cpu);
+  auto prepared = PreparedDrape::prepare(scene, cpu);
   EXPECT_TRUE(prepared) << prepared.error().message;
   if (!prepared) return "";
-  auto solver = createCpuClothSolver(prepared->model, scene.settings);
+  const Status solver = prepared->createSolver(cpu);
   EXPECT_TRUE(solver);
   if (!solver) return "";
-  (*solver)->writeState(prepared->start);
   for (int frame = 0; frame < 2; ++frame) {
-    const Result<StepStatus> status = advanceDrape(scene, *prepared, **solver, frame);
+    const Result<StepStatus> status = prepared->advance();
     EXPECT_TRUE(status && *status == StepStatus::Ok) << path << " frame " << frame;
   }
   char hash[32];
-  std::snprintf(hash, sizeof hash, "%016llx", static_cast<unsigned long long>(stateHash((*solver)->readState())));
+  std::snprintf(hash, sizeof hash, "%016llx",
+                static_cast<unsigned long long>(stateHash(prepared->solver().readState())));
   return hash;
 }
 

@@ -17,7 +17,7 @@
 #include "sim/contact/Penetration.h"
 #include "sim/contact/SignedDistanceGrid.h"
 #include "sim/scene/DrapeScene.h"
-#include "sim/scene/DrapeSetup.h"
+#include "sim/scene/PreparedDrape.h"
 
 namespace hg {
 namespace {
@@ -58,11 +58,11 @@ TEST_P(ContactDrapeTest, FullMethodKeepsGarmentsOutOfTheBody) {
                  "velocity_damping": 0.5, "friction": 0.5, "contact_offset": 0.004}})";
   auto scene = parseDrapeScene(text, "inline");
   ASSERT_TRUE(scene) << scene.error().message;
-  auto prepared = prepareDrape(*scene, cpuFactory());  // sewn against the full method's views
+  auto prepared = PreparedDrape::prepare(*scene, cpuFactory());  // sewn against the full method's views
   ASSERT_TRUE(prepared) << prepared.error().message;
-  const TriangleMesh& body = prepared->body->avatar.mesh;
-  const BodyMeasurements& m = prepared->body->measurements;
-  const float texel = 0.0025f, offset = scene->settings.contactOffset;
+  const TriangleMesh& body = prepared->body()->avatar.mesh;
+  const BodyMeasurements& m = prepared->body()->measurements;
+  const float texel = 0.0025f, offset = prepared->settings().contactOffset;
 
   const std::vector<DepthViewDirection> three{DepthViewDirection::Top, DepthViewDirection::Front,
                                               DepthViewDirection::Back};
@@ -83,12 +83,12 @@ TEST_P(ContactDrapeTest, FullMethodKeepsGarmentsOutOfTheBody) {
     ASSERT_TRUE(setup) << setup.error().message;
     auto views = rasterizeDepthViews(body, {}, *setup);
     ASSERT_TRUE(views) << views.error().message;
-    ClothSettings settings = scene->settings;
+    ClothSettings settings = prepared->settings();
     settings.bodyViews = std::make_shared<const DepthViewImages>(std::move(views).value());
     settings.featureContacts = method.features;
-    auto solver = createCpuClothSolver(prepared->model, settings);
+    auto solver = createCpuClothSolver(prepared->model(), settings);
     ASSERT_TRUE(solver) << solver.error().message;
-    (*solver)->writeState(prepared->start);
+    (*solver)->writeState(prepared->start());
     // Frames with a speed-limit or non-finite flag: where the views take a point hidden
     // from all of them (beside the hip behind the hanging arm, under the arm) for inside,
     // they push it to a far surface at once and the cloth is yanked (> max_speed).

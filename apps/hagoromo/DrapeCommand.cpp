@@ -1,0 +1,350 @@
+#include "apps/hagoromo/DrapeCommand.h"
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "apps/common/CliChecks.h"
+#include "apps/common/ExitCodes.h"
+#include "apps/common/OutputSet.h"
+#include "apps/common/Progress.h"
+#include "apps/hagoromo/DrapeReport.h"
+#include "gl/HeadlessContext.h"
+#include "render/DepthViewPicture.h"
+#include "render/DrapeSceneView.h"
+#include "render/Image.h"
+#include "render/MeshRenderer.h"
+#include "render/OffscreenTarget.h"
+#include "sim/core/Limits.h"
+#include "sim/gpu/GpuClothSolver.h"
+#include "sim/gpu/GpuDepthViewRenderer.h"
+#include "sim/gpu/GpuRadar.h"
+#include "sim/io/MeshExport.h"
+#include "sim/motion/CharacterIO.h"
+#include "sim/scene/DrapeScene.h"
+#include "sim/scene/PreparedDrape.h"
+
+namespace hg::app {
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+double seconds(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double>(b - a).count(); }
+
+/// With an avatar, the drape's shape every kSnapshotEvery frames (and the last) goes into
+/// the .glb as shape keys of the garment (sim/motion/CharacterIO.h).
+constexpr int kSnapshotEvery = 15;
+
+/// What a run keeps in memory until the end: every output is written then, so an
+/// unstable run writes nothing.
+struct DrapeFrames {
+  ClothState state;                    ///< the last frame's
+  std::optional<RelaxReport> relaxed;  ///< with solver.until_rest
+  NamedMeshSequence snapshots;         ///< with an avatar: the shape keys of the .glb
+  /// Per-frame OBJs (output.obj_every): frame number and the cloth's positions.
+  std::vector<std::pair<int, std::vector<glm::vec3>>> shapes;
+};
+
+/// The pictures of the final state and the view that drew them (its cloth mesh is exported).
+struct DrapePictures {
+  DrapeSceneView view;
+  std::vector<std::pair<std::string, Image>> images;  ///< file name, picture
+};
+
+std::vector<glm::vec3> positionsOf(const ClothState& state) {
+  std::vector<glm::vec3> p(state.positions.size());
+  for (std::size_t i = 0; i < p.size(); ++i) p[i] = glm::vec3(state.positions[i]);
+  return p;
+}
+
+void addSnapshot(NamedMeshSequence& snapshots, int frame, const ClothState& state, float frameDt) {
+  snapshots.times.push_back(float(frame) * frameDt);
+  snapshots.positions.push_back(positionsOf(state));
+}
+
+/// The scene with the command line's overrides; a bad --backend or --frames is a
+/// command-line error (exit 1).
+Result<DrapeScene> loadDrape(const DrapeOptions& options) {
+  auto loaded = loadDrapeScene(options.scenePath);
+  if (!loaded) return loaded.error();
+  DrapeScene scene = std::move(loaded).value();
+  if (!options.backend.empty()) {
+    auto backend = parseBackend(options.backend);
+    if (!backend) return Error{"--backend: " + backend.error().message, ErrorKind::CommandLine};
+    scene.backend = *backend;
+  }
+  if (options.frames >= 0) {
+    scene.frames = options.frames;
+    if (Status s = checkRunSize(scene, "--frames"); !s) return s.error().as(ErrorKind::CommandLine);
+  }
+  if (!options.outDir.empty()) scene.outputDirectory = options.outDir;
+  if (options.threads >= 0) scene.settings.threads = options.threads;
+  return scene;
+}
+
+ClothSolverFactory solverFactory(Backend backend) {
+  return [backend](std::shared_ptr<const ClothModel> model, const ClothSettings& settings) {
+    return createClothSolver(backend, std::move(model), settings);
+  };
+}
+
+/// The avatar, its collider and the cloth or the sewn garments (sim/scene/PreparedDrape.h),
+/// with a progress bar while sewing. Seams that do not close or a failed weld are
+/// simulation failures (ErrorKind::Simulation); a pattern, mesh or placement error comes
+/// from the scene's measurements and options.
+Result<PreparedDrape> prepareDrape(const DrapeScene& scene, const DrapeOptions& options) {
+  if (!options.quiet && scene.avatar) std::printf("building the avatar and its collider ...\n");
+  const bool tty = !options.quiet && isatty(STDERR_FILENO);
+  std::optional<Progress> sewing;
+  if (!scene.garments.empty())
+    sewing.emplace("sew " + std::to_string(scene.garments.size()) + " garment(s)", scene.dressing.maxSewingFrames, tty);
+  auto prepared =
+      PreparedDrape::prepare(scene, solverFactory(scene.backend), [&](int frame, float) { sewing->update(frame); });
+  if (sewing) sewing->finish();
+  if (!prepared) return prepared.error().prefixed(options.scenePath + ": ");
+  if (!options.quiet) printPreparedDrape(scene, *prepared);
+  return prepared;
+}
+
+/// The run's solver in the start state, and the GPU's help where it is faster.
+Status setUpSolver(PreparedDrape& drape, const DrapeScene& scene, const DrapeOptions& options,
+                   const gl::HeadlessContext& context) {
+  if (Status s = drape.createSolver(solverFactory(scene.backend)); !s)
+    return s.error().prefixed(options.scenePath + ": ");
+  // A moving body seen through depth views is rendered every frame: by the GPU (its buffers
+  // bound by the GPU solver, read back for the CPU one), or, on a software rasterizer
+  // (llvmpipe), by the CPU reference rasterizer, which is 3-9x faster there
+  // (bench/RESULTS.md, hg_contact_bench).
+  if (const SceneBody* body = drape.body(); body && body->animator && body->views && !context.isSoftware())
+    drape.setBodyViewRenderer(makeGpuBodyViewRenderer());
+  // The radar sweeps of solver.continuous_collision: on the GPU on a hardware driver; on a
+  // software rasterizer the CPU reference, 6-10x faster there (bench/RESULTS.md, hg_radar_bench).
+  if (drape.sweep() && !context.isSoftware()) {
+    auto gpuRadar = makeGpuRadar();
+    if (!gpuRadar) return gpuRadar.error().prefixed("continuous collision: ");
+    drape.sweep()->setRadar(std::move(gpuRadar).value());
+  }
+  return Status::success();
+}
+
+/// Drapes to rest (solver.until_rest: quasi-static, kinetic damping) within `frames`
+/// frames' substeps.
+Result<RelaxReport> relaxDrape(const DrapeScene& scene, PreparedDrape& drape, const DrapeOptions& options,
+                               Progress& progress) {
+  if (drape.bodyMoves())
+    return Error{options.scenePath + ": solver.until_rest and avatar.motion.animate exclude each other"};
+  const RelaxReport relaxed = drape.solver().relaxToRest(scene.restSpeed, scene.frames * drape.settings().substeps);
+  if (any(relaxed.status)) {
+    progress.finish();
+    return simulationError(options.scenePath + ": drape to rest: " + describe(relaxed.status) + "; no output written");
+  }
+  progress.update(scene.frames);
+  return relaxed;
+}
+
+/// The scene's frames one by one (pins, the moving body, the step: PreparedDrape::advance),
+/// keeping the snapshots and the per-frame shapes.
+Status runFrames(const DrapeScene& scene, PreparedDrape& drape, const DrapeOptions& options, Progress& progress,
+                 DrapeFrames& run) {
+  for (int frame = 1; frame <= scene.frames; ++frame) {
+    const Result<StepStatus> advanced = drape.advance();
+    if (!advanced) {
+      progress.finish();
+      return advanced.error().prefixed(options.scenePath + ": ", "; no output written");
+    }
+    if (any(*advanced)) {
+      progress.finish();
+      return simulationError(options.scenePath + ": frame " + std::to_string(frame) + ": " + describe(*advanced) +
+                             "; no output written");
+    }
+    progress.update(frame);
+    if (drape.body() && frame % kSnapshotEvery == 0 && frame < scene.frames)
+      addSnapshot(run.snapshots, frame, drape.solver().readState(), drape.settings().frameDt);
+    if (scene.objEvery > 0 && frame % scene.objEvery == 0)
+      run.shapes.emplace_back(frame, positionsOf(drape.solver().readState()));
+  }
+  return Status::success();
+}
+
+Result<DrapeFrames> simulateDrape(const DrapeScene& scene, PreparedDrape& drape, const DrapeOptions& options) {
+  DrapeFrames run;
+  run.snapshots.name = drape.dressing() ? "garments" : "cloth";
+  const float frameDt = drape.settings().frameDt;
+  if (drape.body()) addSnapshot(run.snapshots, 0, drape.solver().readState(), frameDt);
+  Progress progress("drape " + scene.name + " (" + std::string(backendName(scene.backend)) + ")", scene.frames,
+                    !options.quiet && isatty(STDERR_FILENO));
+  if (scene.restSpeed > 0.0f) {
+    auto relaxed = relaxDrape(scene, drape, options, progress);
+    if (!relaxed) return relaxed.error();
+    run.relaxed = *relaxed;
+  } else if (Status s = runFrames(scene, drape, options, progress, run); !s) {
+    return s.error();
+  }
+  progress.finish();
+  run.state = drape.solver().readState();
+  // With --frames 0 the start is the only shape.
+  if (drape.body() && scene.frames > 0) addSnapshot(run.snapshots, scene.frames, run.state, frameDt);
+  return run;
+}
+
+/// The overview, and with an avatar the front, side and back views of the garment; with
+/// depth views, what the cloth collided with.
+Result<DrapePictures> renderDrape(const DrapeScene& scene, const PreparedDrape& drape, const ClothState& state) {
+  DrapePictures pictures{DrapeSceneView(*drape.model(), drape.settings(), drape.bodySurface()), {}};
+  DrapeSceneView& view = pictures.view;
+  view.setPieces(drape.pieceOfVertex());
+  view.setSceneProps(drape.props().meshes, scene.boxes.size());
+  view.update(state);
+  auto renderer = MeshRenderer::create(renderShaders());
+  if (!renderer) return renderer.error();
+  OffscreenTarget target(scene.imageWidth, scene.imageHeight);
+  target.bind();
+  auto render = [&](const OrbitCamera& camera, const std::string& suffix) {
+    view.draw(*renderer, camera, scene.imageWidth, scene.imageHeight);
+    pictures.images.emplace_back(scene.name + suffix + ".png", target.read());
+  };
+  render(view.defaultCamera(), "");
+  const SceneBody* body = drape.body();
+  if (body) {
+    render(view.viewFrom(0.0f), "_front");
+    render(view.viewFrom(0.5f * 3.14159265f), "_side");
+    render(view.viewFrom(3.14159265f), "_back");
+  }
+  // The body's depth views (the last frame's when they stayed on the CPU, else the first
+  // pose's), one column per view, a row per layer.
+  if (body && body->views) {
+    const auto& last = drape.solver().settings().bodyViews;
+    pictures.images.emplace_back(scene.name + "_depth_views.png", depthViewsPicture(last ? *last : *body->views));
+  }
+  return pictures;
+}
+
+Status stageMesh(OutputSet& outputs, const TriangleMesh& mesh, const std::string& name) {
+  return outputs.write(name, [&](const fs::path& path) { return exportMesh(mesh, path); });
+}
+
+/// The boxes and props in one mesh, as placed (world space).
+TriangleMesh propsMesh(const SceneProps& props) {
+  TriangleMesh all;
+  for (const TriangleMesh& m : props.meshes) {
+    const auto offset = std::uint32_t(all.positions.size());
+    all.positions.insert(all.positions.end(), m.positions.begin(), m.positions.end());
+    all.normals.insert(all.normals.end(), m.normals.begin(), m.normals.end());
+    for (std::uint32_t i : m.indices) all.indices.push_back(offset + i);
+  }
+  return all;
+}
+
+/// The OBJs: the cloth, the body, the props, the per-frame shapes.
+Status stageMeshes(OutputSet& outputs, const DrapeScene& scene, const PreparedDrape& drape, const DrapeFrames& run,
+                   const TriangleMesh& cloth) {
+  if (Status s = stageMesh(outputs, cloth, scene.name + ".obj"); !s) return s;
+  if (const TriangleMesh* body = drape.bodySurface())
+    if (Status s = stageMesh(outputs, *body, scene.name + "_body.obj"); !s) return s;
+  if (!drape.props().meshes.empty())
+    if (Status s = stageMesh(outputs, propsMesh(drape.props()), scene.name + "_props.obj"); !s) return s;
+  for (const auto& [frameNumber, positions] : run.shapes) {
+    TriangleMesh shape = cloth;
+    shape.positions = positions;
+    computeVertexNormals(shape);
+    char suffix[32];
+    std::snprintf(suffix, sizeof suffix, "_frame_%04d.obj", frameNumber);
+    if (Status s = stageMesh(outputs, shape, scene.name + suffix); !s) return s;
+  }
+  return Status::success();
+}
+
+/// Every file but the metrics: the OBJs, with an avatar the .glb (a moving body with its
+/// clip, rest the T-pose; a still one in its pose), the pictures.
+Status stageFiles(OutputSet& outputs, const DrapeScene& scene, const PreparedDrape& drape, DrapeFrames& run,
+                  const DrapePictures& pictures) {
+  const TriangleMesh& cloth = pictures.view.clothMesh();
+  if (Status s = stageMeshes(outputs, scene, drape, run, cloth); !s) return s;
+  if (const SceneBody* body = drape.body()) {
+    run.snapshots.mesh = cloth;
+    const Status s = outputs.write(scene.name + ".glb", [&](const fs::path& path) {
+      return body->animator
+                 ? exportAnimatedGltf(path, body->animator->rest(), {body->animator->clip()}, {run.snapshots})
+                 : exportAnimatedGltf(path, body->avatar, {}, {run.snapshots});
+    });
+    if (!s) return s;
+  }
+  for (const auto& [name, image] : pictures.images)
+    if (Status s = outputs.write(name, [&](const fs::path& path) { return writePng(image, path); }); !s) return s;
+  return Status::success();
+}
+
+/// Stages every output, then the metrics, and moves them into place together
+/// (apps/common/OutputSet.h); prints the summary.
+int writeDrape(const DrapeOutcome& outcome, DrapeFrames& run, const DrapePictures& pictures) {
+  OutputSet outputs(outcome.scene.outputDirectory);
+  if (Status s = stageFiles(outputs, outcome.scene, outcome.drape, run, pictures); !s) return fail(s.error());
+  std::optional<ExactDistances> exact;
+  if (const TriangleMesh* body = outcome.drape.bodySurface()) exact = exactDistances(run.state, *body);
+  const nlohmann::json metrics = drapeMetrics(outcome, outputs.finalPathStrings(), exact ? &*exact : nullptr);
+  if (exact && outcome.options.measurePenetration && !outcome.options.quiet) printPenetration(outcome.drape, *exact);
+  if (Status s = outputs.writeText(outcome.scene.name + ".json", metrics.dump(2) + "\n"); !s) return fail(s.error());
+  if (Status s = outputs.commit(); !s) return fail(s.error());
+  if (!outcome.options.quiet) printDrapeSummary(outcome, outputs);
+  return kExitOk;
+}
+
+}  // namespace
+
+CLI::App* addDrapeCommand(CLI::App& app, DrapeOptions& options) {
+  CLI::App* command =
+      app.add_subcommand("drape", "Simulate a drape scene headless and write OBJ, PNG and metrics JSON");
+  command->add_option("scene", options.scenePath, "Scene JSON file (see scenes/)")->required();
+  command->add_option("--backend", options.backend, "Override the scene's backend")
+      ->check(CLI::IsMember({"cpu", "gpu"}));
+  command->add_option("--frames", options.frames, "Override the number of frames")
+      ->check(CLI::Range(0, limits::kMaxFrames));
+  command->add_option("--out", options.outDir, "Override the output folder")->check(nonEmpty());
+  command->add_option("--threads", options.threads, "CPU backend threads (0 = all cores)")
+      ->check(CLI::Range(0, limits::kMaxThreads));
+  command->add_flag("--quiet,-q", options.quiet, "Print errors only");
+  command->add_flag("--measure-penetration", options.measurePenetration,
+                    "Add penetration percentiles (all, armpits, crotch) against the exact body mesh to the metrics");
+  command->footer("Example: hagoromo drape scenes/cloth_on_sphere.json --backend cpu --out /tmp/drape");
+  return command;
+}
+
+int runDrape(const DrapeOptions& options) {
+  const auto tStart = Clock::now();
+  auto scene = loadDrape(options);
+  if (!scene) return fail(scene.error());
+  // A context is needed for the GPU backend and for the PNG render in any case.
+  auto context = gl::HeadlessContext::create();
+  if (!context) return fail(context.error());
+  if (!options.quiet) std::printf("OpenGL: %s\n", (*context)->description().c_str());
+  auto drape = prepareDrape(*scene, options);
+  if (!drape) return fail(drape.error());
+  const auto tPrepared = Clock::now();
+  if (Status s = setUpSolver(*drape, *scene, options, **context); !s) return fail(s.error());
+  const auto tSetup = Clock::now();
+  auto run = simulateDrape(*scene, *drape, options);
+  if (!run) return fail(run.error());
+  const auto tSimulated = Clock::now();
+  auto pictures = renderDrape(*scene, *drape, run->state);
+  if (!pictures) return fail(pictures.error());
+  const auto tRendered = Clock::now();
+  const DrapeOutcome outcome{options,
+                             *scene,
+                             *drape,
+                             run->state,
+                             run->relaxed,
+                             (*context)->description(),
+                             {seconds(tStart, tPrepared), seconds(tPrepared, tSetup), seconds(tSetup, tSimulated),
+                              seconds(tSimulated, tRendered)}};
+  return writeDrape(outcome, *run, *pictures);
+}
+
+}  // namespace hg::app

@@ -1,0 +1,259 @@
+#include "apps/hagoromo/DrapeReport.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+
+#include <glm/common.hpp>
+#include <glm/geometric.hpp>
+
+#include "sim/cloth/StableStep.h"
+#include "sim/contact/Penetration.h"
+#include "sim/contact/SignedDistanceGrid.h"
+
+namespace hg::app {
+namespace {
+
+/// Leaf spheres of the props' sphere trees.
+std::size_t leafSpheres(const SceneProps& props) {
+  std::size_t leaves = 0;
+  for (const auto& t : props.trees.instances) leaves += t.base.z;
+  return leaves;
+}
+
+nlohmann::json penetrationBlock(const PenetrationStats& s) {
+  return nlohmann::json{{"vertices", s.points}, {"inside", s.inside}, {"p50_m", s.p50},
+                        {"p99_m", s.p99},       {"p99_9_m", s.p999},  {"max_m", s.max}};
+}
+
+/// Penetration of the cloth into the body against the exact reference (CGAL distances
+/// to the body mesh): percentiles over all vertices and over the vertices near the
+/// armpits and the crotch (within `radius` of the shoulder / hip joints' midpoints),
+/// the concavities no single view sees.
+nlohmann::json penetrationReport(const std::vector<float>& exact, const std::vector<glm::vec3>& points,
+                                 const SceneBody& body, float contactOffset, float texel) {
+  nlohmann::json report = {{"all", penetrationBlock(penetrationStats(exact))}, {"skin_offset_m", contactOffset}};
+  if (texel > 0.0f) report["texel_m"] = texel;
+  const BodyMeasurements& m = body.measurements;
+  const bool hasJoints = m.jointPositions.count("upper_arm_l") && m.jointPositions.count("upper_arm_r") &&
+                         m.jointPositions.count("chest") && m.jointPositions.count("thigh_l") &&
+                         m.jointPositions.count("thigh_r");
+  if (!hasJoints) return report;
+  const float radius = 0.08f;  // m
+  const glm::vec3 regions[3][2] = {{m.joint("upper_arm_l"), m.joint("chest")},
+                                   {m.joint("upper_arm_r"), m.joint("chest")},
+                                   {m.joint("thigh_l"), m.joint("thigh_r")}};
+  const char* names[3] = {"armpit_left", "armpit_right", "crotch"};
+  for (int r = 0; r < 3; ++r) {
+    // Armpit: below the shoulder joint, halfway toward the chest; crotch: between the hips, below them.
+    glm::vec3 centre =
+        r < 2 ? glm::vec3(glm::mix(regions[r][0].x, regions[r][1].x, 0.35f), regions[r][0].y - 0.06f, regions[r][0].z)
+              : 0.5f * (regions[r][0] + regions[r][1]) - glm::vec3(0.0f, 0.06f, 0.0f);
+    std::vector<float> near;
+    for (std::size_t i = 0; i < points.size(); ++i)
+      if (glm::distance(points[i], centre) < radius) near.push_back(exact[i]);
+    report[names[r]] = penetrationBlock(penetrationStats(near));
+  }
+  return report;
+}
+
+nlohmann::json propsReport(const DrapeScene& scene, const SceneProps& props) {
+  return {{"boxes", scene.boxes.size()},          {"props", scene.props.size()},
+          {"analytic_boxes", props.boxes.size()}, {"sphere_trees", props.trees.instances.size()},
+          {"leaf_spheres", leafSpheres(props)},   {"build_seconds", props.buildSeconds}};
+}
+
+nlohmann::json avatarReport(const SceneBody& body) {
+  const BodyMeasurements& m = body.measurements;
+  return {{"vertices", body.avatar.mesh.vertexCount()},
+          {"triangles", body.avatar.mesh.triangleCount()},
+          {"height_m", m.height},
+          {"chest_girth_m", m.chestGirth},
+          {"waist_girth_m", m.waistGirth},
+          {"hip_girth_m", m.hipGirth}};
+}
+
+nlohmann::json dressingReport(const DrapeScene& scene, const DressedAvatar& dressed) {
+  nlohmann::json garments = nlohmann::json::array();
+  for (std::size_t g = 0; g < scene.garments.size(); ++g)
+    garments.push_back(
+        {{"type", std::string(garmentKindName(scene.garments[g].kind))},
+         {"vertices", std::count(dressed.garmentOfVertex.begin(), dressed.garmentOfVertex.end(), std::uint32_t(g))}});
+  return {{"garments", garments},
+          {"sewing_frames", dressed.sewingFrames},
+          {"largest_seam_gap_before_weld_m", dressed.largestGapBeforeWeld},
+          {"welded_vertices", dressed.weldedVertices},
+          {"placement_clearance_m", dressed.placementClearance}};
+}
+
+/// The exact reference's statistics, and how far the body's grid (when it is one) is
+/// from it within half its band (m).
+nlohmann::json exactReport(const ExactDistances& exact, const SignedDistanceGrid* grid) {
+  if (!exact.distances) return {{"error", exact.distances.error().message}};
+  const std::vector<float>& distances = *exact.distances;
+  int exactInside = 0;
+  float smallest = 1e9f, worstGridError = 0.0f;
+  for (std::size_t i = 0; i < distances.size(); ++i) {
+    const float d = distances[i];
+    exactInside += d < 0.0f;
+    smallest = std::min(smallest, d);
+    if (grid && std::abs(d) < grid->band * 0.5f)
+      worstGridError = std::max(worstGridError, std::abs(grid->distance(exact.points[i]) - d));
+  }
+  nlohmann::json report = {{"vertices_inside_body", exactInside},
+                           {"deepest_penetration_m", std::max(0.0f, -smallest)},
+                           {"smallest_distance_m", smallest}};
+  if (grid) report["worst_collider_error_near_body_m"] = worstGridError;
+  return report;
+}
+
+/// Contact statistics against the body's signed distance grid (m; < 0 is inside).
+nlohmann::json gridContactReport(const ClothState& state, const SignedDistanceGrid& grid, float contactOffset) {
+  int touching = 0, inside = 0;
+  float deepest = grid.band;
+  for (const glm::vec4& p : state.positions) {
+    const float d = grid.distance(glm::vec3(p));
+    touching += d < contactOffset + 0.002f;
+    inside += d < 0.0f;
+    deepest = std::min(deepest, d);
+  }
+  return {{"method", "distance_grid"},
+          {"vertices_touching_body", touching},
+          {"vertices_inside_body", inside},
+          {"smallest_body_distance_m", deepest},
+          {"collider_cell_m", grid.cellSize}};
+}
+
+nlohmann::json viewsContactReport(const DepthViewSetup& setup) {
+  nlohmann::json names = nlohmann::json::array();
+  for (DepthViewDirection d : setup.directions) names.push_back(std::string(depthViewName(d)));
+  return {{"method", "depth_views"},
+          {"views", names},
+          {"layers", setup.layers},
+          {"texel_m", setup.texelSize()},
+          {"texels", setup.texelCount()}};
+}
+
+/// The blocks of a run with an avatar: the avatar, the dressing, the exact reference, the
+/// penetration (with --measure-penetration) and the contact with the body's collider.
+void addBodyReports(nlohmann::json& metrics, const DrapeOutcome& run, const SceneBody& body,
+                    const ExactDistances& exact) {
+  const ClothSettings& settings = run.drape.settings();
+  const SignedDistanceGrid* grid = run.drape.solver().settings().body.get();  // the last pose's collider
+  const DepthViewImages* views = body.views.get();  // the first pose's (the setup is the same every frame)
+  metrics["avatar"] = avatarReport(body);
+  if (const DressedAvatar* dressed = run.drape.dressing()) metrics["dressing"] = dressingReport(run.scene, *dressed);
+  metrics["exact_reference"] = exactReport(exact, grid);
+  if (exact.distances && run.options.measurePenetration)
+    metrics["penetration"] = penetrationReport(*exact.distances, exact.points, body, settings.contactOffset,
+                                               views ? views->setup.texelSize() : 0.0f);
+  if (grid) {
+    metrics["contact"] = gridContactReport(run.state, *grid, settings.contactOffset);
+  } else if (body.sphereTree) {
+    metrics["contact"] = {{"method", "sphere_tree"},
+                          {"leaf_spheres", body.sphereTree->spheres().size()},
+                          {"nodes", body.sphereTree->nodes().size()},
+                          {"voxel_m", body.sphereTree->voxel()},
+                          {"search_radius_m", settings.sphereTreeSearchRadius()}};
+  } else if (views) {
+    metrics["contact"] = viewsContactReport(views->setup);
+  }
+}
+
+}  // namespace
+
+ExactDistances exactDistances(const ClothState& state, const TriangleMesh& body) {
+  ExactDistances exact;
+  exact.points.resize(state.positions.size());
+  for (std::size_t i = 0; i < exact.points.size(); ++i) exact.points[i] = glm::vec3(state.positions[i]);
+  exact.distances = exactSignedDistances(body, exact.points);
+  return exact;
+}
+
+std::string stateHashText(const ClothState& state) {
+  char hash[32];
+  std::snprintf(hash, sizeof hash, "%016llx", static_cast<unsigned long long>(stateHash(state)));
+  return hash;
+}
+
+void printPreparedDrape(const DrapeScene& scene, const PreparedDrape& drape) {
+  if (const SceneBody* body = drape.body(); body && body->views) {
+    const DepthViewSetup& setup = body->views->setup;
+    std::string names;
+    for (DepthViewDirection d : setup.directions) names += (names.empty() ? "" : ", ") + std::string(depthViewName(d));
+    std::printf("body collider: %zu depth views (%s) x %d layers, %.2f mm texels, %.1f M texels\n", setup.views.size(),
+                names.c_str(), setup.layers, 1e3 * double(setup.texelSize()), 1e-6 * double(setup.texelCount()));
+  } else if (body && body->collider) {
+    std::printf("body collider: signed distance grid, %.1f mm cells\n", 1e3 * double(body->collider->cellSize));
+  } else if (body && body->sphereTree) {
+    std::printf("body collider: sphere tree, %zu leaf spheres, %.1f mm voxels\n", body->sphereTree->spheres().size(),
+                1e3 * double(body->sphereTree->voxel()));
+  }
+  if (!scene.boxes.empty() || !scene.props.empty())
+    std::printf("props: %zu boxes, %zu props (%zu sphere trees, %zu leaf spheres built in %.2f s)\n",
+                scene.boxes.size(), scene.props.size(), drape.props().trees.instances.size(),
+                leafSpheres(drape.props()), drape.props().buildSeconds);
+  if (const DressedAvatar* dressed = drape.dressing())
+    std::printf("sewn in %d frames (largest seam gap %.2f mm, %zu vertices welded), %zu cloth vertices\n",
+                dressed->sewingFrames, 1e3 * double(dressed->largestGapBeforeWeld), dressed->weldedVertices,
+                drape.model()->vertexCount());
+}
+
+nlohmann::json drapeMetrics(const DrapeOutcome& run, const std::vector<std::string>& outputs,
+                            const ExactDistances* exact) {
+  const DrapeScene& scene = run.scene;
+  const ClothSettings& settings = run.drape.settings();
+  const ClothModel& model = *run.drape.model();
+  const RelaxReport* relaxed = run.relaxed ? &*run.relaxed : nullptr;
+  nlohmann::json metrics = {
+      {"scene", run.options.scenePath},
+      {"backend", std::string(backendName(scene.backend))},
+      {"gl", run.gl},
+      {"frames", scene.frames},
+      {"substeps_per_frame", settings.substeps},
+      {"substeps_chosen", scene.settings.substeps == 0 ? "auto" : "fixed"},
+      {"max_substep_halvings", settings.maxSubstepHalvings},
+      {"substeps_last_frame", run.drape.solver().lastSubsteps()},  // more than per_frame after a retried frame
+      {"explicit_stable_substep_s", settings.integrator == ClothIntegrator::SymplecticEuler
+                                        ? nlohmann::json(explicitStableStep(model, settings).maxSubstep)
+                                        : nlohmann::json(nullptr)},
+      {"until_rest", relaxed ? nlohmann::json{{"converged", relaxed->converged},
+                                              {"substeps", relaxed->iterations},
+                                              {"max_speed_m_per_s", relaxed->maxSpeed}}
+                             : nlohmann::json(nullptr)},
+      {"vertices", model.vertexCount()},
+      {"springs", model.springs.size()},
+      {"state_hash", stateHashText(run.state)},
+      {"seconds",
+       {{"prepare", run.seconds.prepare},
+        {"setup", run.seconds.setup},
+        {"simulate", run.seconds.simulate},
+        {"render", run.seconds.render}}},
+      {"outputs", outputs},
+  };
+  if (!scene.boxes.empty() || !scene.props.empty()) metrics["props"] = propsReport(scene, run.drape.props());
+  if (const SceneBody* body = run.drape.body(); body && exact) addBodyReports(metrics, run, *body, *exact);
+  return metrics;
+}
+
+void printPenetration(const PreparedDrape& drape, const ExactDistances& exact) {
+  const SceneBody* body = drape.body();
+  if (!body || !exact.distances) return;
+  std::printf("penetration (exact reference, %s): %s\n",
+              body->views        ? "depth views"
+              : body->sphereTree ? "sphere tree"
+                                 : "distance grid",
+              describe(penetrationStats(*exact.distances)).c_str());
+}
+
+void printDrapeSummary(const DrapeOutcome& run, const OutputSet& outputs) {
+  std::printf("simulated %d frames x %d substeps, %zu vertices, in %.2f s (%s backend)\n", run.scene.frames,
+              run.drape.settings().substeps, run.drape.model()->vertexCount(), run.seconds.simulate,
+              std::string(backendName(run.scene.backend)).c_str());
+  std::printf("state hash: %s\n", stateHashText(run.state).c_str());
+  std::printf("wrote %zu files:\n", outputs.size());
+  for (const std::filesystem::path& path : outputs.finalPaths()) std::printf("  %s\n", path.c_str());
+}
+
+}  // namespace hg::app

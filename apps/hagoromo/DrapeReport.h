@@ -1,0 +1,61 @@
+#pragma once
+/// The reports of `hagoromo drape` (apps/hagoromo/DrapeCommand.h): the lines it prints about
+/// the prepared scene and the finished run, and the metrics JSON (NAME.json).
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <glm/vec3.hpp>
+#include <nlohmann/json.hpp>
+
+#include "apps/common/OutputSet.h"
+#include "apps/hagoromo/DrapeCommand.h"
+#include "sim/cloth/ClothSolver.h"
+#include "sim/core/Result.h"
+#include "sim/scene/DrapeScene.h"
+#include "sim/scene/PreparedDrape.h"
+
+namespace hg::app {
+
+/// Seconds spent in each stage of a run (the metrics' "seconds").
+struct DrapeSeconds {
+  double prepare = 0.0, setup = 0.0, simulate = 0.0, render = 0.0;
+};
+
+/// A finished run as the reports see it.
+struct DrapeOutcome {
+  const DrapeOptions& options;
+  const DrapeScene& scene;
+  const PreparedDrape& drape;
+  const ClothState& state;                    ///< the last frame's
+  const std::optional<RelaxReport>& relaxed;  ///< with solver.until_rest
+  std::string gl;                             ///< the OpenGL driver's description
+  DrapeSeconds seconds;
+};
+
+/// The exact reference of a run with an avatar: CGAL's signed distances (m, < 0 inside) of
+/// the cloth's vertices to the body's surface at the last frame.
+struct ExactDistances {
+  std::vector<glm::vec3> points;                                ///< the cloth's vertices
+  Result<std::vector<float>> distances = std::vector<float>{};  ///< per point, or the reference's error
+};
+ExactDistances exactDistances(const ClothState& state, const TriangleMesh& body);
+
+/// "%016llx" of stateHash(state).
+std::string stateHashText(const ClothState& state);
+
+/// The body collider, the props and the sewing of a prepared scene, a line each.
+void printPreparedDrape(const DrapeScene& scene, const PreparedDrape& drape);
+
+/// The metrics JSON; `outputs`: the files staged so far; `exact`: with an avatar.
+nlohmann::json drapeMetrics(const DrapeOutcome& run, const std::vector<std::string>& outputs,
+                            const ExactDistances* exact);
+
+/// With --measure-penetration: the exact reference's penetration percentiles, a line.
+void printPenetration(const PreparedDrape& drape, const ExactDistances& exact);
+
+/// The run's summary after the outputs are committed: frames, substeps, time, state hash,
+/// the files written.
+void printDrapeSummary(const DrapeOutcome& run, const OutputSet& outputs);
+
+}  // namespace hg::app

@@ -1,0 +1,77 @@
+#pragma once
+/// A drape scene's body (scene key "avatar", sim/scene/DrapeScene.h): the mannequin or a
+/// character file, posed from motion capture, with its collider for the cloth (a signed
+/// distance grid, depth views as in docs/methods.md section 2, or a sphere tree as in
+/// section 6), and, with avatar.motion.animate, the animator that moves it frame by frame.
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <span>
+
+#include "sim/body/Mannequin.h"
+#include "sim/body/Skeleton.h"
+#include "sim/cloth/ClothSolver.h"
+#include "sim/contact/DepthViews.h"
+#include "sim/core/Result.h"
+#include "sim/core/TriangleMesh.h"
+#include "sim/scene/DrapeScene.h"
+
+namespace hg {
+
+class CpuBodySkinner;
+
+/// A body that follows a retargeted BVH clip: per frame it is skinned (dual quaternion
+/// or linear) and its signed distance grid is rebuilt (exact, CGAL; a few tenths of a
+/// second per frame at 1 cm cells): the still-body collider made to move, frame by frame.
+class BodyAnimator {
+ public:
+  /// `rest`: the unposed avatar (T-pose, as BVH clips are); errors name the files.
+  static Result<std::unique_ptr<BodyAnimator>> create(const SkinnedMesh& rest, const std::filesystem::path& directory,
+                                                      const SceneMotion& motion, const BodyContactSettings& contact);
+  ~BodyAnimator();
+  BodyAnimator(const BodyAnimator&) = delete;
+  BodyAnimator& operator=(const BodyAnimator&) = delete;
+
+  /// Skins the body into the clip's pose at `seconds` (clamped to the clip).
+  Result<TriangleMesh> meshAt(float seconds);
+  /// The collider of `mesh` (a pose from meshAt).
+  Result<std::shared_ptr<const SignedDistanceGrid>> colliderOf(const TriangleMesh& mesh) const;
+  /// The depth views of `mesh` moving at `velocities` (m/s per vertex, or empty), in
+  /// view boxes fixed for the whole clip (they cover every pose of it).
+  Result<std::shared_ptr<const DepthViewImages>> viewsOf(const TriangleMesh& mesh,
+                                                         std::span<const glm::vec3> velocities) const;
+  /// Sets the solver's body collider (grid or views, as the scene's contact method) to
+  /// `mesh`; `previous` (the last frame's mesh, or null) over `dt` gives the surface
+  /// velocity of the views.
+  /// `renderViews`, when set, renders the views instead of the CPU reference (the GPU
+  /// backend: GpuDepthViewRenderer, whose buffers the solver then binds).
+  using ViewRenderer =
+      std::function<Status(ClothSolver&, const DepthViewSetup&, const TriangleMesh&, std::span<const glm::vec3>)>;
+  Status updateCollider(ClothSolver& solver, const TriangleMesh& mesh, const TriangleMesh* previous, float dt,
+                        const ViewRenderer& renderViews = {}) const;
+  const DepthViewSetup& viewSetup() const { return m_viewSetup; }
+  const BodyContactSettings& contact() const { return m_contact; }
+  const SkinnedMesh& rest() const { return *m_rest; }
+  const Animation& clip() const { return m_clip; }
+
+ private:
+  BodyAnimator();
+
+  std::shared_ptr<const SkinnedMesh> m_rest;
+  Animation m_clip;
+  std::unique_ptr<CpuBodySkinner> m_skinner;  ///< skins m_rest into the clip's poses (sim/skinning/BodySkinner.h)
+  BodyContactSettings m_contact;
+  DepthViewSetup m_viewSetup;  ///< with DepthViews: boxes around every pose of the clip
+};
+
+/// `body` skinned into `pose` (dual quaternion or linear blend), with that pose as its
+/// new rest (bind) pose.
+Result<SkinnedMesh> posedBody(const SkinnedMesh& body, const Pose& pose, bool dualQuaternion);
+/// `body` skinned into the pose of the retargeted BVH clip at motion.time (files relative
+/// to `directory`); the result's rest pose is that pose. Errors name the file.
+Result<SkinnedMesh> poseFromMotion(const SkinnedMesh& body, const std::filesystem::path& directory,
+                                   const SceneMotion& motion);
+/// Builds scene.avatar; errors name the scene and the avatar parameter.
+Result<SceneBody> buildSceneBody(const DrapeScene& scene);
+
+}  // namespace hg

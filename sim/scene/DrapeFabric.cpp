@@ -1,0 +1,82 @@
+#include "sim/scene/DrapeFabric.h"
+
+#include <algorithm>
+#include <optional>
+#include <utility>
+
+#include "sim/cloth/FabricPresets.h"
+
+namespace hg {
+
+Result<FabricMaterial> fabricMaterial(const std::filesystem::path& presetsFile, const std::string& name) {
+  auto preset = findFabricPreset(presetsFile, name);
+  if (!preset) return preset.error();
+  FabricMaterial result;
+  const float reference = std::max({preset->stretchWarp, preset->stretchWeft, preset->stretchBias});
+  result.material.arealDensity = preset->arealDensity;
+  result.material.tensileStiffness = reference;
+  result.material.bendingRigidity = preset->bendingRigidity;
+  result.anisotropy =
+      glm::vec4(preset->stretchWarp, preset->stretchWeft, preset->stretchBias, preset->stretchBias) / reference;
+  return result;
+}
+
+Result<SceneClothMaterial> sceneClothMaterial(const DrapeScene& scene) {
+  ClothMaterial material = scene.material;
+  std::optional<glm::vec4> uniform = scene.anisotropyUniform;
+  if (!scene.fabric.empty()) {
+    auto fabric = fabricMaterial(scene.directory / "fabrics.json", scene.fabric);
+    if (!fabric) return fabric.error().prefixed("cloth.fabric: ");
+    auto overridden = [&](const char* key) {
+      return std::find(scene.materialOverrides.begin(), scene.materialOverrides.end(), key) !=
+             scene.materialOverrides.end();
+    };
+    if (!overridden("areal_density")) material.arealDensity = fabric->material.arealDensity;
+    if (!overridden("tensile_stiffness")) material.tensileStiffness = fabric->material.tensileStiffness;
+    if (!overridden("bending_rigidity")) material.bendingRigidity = fabric->material.bendingRigidity;
+    if (!uniform && scene.anisotropyTexture.empty()) uniform = fabric->anisotropy;
+  }
+  std::optional<AnisotropyTexture> anisotropy;
+  if (!scene.anisotropyTexture.empty()) {
+    auto texture = loadAnisotropyTexture(scene.directory / scene.anisotropyTexture, scene.anisotropyScale);
+    if (!texture) return texture.error().prefixed("cloth: ");
+    anisotropy = std::move(texture).value();
+  } else if (uniform) {
+    anisotropy = AnisotropyTexture::uniform(*uniform, scene.anisotropyScale);
+  }
+  return SceneClothMaterial{material, std::move(anisotropy)};
+}
+
+Result<ClothModel> buildSceneCloth(const DrapeScene& scene) {
+  auto material = sceneClothMaterial(scene);
+  if (!material) return material.error();
+  Result<TriangleMesh> mesh =
+      scene.mesh.empty() ? makeSquareSheet(scene.sheet) : importClothMesh(scene.directory / scene.mesh);
+  if (!mesh) return mesh.error().prefixed("cloth: ");
+  auto model = buildClothModel(*mesh, material->material, scene.pinned, std::move(material->anisotropy));
+  if (!model) return model.error().prefixed("cloth: ");
+  return model;
+}
+
+Result<std::vector<GarmentSpec>> sceneGarments(const DrapeScene& scene, const ClothMaterial& outfit) {
+  std::vector<GarmentSpec> garments = scene.garments;
+  for (std::size_t g = 0; g < garments.size(); ++g) {
+    GarmentSpec& spec = garments[g];
+    if (spec.fabric.empty() && !spec.arealDensity && !spec.tensileStiffness && !spec.bendingRigidity) continue;
+    ClothMaterial m = outfit;
+    if (!spec.fabric.empty()) {
+      auto fabric = fabricMaterial(scene.directory / "fabrics.json", spec.fabric);
+      if (!fabric) return fabric.error().prefixed("garments[" + std::to_string(g) + "].fabric: ");
+      m.arealDensity = fabric->material.arealDensity;
+      m.tensileStiffness = fabric->material.tensileStiffness;
+      m.bendingRigidity = fabric->material.bendingRigidity;
+    }
+    if (spec.arealDensity) m.arealDensity = *spec.arealDensity;
+    if (spec.tensileStiffness) m.tensileStiffness = *spec.tensileStiffness;
+    if (spec.bendingRigidity) m.bendingRigidity = *spec.bendingRigidity;
+    spec.material = m;
+  }
+  return garments;
+}
+
+}  // namespace hg
