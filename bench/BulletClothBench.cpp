@@ -9,8 +9,8 @@
 //     horizontal at y = 1.3 m, triangulated with alternating diagonals, so the springs
 //     (ours) and the links (Bullet, CreatePatch with gendiags) are the same edge set;
 //   - mass: 0.15 kg/m^2 x 1.6^2 m^2 = 0.384 kg, split equally over the vertices;
-//   - gravity -9.81 m/s^2; no pinned vertex in either; no colliders (ours: hasSphere and
-//     hasGround false; Bullet: no rigid body in the world, no self-collision);
+//   - gravity -9.81 m/s^2; no pinned vertex in either; no colliders (ours: no sphere and
+//     no ground in ClothSettings::colliders; Bullet: no rigid body in the world, no self-collision);
 //   - S = 10 substeps of 1/600 s per frame (Bullet: stepSimulation(1/60, 10, 1/600); the
 //     substeps Bullet really took are counted with its internal tick callback);
 //   - air drag: our velocityDamping 0.2 1/s, Bullet kDP = 0.2 x 1/600 per substep (the same
@@ -99,8 +99,8 @@ void oursStep(benchmark::State& state, int threads, const char* name) {
       std::make_shared<const ClothModel>(buildClothModel(makeSquareSheet(spec).value(), ClothMaterial{}).value());
   ClothSettings settings;
   settings.substeps = kSubsteps;
-  settings.hasSphere = false;
-  settings.hasGround = false;
+  settings.colliders.spheres.clear();
+  settings.colliders.grounds.clear();
   settings.threads = threads;
   auto solver = createCpuClothSolver(model, settings);
   if (!solver) {

@@ -5,7 +5,6 @@
 #include <glm/geometric.hpp>
 
 namespace hg {
-
 DrapeSceneView::DrapeSceneView(const ClothModel& model, const ClothSettings& settings, const TriangleMesh* body)
     : m_cloth(model.restMesh()) {
   if (body) {
@@ -17,10 +16,10 @@ DrapeSceneView::DrapeSceneView(const ClothModel& model, const ClothSettings& set
     lo = glm::min(lo, p);
     hi = glm::max(hi, p);
   }
-  if (settings.hasSphere) {
-    m_sphere = makeUvSphere(settings.sphereCenter, settings.sphereRadius, 48, 96);
-    lo = glm::min(lo, settings.sphereCenter - glm::vec3(settings.sphereRadius));
-    hi = glm::max(hi, settings.sphereCenter + glm::vec3(settings.sphereRadius));
+  for (const SphereCollider& sphere : settings.colliders.spheres) {
+    appendMesh(m_sphere, makeUvSphere(sphere.centre, sphere.radius, 48, 96));
+    lo = glm::min(lo, sphere.centre - glm::vec3(sphere.radius));
+    hi = glm::max(hi, sphere.centre + glm::vec3(sphere.radius));
   }
   for (const glm::vec3& p : m_body.positions) {
     lo = glm::min(lo, p);
@@ -29,10 +28,11 @@ DrapeSceneView::DrapeSceneView(const ClothModel& model, const ClothSettings& set
   m_center = 0.5f * (lo + hi);
   m_radius = 0.5f * glm::length(hi - lo);
   // Cloth falls: frame a little below the rest shape, down to the ground if it is near.
-  if (settings.hasGround) m_center.y = std::max(0.5f * (lo.y + settings.groundHeight), m_center.y - 0.25f * m_radius);
-  if (settings.hasGround) {
+  // The first ground plane is drawn (level, as scene files give it).
+  if (!settings.colliders.grounds.empty()) {
+    const float y = settings.colliders.grounds.front().height;
+    m_center.y = std::max(0.5f * (lo.y + y), m_center.y - 0.25f * m_radius);
     const float extent = 2.0f * m_radius;
-    const float y = settings.groundHeight;
     m_ground.positions = {{m_center.x - extent, y, m_center.z - extent},
                           {m_center.x - extent, y, m_center.z + extent},
                           {m_center.x + extent, y, m_center.z + extent},

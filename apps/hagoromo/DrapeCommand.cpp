@@ -221,7 +221,7 @@ Result<DrapePictures> renderDrape(const DrapeScene& scene, const PreparedDrape& 
   // The body's depth views (the last frame's when they stayed on the CPU, else the first
   // pose's), one column per view, a row per layer.
   if (body && body->views) {
-    const auto& last = drape.solver().settings().bodyViews;
+    const auto& last = drape.solver().settings().colliders.depthViews;
     pictures.images.emplace_back(scene.name + "_depth_views.png", depthViewsPicture(last ? *last : *body->views));
   }
   return pictures;

@@ -140,7 +140,8 @@ nlohmann::json viewsContactReport(const DepthViewSetup& setup) {
 void addBodyReports(nlohmann::json& metrics, const DrapeOutcome& run, const SceneBody& body,
                     const ExactDistances& exact) {
   const ClothSettings& settings = run.drape.settings();
-  const SignedDistanceGrid* grid = run.drape.solver().settings().body.get();  // the last pose's collider
+  const SignedDistanceGrid* grid =
+      run.drape.solver().settings().colliders.distanceGrid.get();  // the last pose's collider
   const DepthViewImages* views = body.views.get();  // the first pose's (the setup is the same every frame)
   metrics["avatar"] = avatarReport(body);
   if (const DressedAvatar* dressed = run.drape.dressing()) metrics["dressing"] = dressingReport(run.scene, *dressed);

@@ -42,11 +42,6 @@ Status ClothSettings::validate() const {
   if (!(friction >= 0.0f) || !std::isfinite(friction)) return Error{"friction must be >= 0"};
   if (!(contactOffset >= 0.0f) || !std::isfinite(contactOffset)) return Error{"contact_offset must be >= 0 m"};
   if (!finite(gravity)) return Error{"gravity must be finite"};
-  if (hasSphere && (!finite(sphereCenter) || !(sphereRadius > 0.0f) || !std::isfinite(sphereRadius)))
-    return Error{"sphere needs a finite center and a radius > 0 m"};
-  if (hasGround &&
-      (!std::isfinite(groundHeight) || !finite(groundNormal) || std::abs(glm::length(groundNormal) - 1.0f) > 1e-4f))
-    return Error{"ground needs a finite height and a unit normal"};
   if (!(maxSpeed > 0.0f)) return Error{"max_speed must be > 0 m/s"};
   if (threads < 0) return Error{"threads must be >= 0"};
   if (!(compressionScale >= 0.0f) || !(extensionScale >= 0.0f) || !std::isfinite(compressionScale) ||
@@ -58,36 +53,12 @@ Status ClothSettings::validate() const {
   if (maxSubstepHalvings < 0 || maxSubstepHalvings > 10) return Error{"max_substep_halvings must be in 0..10"};
   if (solverIterations < 1 || solverIterations > 10000) return Error{"iterations must be in 1..10000"};
   if (!(chebyshevRho >= 0.0f && chebyshevRho < 1.0f)) return Error{"chebyshev_rho must be in [0, 1)"};
-  if (boxes.size() > HG_MAX_CLOTH_BOXES)
-    return Error{"boxes: at most " + std::to_string(HG_MAX_CLOTH_BOXES) + " box colliders (HG_MAX_CLOTH_BOXES), got " +
-                 std::to_string(boxes.size())};
-  for (std::size_t i = 0; i < boxes.size(); ++i) {
-    const Obb& b = boxes[i];
-    bool ok = finite(b.centre) && finite(b.halfLengths) && b.halfLengths.x >= 0.0f && b.halfLengths.y >= 0.0f &&
-              b.halfLengths.z >= 0.0f;
-    for (const glm::vec3& axis : b.axes) ok = ok && finite(axis) && std::abs(glm::length(axis) - 1.0f) < 1e-3f;
-    if (!ok) return Error{"boxes[" + std::to_string(i) + "] needs a finite centre, unit axes and half extents >= 0 m"};
-  }
-  for (std::size_t i = 0; i < boxFriction.size(); ++i)
-    if (!std::isfinite(boxFriction[i])) return Error{"boxes[" + std::to_string(i) + "].friction must be finite"};
-  if (sphereTrees) {
-    for (std::size_t i = 0; i < sphereTrees->instances.size(); ++i) {
-      const kernels::SphereTreeInstance& t = sphereTrees->instances[i];
-      if (std::size_t(t.base.x) + t.base.y > sphereTrees->nodes.size() || t.base.y == 0)
-        return Error{"sphere tree collider " + std::to_string(i) + " points outside the node array"};
-      if (!(t.translation.w >= 0.0f))
-        return Error{"sphere tree collider " + std::to_string(i) + ": friction must be >= 0"};
-    }
-  }
-  return Status::success();
+  return colliders.validate();
 }
 
 kernels::ClothStepParams ClothSettings::stepParams(const ClothModel& model, int substepCount, float damping) const {
   kernels::ClothStepParams p{};
   p.gravity = glm::vec4(gravity, 0.0f);
-  p.sphere = hasSphere ? glm::vec4(sphereCenter, sphereRadius) : glm::vec4(0.0f);
-  p.plane = glm::vec4(groundNormal, groundHeight);
-  p.usePlane = hasGround ? 1u : 0u;
   p.dt = frameDt / float(substepCount);
   p.velocityDamping = damping;
   p.friction = friction;
@@ -103,34 +74,12 @@ kernels::ClothStepParams ClothSettings::stepParams(const ClothModel& model, int 
   p.yieldAngle = yieldAngle;
   p.plasticRate = plasticRate;
   p.useContacts = 0u;
-  if (body) {
-    p.bodyGrid = glm::vec4(body->origin, body->cellSize);
-    p.bodyGridDims = glm::uvec4(glm::uvec3(body->dims), 0u);
-  }
-  if (bodyViews) p.depthViews = glm::uvec4(std::uint32_t(bodyViews->setup.views.size()), 0u, 0u, 0u);
-  p.colliders =
-      glm::uvec4(std::uint32_t(boxes.size()), sphereTrees ? std::uint32_t(sphereTrees->instances.size()) : 0u, 0u, 0u);
-  p.colliderSearch = glm::vec4(sphereTreeSearchRadius(), 0.0f, 0.0f, 0.0f);
+  p.colliderCount = std::uint32_t(colliderRecords().size());
   return p;
 }
 
-std::vector<kernels::ClothBox> ClothSettings::boxRecords() const {
-  std::vector<kernels::ClothBox> records;
-  records.reserve(boxes.size());
-  for (std::size_t i = 0; i < boxes.size(); ++i) {
-    const float mu = i < boxFriction.size() && boxFriction[i] >= 0.0f ? boxFriction[i] : friction;
-    records.push_back(clothBox(boxes[i], mu));
-  }
-  return records;
-}
-
-kernels::ClothBox clothBox(const Obb& box, float friction) {
-  kernels::ClothBox b{};
-  b.centre = glm::vec4(box.centre, friction);
-  b.axis0 = glm::vec4(box.axes[0], box.halfLengths.x);
-  b.axis1 = glm::vec4(box.axes[1], box.halfLengths.y);
-  b.axis2 = glm::vec4(box.axes[2], box.halfLengths.z);
-  return b;
+std::vector<kernels::ClothCollider> ClothSettings::colliderRecords() const {
+  return colliders.records(friction, sphereTreeSearchRadius());
 }
 
 StepStatus ClothSolver::advanceFrame(int substeps, float velocityDamping) {

@@ -11,14 +11,11 @@
 #include <glm/vec3.hpp>
 #include <glm/vec4.hpp>
 
+#include "sim/cloth/ClothColliders.h"
 #include "sim/cloth/ClothModel.h"
-#include "sim/contact/DepthViews.h"
-#include "sim/contact/SignedDistanceGrid.h"
 #include "sim/core/Backend.h"
 #include "sim/core/Result.h"
 #include "sim/core/StepStatus.h"
-#include "sim/geometry/Obb.h"
-#include "sim/spheretree/SphereTreeQueries.h"
 
 namespace hg {
 
@@ -59,21 +56,9 @@ std::string_view backendName(Backend backend);
 /// "cpu" or "gpu" (case-sensitive); error otherwise.
 Result<Backend> parseBackend(std::string_view name);
 
-/// Sphere-tree colliders of a cloth (docs/methods.md section 6): a SphereTreeSet (every tree's
-/// nodes in one array, the layout of sim/gpu/shaders/sphere_tree_common.glsl, and the placed trees
-/// with their friction in translation.w), immutable once handed to a solver (shared, not
-/// copied). A vertex's contact is the nearest leaf sphere surface over all instances
-/// within ClothSettings::sphereTreeSearchRadius() (sphereTreeQueryPoint on the CPU,
-/// sphereTreeNearestAll on the GPU: the same traversal); the deepest of all colliders
-/// wins, as everywhere.
-using SphereTreeColliders = SphereTreeSet;
-
 /// ClothSettings::substeps = 0 asks for the count to be chosen (sim/cloth/StableStep.h):
 /// the explicit integrator's stable count, or this many for the projective one.
 inline constexpr int kProjectiveAutoSubsteps = 40;
-
-/// The std430 record of an analytic box collider with friction mu.
-kernels::ClothBox clothBox(const Obb& box, float friction);
 
 /// Run-time settings of a cloth simulation (SI units).
 struct ClothSettings {
@@ -85,27 +70,9 @@ struct ClothSettings {
   float velocityDamping = 0.2f;  ///< 1/s, dv/dt = -c v (air drag stand-in)
   float friction = 0.4f;         ///< Coulomb mu at colliders
   float contactOffset = 0.005f;  ///< m kept between cloth and colliders
-  bool hasSphere = true;
-  glm::vec3 sphereCenter{0.0f, 0.6f, 0.0f};  ///< m
-  float sphereRadius = 0.5f;                 ///< m
-  bool hasGround = true;
-  float groundHeight = 0.0f;                 ///< m: the plane dot(groundNormal, x) = groundHeight
-  glm::vec3 groundNormal{0.0f, 1.0f, 0.0f};  ///< unit normal of the ground plane (tilt it for an incline)
-  /// A body collider (signed distance grid of a closed mesh, sim/contact), or none.
-  /// The body holds still; friction and contactOffset apply as at the other colliders.
-  std::shared_ptr<const SignedDistanceGrid> body;
-  /// A body seen through depth views (sim/contact/DepthViews.h; docs/methods.md section 2),
-  /// or none. Its surface velocity drives friction; contactOffset is the skin offset.
-  /// Both body colliders may be set; the deeper contact wins.
-  std::shared_ptr<const DepthViewImages> bodyViews;
-  /// Analytic box colliders (docs/methods.md section 7; the contact of kernels/obb.glslh
-  /// obbSignedContact: outward normal and signed gap of the solid box). They hold still.
-  std::vector<Obb> boxes;
-  /// Friction mu of boxes[i] (missing or negative entries: `friction`).
-  std::vector<float> boxFriction;
-  /// Sphere-tree colliders (props, or the body as a sphere tree), or none. Each instance
-  /// carries its own friction.
-  std::shared_ptr<const SphereTreeColliders> sphereTrees;
+  /// Spheres, ground planes, the body (distance grid, depth views), boxes and sphere
+  /// trees (sim/cloth/ClothColliders.h); a ground plane at y = 0 unless changed.
+  ClothColliders colliders = ClothColliders::groundOnly();
   /// With body depth views: after every step() also sample the colliders (contactAt,
   /// boxes and sphere trees included) at the midpoints of
   /// the cloth's edges and the centroids of its triangles, and move the vertices of an
@@ -144,8 +111,8 @@ struct ClothSettings {
   /// leaf that matters lies within it; the margin keeps the gap of near misses for the
   /// deepest-contact choice. Smaller radii prune more nodes.
   float sphereTreeSearchRadius() const { return 2.0f * contactOffset + 1e-3f; }
-  /// boxes with boxFriction as std430 records.
-  std::vector<kernels::ClothBox> boxRecords() const;
+  /// The colliders' records with this friction and search radius (ClothColliders::records).
+  std::vector<kernels::ClothCollider> colliderRecords() const;
   /// The kernel parameters of one substep for a model.
   kernels::ClothStepParams stepParams(const ClothModel& model, int substepCount, float damping) const;
 };
@@ -193,22 +160,11 @@ class ClothSolver {
   /// Moves pinned vertices (inverse mass 0) to new positions, e.g. along an animation;
   /// their velocity becomes (target - current) / frameDt for the spring damping.
   virtual void setPinTargets(std::span<const std::uint32_t> vertices, std::span<const glm::vec3> positions) = 0;
-  /// Replaces the body collider (e.g. the body's next pose along an animation), or
-  /// removes it (null). The next step() collides with it. The GPU backend uploads it.
-  virtual void setBody(std::shared_ptr<const SignedDistanceGrid> body) { m_settings.body = std::move(body); }
-  /// Replaces the body's depth views (e.g. rendered for the body's next pose), or
-  /// removes them (null). The GPU backend uploads them.
-  virtual void setBodyViews(std::shared_ptr<const DepthViewImages> views) { m_settings.bodyViews = std::move(views); }
-  /// Replaces the analytic box colliders (and their friction, see ClothSettings::boxFriction).
-  /// The GPU backend uploads them.
-  virtual void setBoxes(std::vector<Obb> boxes, std::vector<float> friction = {}) {
-    m_settings.boxes = std::move(boxes);
-    m_settings.boxFriction = std::move(friction);
-    m_boxRecords = m_settings.boxRecords();
-  }
-  /// Replaces the sphere-tree colliders (null: none). The GPU backend uploads them.
-  virtual void setSphereTrees(std::shared_ptr<const SphereTreeColliders> trees) {
-    m_settings.sphereTrees = std::move(trees);
+  /// Replaces the colliders (e.g. the body's next pose along an animation). The next
+  /// step() collides with them; the GPU backend uploads what changed.
+  virtual void setColliders(ClothColliders colliders) {
+    m_settings.colliders = std::move(colliders);
+    m_colliderRecords = m_settings.colliderRecords();
   }
   /// Replaces the continuous collision pass (null: none); the next step() uses it.
   void setContinuousCollision(std::shared_ptr<ContinuousCollision> pass) {
@@ -230,7 +186,7 @@ class ClothSolver {
 
  protected:
   ClothSolver(std::shared_ptr<const ClothModel> model, const ClothSettings& settings)
-      : m_model(std::move(model)), m_settings(settings), m_boxRecords(settings.boxRecords()) {}
+      : m_model(std::move(model)), m_settings(settings), m_colliderRecords(settings.colliderRecords()) {}
   /// Runs `substeps` substeps of frameDt / substeps with the given velocity damping.
   virtual StepStatus advance(int substeps, float velocityDamping) = 0;
   /// The per-frame feature pass (settings().featureContacts) when the body is seen
@@ -238,11 +194,11 @@ class ClothSolver {
   /// their vertices out.
   virtual void resolveBodyFeatures() = 0;
   /// Whether resolveBodyFeatures() has work: featureContacts and depth views.
-  virtual bool hasBodyViews() const { return m_settings.bodyViews != nullptr; }
+  virtual bool hasBodyViews() const { return m_settings.colliders.depthViewCount() > 0; }
 
   std::shared_ptr<const ClothModel> m_model;
   ClothSettings m_settings;
-  std::vector<kernels::ClothBox> m_boxRecords;  ///< m_settings.boxRecords()
+  std::vector<kernels::ClothCollider> m_colliderRecords;  ///< m_settings.colliderRecords()
   int m_lastSubsteps = 0;
 
  private:

@@ -52,29 +52,37 @@ void CpuClothSolverBase::creep(const kernels::ClothStepParams& params) {
   }
 }
 
-kernels::VertexContact CpuClothSolverBase::contactAt(glm::vec3 x, const kernels::ClothStepParams& params) const {
-  kernels::VertexContact contact = kernels::analyticContact(x, params);
-  glm::ivec3 corner;
-  glm::vec3 fraction;
-  const SignedDistanceGrid* body = m_settings.body.get();
-  if (body && kernels::bodyGridCell(x, params, corner, fraction)) {
-    float c[8];
-    for (std::uint32_t k = 0; k < 8; ++k) c[k] = body->values[kernels::bodyGridIndex(corner, k, params)];
-    contact = kernels::deeperContact(contact, kernels::bodyContactFromCorners(c, fraction, params));
+namespace {
+
+/// The CPU backend's storage behind the collider walk (kernels/cloth_contact.glslh): the
+/// records, the grid's values, the depth views and the sphere trees on the host.
+struct HostColliders {
+  const std::vector<kernels::ClothCollider>& records;
+  const ClothColliders& colliders;
+
+  kernels::ClothCollider clothCollider(std::uint32_t i) const { return records[i]; }
+  float distanceGridValue(const kernels::ClothCollider& grid, glm::ivec3 p) const {
+    return colliders.distanceGrid
+        ->values[std::uint32_t(p.x) + grid.kind.y * (std::uint32_t(p.y) + grid.kind.z * std::uint32_t(p.z))];
   }
-  if (const DepthViewImages* views = m_settings.bodyViews.get(); views && params.depthViews.x > 0)
-    contact = kernels::deeperContact(contact, depthViewContact(*views, x, params.friction));
-  for (const kernels::ClothBox& box : m_boxRecords)
-    contact = kernels::deeperContact(contact, kernels::boxContact(box, x));
-  if (const SphereTreeColliders* trees = m_settings.sphereTrees.get()) {
+  kernels::VertexContact depthViewsContact(const kernels::ClothCollider& views, glm::vec3 x) const {
+    if (!colliders.depthViews) return kernels::noContact();  // views resident on a GPU only
+    return depthViewContact(*colliders.depthViews, x, views.b.x);
+  }
+  kernels::VertexContact sphereTreesContact(const kernels::ClothCollider& trees, glm::vec3 x) const {
     // The nearest leaf over every instance (sim/gpu/shaders/body_contact.glsl: sphereTreeNearestAll).
-    const kernels::SpherePointResult hit =
-        sphereTreeQueryPoint(*trees, glm::vec4(x, params.colliderSearch.x), kSphereQueryAllInstances);
-    if (hit.normalDistance.w < HG_NO_CONTACT_GAP)
-      contact = kernels::deeperContact(
-          contact, kernels::sphereTreeContact(hit.normalDistance, trees->instances[hit.leaf.x].translation.w));
+    const SphereTreeColliders& set = *colliders.sphereTrees;
+    const kernels::SpherePointResult hit = sphereTreeQueryPoint(set, glm::vec4(x, trees.b.x), kSphereQueryAllInstances);
+    if (!(hit.normalDistance.w < HG_NO_CONTACT_GAP)) return kernels::noContact();
+    return kernels::sphereTreeContact(hit.normalDistance, set.instances[hit.leaf.x].translation.w);
   }
-  return contact;
+};
+
+}  // namespace
+
+kernels::VertexContact CpuClothSolverBase::contactAt(glm::vec3 x, const kernels::ClothStepParams& params) const {
+  const HostColliders source{m_colliderRecords, m_settings.colliders};
+  return kernels::contactAt(source, x, params.colliderCount);
 }
 
 void CpuClothSolverBase::resolveBodyFeatures() {

@@ -55,8 +55,8 @@ class CpuClothSolverBase : public ClothSolver {
   /// The per-frame feature pass (sim/gpu/shaders/cloth_features_*.comp on the GPU).
   void resolveBodyFeatures() override;
 
-  /// The deepest contact at x: the analytic colliders, the body grid, the body's depth
-  /// views, the boxes and the sphere trees (sim/gpu/shaders/body_contact.glsl on the GPU).
+  /// The deepest contact at x over the colliders (kernels/cloth_contact.glslh contactAt
+  /// with the host's storage; sim/gpu/shaders/body_contact.glsl gives the GPU's).
   kernels::VertexContact contactAt(glm::vec3 x, const kernels::ClothStepParams& params) const;
 
   ClothState m_state;                             ///< the current state (positions m, velocities m/s)

@@ -38,7 +38,7 @@ GpuClothSolverBase::GpuClothSolverBase(std::shared_ptr<const ClothModel> model, 
   m_status = gl::createBuffer(sizeof(zero), &zero);
   uploadBody();
   uploadBodyViews();
-  uploadBoxes();
+  uploadColliderRecords();
   uploadSphereTrees();
   m_featureDisplacements = gl::createBuffer(std::max<std::size_t>(m.vertexCount(), 1) * sizeof(glm::vec4));
 }
@@ -48,7 +48,7 @@ void GpuClothSolverBase::resolveBodyFeatures() {
   if (vertexGroups == 0) return;
   kernels::ClothStepParams params =
       m_settings.stepParams(*m_model, std::max(m_lastSubsteps, 1), m_settings.velocityDamping);
-  beginAdvance(params);  // parameters (with the GPU-resident views' count) and bindings
+  beginAdvance(params);  // parameters and bindings
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HG_BINDING_FEATURE_DISPLACEMENTS, m_featureDisplacements.id());
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HG_BINDING_POSITIONS_IN, positionsBuffer().id());
   glUseProgram(m_sharedPrograms.featuresGather.id());
@@ -62,7 +62,7 @@ void GpuClothSolverBase::resolveBodyFeatures() {
 }
 
 void GpuClothSolverBase::uploadBody() {
-  const SignedDistanceGrid* body = m_settings.body.get();
+  const SignedDistanceGrid* body = m_settings.colliders.distanceGrid.get();
   const float noBody = 0.0f;
   const glm::ivec3 dims = body ? body->dims : glm::ivec3(1);
   GLuint id = 0;
@@ -75,7 +75,7 @@ void GpuClothSolverBase::uploadBody() {
 
 void GpuClothSolverBase::uploadBodyViews() {
   const glm::vec4 none(0.0f);
-  const DepthViewImages* images = m_settings.bodyViews.get();
+  const DepthViewImages* images = m_settings.colliders.depthViews.get();
   if (images && !images->setup.views.empty()) {
     m_depthViews = gl::createBuffer(std::span<const kernels::DepthView>(images->setup.views));
     m_depthNormalDepth = gl::createBuffer(std::span<const glm::vec4>(images->normalDepth));
@@ -88,15 +88,16 @@ void GpuClothSolverBase::uploadBodyViews() {
   }
 }
 
-void GpuClothSolverBase::uploadBoxes() {
-  // The uniform block's full size (HG_MAX_CLOTH_BOXES records); validate() keeps the count below it.
-  std::vector<kernels::ClothBox> records(HG_MAX_CLOTH_BOXES, kernels::ClothBox{});
-  std::copy_n(m_boxRecords.begin(), std::min<std::size_t>(m_boxRecords.size(), HG_MAX_CLOTH_BOXES), records.begin());
-  m_boxes = gl::createBuffer(std::span<const kernels::ClothBox>(records));
+void GpuClothSolverBase::uploadColliderRecords() {
+  // The uniform block's full size (HG_MAX_CLOTH_COLLIDERS records); validate() keeps the count below it.
+  std::vector<kernels::ClothCollider> records(HG_MAX_CLOTH_COLLIDERS, kernels::ClothCollider{});
+  std::copy_n(m_colliderRecords.begin(), std::min<std::size_t>(m_colliderRecords.size(), HG_MAX_CLOTH_COLLIDERS),
+              records.begin());
+  m_colliders = gl::createBuffer(std::span<const kernels::ClothCollider>(records));
 }
 
 void GpuClothSolverBase::uploadSphereTrees() {
-  const SphereTreeColliders* trees = m_settings.sphereTrees.get();
+  const SphereTreeColliders* trees = m_settings.colliders.sphereTrees.get();
   if (trees && !trees->empty()) {
     m_sphereTreeNodes = gl::createBuffer(std::span<const kernels::SphereTreeNode>(trees->nodes));
     m_sphereTreeInstances = gl::createBuffer(std::span<const kernels::SphereTreeInstance>(trees->instances));
@@ -108,26 +109,14 @@ void GpuClothSolverBase::uploadSphereTrees() {
   }
 }
 
-void GpuClothSolverBase::setBoxes(std::vector<Obb> boxes, std::vector<float> friction) {
-  ClothSolver::setBoxes(std::move(boxes), std::move(friction));
-  uploadBoxes();
-}
-
-void GpuClothSolverBase::setSphereTrees(std::shared_ptr<const SphereTreeColliders> trees) {
-  ClothSolver::setSphereTrees(std::move(trees));
-  uploadSphereTrees();
-}
-
-void GpuClothSolverBase::setBodyViews(std::shared_ptr<const DepthViewImages> views) {
-  ClothSolver::setBodyViews(std::move(views));
-  m_externalViews = {};
-  uploadBodyViews();
-}
-
-void GpuClothSolverBase::useGpuBodyViews(GLuint views, GLuint normalDepth, GLuint velocity, std::uint32_t viewCount) {
-  ClothSolver::setBodyViews(nullptr);
-  uploadBodyViews();
-  m_externalViews = viewCount > 0 ? ExternalViews{views, normalDepth, velocity, viewCount} : ExternalViews{};
+void GpuClothSolverBase::setColliders(ClothColliders colliders) {
+  const ClothColliders before = m_settings.colliders;
+  ClothSolver::setColliders(std::move(colliders));
+  const ClothColliders& now = m_settings.colliders;
+  if (now.distanceGrid != before.distanceGrid) uploadBody();
+  if (now.depthViews != before.depthViews) uploadBodyViews();
+  if (now.sphereTrees != before.sphereTrees) uploadSphereTrees();
+  uploadColliderRecords();
 }
 
 GLuint GpuClothSolverBase::groupsFor(std::size_t count) {
@@ -172,11 +161,6 @@ void GpuClothSolverBase::setPinTargets(std::span<const std::uint32_t> vertices, 
   }
 }
 
-void GpuClothSolverBase::setBody(std::shared_ptr<const SignedDistanceGrid> body) {
-  ClothSolver::setBody(std::move(body));
-  uploadBody();
-}
-
 std::vector<kernels::ClothSpring> GpuClothSolverBase::readSprings() const {
   std::vector<kernels::ClothSpring> springs(m_model->springs.size());
   glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
@@ -207,16 +191,16 @@ void GpuClothSolverBase::bindModel() const {
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HG_BINDING_STEP_STATUS, m_status.id());
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HG_BINDING_ELEMENT_FORCES, m_elementForces.id());
   glBindTextureUnit(HG_TEXTURE_UNIT_BODY_SDF, m_bodySdf.id());
-  glBindBufferBase(GL_UNIFORM_BUFFER, HG_BINDING_CLOTH_BOXES, m_boxes.id());
+  glBindBufferBase(GL_UNIFORM_BUFFER, HG_BINDING_CLOTH_COLLIDERS, m_colliders.id());
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HG_BINDING_SPHERE_TREE_NODES, m_sphereTreeNodes.id());
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HG_BINDING_SPHERE_TREE_INSTANCES, m_sphereTreeInstances.id());
-  const bool external = m_externalViews.count > 0;
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HG_BINDING_DEPTH_VIEWS,
-                   external ? m_externalViews.views : m_depthViews.id());
+  const ResidentDepthViews& resident = m_settings.colliders.residentDepthViews;
+  const bool external = resident.count > 0;
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HG_BINDING_DEPTH_VIEWS, external ? resident.views : m_depthViews.id());
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HG_BINDING_DEPTH_NORMAL_DEPTH,
-                   external ? m_externalViews.normalDepth : m_depthNormalDepth.id());
+                   external ? resident.normalDepth : m_depthNormalDepth.id());
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HG_BINDING_DEPTH_VELOCITY,
-                   external ? m_externalViews.velocity : m_depthVelocity.id());
+                   external ? resident.velocity : m_depthVelocity.id());
 }
 
 void GpuClothSolverBase::runSetup() {
@@ -245,9 +229,7 @@ void GpuClothSolverBase::runSetup() {
 }
 
 void GpuClothSolverBase::beginAdvance(const kernels::ClothStepParams& stepParams) {
-  kernels::ClothStepParams params = stepParams;
-  if (m_externalViews.count > 0) params.depthViews.x = m_externalViews.count;
-  glNamedBufferSubData(m_params.id(), 0, sizeof(params), &params);
+  glNamedBufferSubData(m_params.id(), 0, sizeof(stepParams), &stepParams);
   const std::uint32_t zero = 0;
   glNamedBufferSubData(m_status.id(), 0, sizeof(zero), &zero);
   bindModel();

@@ -44,20 +44,14 @@ class GpuClothSolverBase : public ClothSolver {
   void writeState(const ClothState& state) override;
   void setPinTargets(std::span<const std::uint32_t> vertices, std::span<const glm::vec3> positions) override;
   std::vector<kernels::ClothSpring> readSprings() const override;
-  void setBody(std::shared_ptr<const SignedDistanceGrid> body) override;
-  void setBodyViews(std::shared_ptr<const DepthViewImages> views) override;
-  void setBoxes(std::vector<Obb> boxes, std::vector<float> friction = {}) override;
-  void setSphereTrees(std::shared_ptr<const SphereTreeColliders> trees) override;
-  /// Collide with depth views that already live on the GPU (GpuDepthViewRenderer's
-  /// buffers, laid out as DepthViewImages, no readback): `viewCount` DepthView records
-  /// and their texel buffers. The buffers must outlive their use; viewCount 0 stops.
-  /// Replaces settings().bodyViews for the step parameters.
-  void useGpuBodyViews(GLuint views, GLuint normalDepth, GLuint velocity, std::uint32_t viewCount);
+  /// Also uploads what changed: the grid, the host depth views, the sphere trees (by
+  /// pointer) and the records. ClothColliders::residentDepthViews are bound as they are
+  /// (GpuDepthViewRenderer's buffers, which must outlive their use).
+  void setColliders(ClothColliders colliders) override;
 
  protected:
   /// The per-frame feature pass: sim/gpu/shaders/cloth_features_gather.comp, then _apply.comp.
   void resolveBodyFeatures() override;
-  bool hasBodyViews() const override { return m_settings.bodyViews != nullptr || m_externalViews.count > 0; }
 
  public:
   std::vector<kernels::ClothHinge> readHinges() const override;
@@ -100,28 +94,24 @@ class GpuClothSolverBase : public ClothSolver {
   GpuClothSharedPrograms m_sharedPrograms;
   gl::Buffer m_params, m_springOffsets, m_springEntries, m_springs, m_hingeOffsets, m_hingeEntries, m_hinges, m_status,
       m_elementForces;
-  /// The body's signed distance values (settings().body) as an R32F 3D texture (one
+  /// The body's signed distance values (settings().colliders.distanceGrid) as an R32F 3D texture (one
   /// texel per grid point), or a 1x1x1 one when there is no body, so the unit is always
   /// valid (the shaders then never read it).
   gl::Texture m_bodySdf;
-  /// (Re)creates m_bodySdf from settings().body.
+  /// (Re)creates m_bodySdf from the distance grid.
   void uploadBody();
-  /// The body's depth views (settings().bodyViews) in three buffers (a placeholder
-  /// each when there are none), or the GPU-resident ones of useGpuBodyViews().
+  /// The body's depth views (settings().colliders.depthViews) in three buffers (a
+  /// placeholder each when there are none); resident views are bound instead when set.
   gl::Buffer m_depthViews, m_depthNormalDepth, m_depthVelocity;
   gl::Buffer m_featureDisplacements;  ///< vec4 per vertex, resolveBodyFeatures()
-  struct ExternalViews {
-    GLuint views = 0, normalDepth = 0, velocity = 0;
-    std::uint32_t count = 0;
-  } m_externalViews;
-  /// (Re)creates the depth view buffers from settings().bodyViews.
+  /// (Re)creates the depth view buffers from the host depth views.
   void uploadBodyViews();
-  /// The box colliders (HG_MAX_CLOTH_BOXES ClothBox records, a uniform buffer) and the
-  /// sphere-tree colliders (nodes, instances); a placeholder record each when there are none.
-  gl::Buffer m_boxes, m_sphereTreeNodes, m_sphereTreeInstances;
-  /// (Re)creates m_boxes from the box records.
-  void uploadBoxes();
-  /// (Re)creates the sphere-tree buffers from settings().sphereTrees.
+  /// The collider records (HG_MAX_CLOTH_COLLIDERS ClothCollider records, a uniform buffer)
+  /// and the sphere trees (nodes, instances; a placeholder each when there are none).
+  gl::Buffer m_colliders, m_sphereTreeNodes, m_sphereTreeInstances;
+  /// (Re)creates m_colliders from the records.
+  void uploadColliderRecords();
+  /// (Re)creates the sphere-tree buffers from the colliders' sphere trees.
   void uploadSphereTrees();
 };
 

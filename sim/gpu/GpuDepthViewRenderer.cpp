@@ -229,12 +229,16 @@ makeGpuBodyViewRenderer() {
     }
     GpuDepthViewRenderer& r = **renderer;
     if (Status s = r.render(mesh, velocities); !s) return s;
-    if (auto* gpu = dynamic_cast<GpuClothSolverBase*>(&solver)) {
-      gpu->useGpuBodyViews(r.viewsBuffer(), r.normalDepthBuffer(), r.velocityBuffer(),
-                           std::uint32_t(setup.views.size()));
-      return Status::success();
+    ClothColliders colliders = solver.settings().colliders;
+    if (solver.backend() == Backend::Gpu) {  // the views stay on the GPU, no readback
+      colliders.depthViews = nullptr;
+      colliders.residentDepthViews = {r.viewsBuffer(), r.normalDepthBuffer(), r.velocityBuffer(),
+                                      std::uint32_t(setup.views.size())};
+    } else {
+      colliders.residentDepthViews = {};
+      colliders.depthViews = std::make_shared<const DepthViewImages>(r.read());
     }
-    solver.setBodyViews(std::make_shared<const DepthViewImages>(r.read()));
+    solver.setColliders(std::move(colliders));
     return Status::success();
   };
 }

@@ -53,6 +53,7 @@ inline bool any(glm::bvec3 b) { return glm::any(b); }
 #include "sim/kernels/anisotropy.glslh"
 #include "sim/kernels/bending.glslh"
 #include "sim/kernels/body_contact.glslh"
+#include "sim/kernels/cloth_contact.glslh"
 #include "sim/kernels/cloth_vertex.glslh"
 #include "sim/kernels/depth_contact.glslh"
 #include "sim/kernels/obb.glslh"
@@ -76,28 +77,22 @@ static_assert(sizeof(ClothHinge) == 32);
 static_assert(offsetof(ClothHinge, restAngle) == 16);
 static_assert(offsetof(ClothHinge, cosRestAngle) == 24);
 static_assert(sizeof(VertexContact) == 32);
-static_assert(sizeof(ClothStepParams) == 192);
-static_assert(offsetof(ClothStepParams, colliders) == 160 && offsetof(ClothStepParams, colliderSearch) == 176);
-static_assert(sizeof(ClothBox) == 64 && offsetof(ClothBox, axis2) == 48);
-static_assert(offsetof(ClothStepParams, depthViews) == 144);
+static_assert(sizeof(ClothStepParams) == 80 && offsetof(ClothStepParams, colliderCount) == 76);
+static_assert(sizeof(ClothCollider) == 80 && offsetof(ClothCollider, d) == 64);
 static_assert(sizeof(DepthView) == 80);
 static_assert(sizeof(SnowEdge) == 16);
 static_assert(sizeof(SphereTreeNode) == 32 && offsetof(SphereTreeNode, links) == 16);
 static_assert(sizeof(SphereTreeInstance) == 80 && offsetof(SphereTreeInstance, base) == 64);
 static_assert(sizeof(SpherePointResult) == 32 && sizeof(SpherePairResult) == 32);
 static_assert(offsetof(DepthView, texels) == 64);
-static_assert(offsetof(ClothStepParams, bodyGrid) == 112);
-static_assert(offsetof(ClothStepParams, bodyGridDims) == 128);
-static_assert(offsetof(ClothStepParams, sphere) == 16);
-static_assert(offsetof(ClothStepParams, plane) == 32);
-static_assert(offsetof(ClothStepParams, dt) == 48);
-static_assert(offsetof(ClothStepParams, contactOffset) == 60);
-static_assert(offsetof(ClothStepParams, vertexCount) == 64);
-static_assert(offsetof(ClothStepParams, springCount) == 76);
-static_assert(offsetof(ClothStepParams, compressionScale) == 80);
-static_assert(offsetof(ClothStepParams, hingeCount) == 92);
-static_assert(offsetof(ClothStepParams, yieldStrain) == 96);
-static_assert(offsetof(ClothStepParams, useContacts) == 108);
+static_assert(offsetof(ClothStepParams, dt) == 16);
+static_assert(offsetof(ClothStepParams, contactOffset) == 28);
+static_assert(offsetof(ClothStepParams, vertexCount) == 32);
+static_assert(offsetof(ClothStepParams, springCount) == 40);
+static_assert(offsetof(ClothStepParams, compressionScale) == 44);
+static_assert(offsetof(ClothStepParams, hingeCount) == 56);
+static_assert(offsetof(ClothStepParams, yieldStrain) == 60);
+static_assert(offsetof(ClothStepParams, useContacts) == 72);
 static_assert(sizeof(SkinVertex) == 64);
 static_assert(offsetof(SkinVertex, normal) == 16);
 static_assert(offsetof(SkinVertex, joints) == 32);

@@ -153,7 +153,9 @@ Status BodyAnimator::updateCollider(ClothSolver& solver, const TriangleMesh& mes
   if (m_contact.method == BodyContactMethod::DistanceGrid) {
     auto grid = colliderOf(mesh);
     if (!grid) return grid.error();
-    solver.setBody(std::move(grid).value());
+    ClothColliders colliders = solver.settings().colliders;
+    colliders.distanceGrid = std::move(grid).value();
+    solver.setColliders(std::move(colliders));
     return Status::success();
   }
   std::vector<glm::vec3> velocities;
@@ -165,7 +167,10 @@ Status BodyAnimator::updateCollider(ClothSolver& solver, const TriangleMesh& mes
   if (renderViews) return renderViews(solver, m_viewSetup, mesh, velocities);
   auto views = viewsOf(mesh, velocities);
   if (!views) return views.error();
-  solver.setBodyViews(std::move(views).value());
+  ClothColliders colliders = solver.settings().colliders;
+  colliders.depthViews = std::move(views).value();
+  colliders.residentDepthViews = {};
+  solver.setColliders(std::move(colliders));
   return Status::success();
 }
 

@@ -210,7 +210,6 @@ Result<DrapeScene> parseDrapeScene(const std::string& text, const std::string& o
       if (!(avatar.contactCellSize >= 0.003f && avatar.contactCellSize <= 0.05f))
         throw SceneError{"avatar.contact_cell_size must be in [0.003, 0.05] m"};
       scene.avatar = avatar;
-      settings.hasSphere = false;  // the body replaces the default sphere (a "sphere" key still adds one)
     }
     if (root.contains("garments")) {
       const json& list = root["garments"];
@@ -319,21 +318,23 @@ Result<DrapeScene> parseDrapeScene(const std::string& text, const std::string& o
     }
     if (root.contains("sphere")) {
       const json& s = root["sphere"];
-      if (s.is_null()) {
-        settings.hasSphere = false;
-      } else {
+      settings.colliders.spheres.clear();
+      if (!s.is_null()) {
         checkKeys(s, "sphere", {"center", "radius"});
-        settings.sphereCenter = vec3(s, "sphere", "center", settings.sphereCenter);
-        settings.sphereRadius = number(s, "sphere", "radius", settings.sphereRadius);
+        SphereCollider sphere{glm::vec3(0.0f, 0.6f, 0.0f), 0.5f};
+        sphere.centre = vec3(s, "sphere", "center", sphere.centre);
+        sphere.radius = number(s, "sphere", "radius", sphere.radius);
+        settings.colliders.spheres.push_back(sphere);
       }
     }
     if (root.contains("ground")) {
       const json& g = root["ground"];
-      if (g.is_null()) {
-        settings.hasGround = false;
-      } else {
+      settings.colliders.grounds.clear();
+      if (!g.is_null()) {
         checkKeys(g, "ground", {"height"});
-        settings.groundHeight = number(g, "ground", "height", settings.groundHeight);
+        GroundCollider ground;
+        ground.height = number(g, "ground", "height", ground.height);
+        settings.colliders.grounds.push_back(ground);
       }
     }
     if (root.contains("solver")) {

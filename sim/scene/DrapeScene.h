@@ -86,8 +86,8 @@
 /// measurements, sewn around it and then draped; the "cloth" block then only gives
 /// their material (fabric, density, stiffness, bending, damping, anisotropy).
 /// With an avatar, the body (sim/body/Mannequin.h) is the cloth's collider: its depth
-/// views (sim/contact/DepthViews.h) go into settings.bodyViews, or its signed distance
-/// grid into settings.body, and the sphere defaults to none.
+/// views (sim/contact/DepthViews.h) go into settings.colliders.depthViews, or its signed distance
+/// grid into settings.colliders.distanceGrid. A sphere collider only when the scene asks for one.
 #include <filesystem>
 #include <functional>
 #include <optional>

@@ -17,14 +17,16 @@ namespace {
 /// (section 2), and the sphere trees (section 6: the props', then a body's).
 ClothSettings withColliders(ClothSettings settings, const SceneProps& props, const SceneBody* body) {
   SphereTreeColliders trees = props.trees;
-  settings.boxes = props.boxes;
-  settings.boxFriction = props.boxFriction;
+  ClothColliders& colliders = settings.colliders;
+  colliders.boxes.clear();
+  for (std::size_t i = 0; i < props.boxes.size(); ++i)
+    colliders.boxes.push_back({props.boxes[i], i < props.boxFriction.size() ? props.boxFriction[i] : -1.0f});
   if (body) {
-    settings.body = body->collider;
-    settings.bodyViews = body->views;
+    colliders.distanceGrid = body->collider;
+    colliders.depthViews = body->views;
     if (body->sphereTree) trees.add(*body->sphereTree, RigidPose{}, settings.friction);
   }
-  settings.sphereTrees = trees.empty() ? nullptr : std::make_shared<const SphereTreeColliders>(std::move(trees));
+  colliders.sphereTrees = trees.empty() ? nullptr : std::make_shared<const SphereTreeColliders>(std::move(trees));
   return settings;
 }
 
@@ -171,8 +173,11 @@ Result<StepStatus> PreparedDrape::advance() {
 void PreparedDrape::restart() {
   m_solver->writeState(m_start);
   if (m_body) {  // the body back in its first pose
-    m_solver->setBody(m_body->collider);
-    m_solver->setBodyViews(m_body->views);
+    ClothColliders colliders = m_solver->settings().colliders;
+    colliders.distanceGrid = m_body->collider;
+    colliders.depthViews = m_body->views;
+    colliders.residentDepthViews = {};
+    m_solver->setColliders(std::move(colliders));
     m_bodyMesh = TriangleMesh{};
   }
   m_frame = 0;

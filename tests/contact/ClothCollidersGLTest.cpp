@@ -18,28 +18,31 @@ namespace {
 
 using test::worstExcess;
 
-/// Settings with a sphere tree of a 0.5 m icosphere at the default sphere's place (64
+/// Where the sphere tree's icosphere sits: the analytic sphere's place in the other cloth tests.
+const glm::vec3 kSphereCentre(0.0f, 0.6f, 0.0f);
+constexpr float kSphereRadius = 0.5f;
+
+/// Settings with a sphere tree of a 0.5 m icosphere at kSphereCentre (64
 /// voxels across) and a tree of a torus, and two boxes (one turned) cutting the sheet.
 ClothSettings collidersSettings() {
   ClothSettings settings;
-  settings.hasSphere = false;
+  settings.colliders.spheres.clear();
   auto colliders = std::make_shared<SphereTreeColliders>();
-  auto ball = SphereTree::fromMesh(makeIcosphere(glm::vec3(0.0f), settings.sphereRadius, 4), 64, "icosphere");
+  auto ball = SphereTree::fromMesh(makeIcosphere(glm::vec3(0.0f), kSphereRadius, 4), 64, "icosphere");
   EXPECT_TRUE(ball) << ball.error().message;
   auto torus = SphereTree::fromMesh(makeTorus(glm::vec3(0.0f), 0.2f, 0.06f, 48, 16), 48, "torus");
   EXPECT_TRUE(torus) << torus.error().message;
   colliders->add(*torus, RigidPose{glm::mat3(1.0f), glm::vec3(0.6f, 0.7f, 0.0f)}, 0.3f);
-  colliders->add(*ball, RigidPose{glm::mat3(1.0f), settings.sphereCenter}, 0.5f);
-  settings.sphereTrees = colliders;
+  colliders->add(*ball, RigidPose{glm::mat3(1.0f), kSphereCentre}, 0.5f);
+  settings.colliders.sphereTrees = colliders;
   Obb box;
-  box.centre = settings.sphereCenter + glm::vec3(0.0f, 0.45f, 0.0f);
+  box.centre = kSphereCentre + glm::vec3(0.0f, 0.45f, 0.0f);
   box.halfLengths = glm::vec3(0.1f, 0.06f, 0.3f);
   Obb turned = box;
-  turned.centre = settings.sphereCenter + glm::vec3(-0.3f, 0.35f, 0.2f);
+  turned.centre = kSphereCentre + glm::vec3(-0.3f, 0.35f, 0.2f);
   const float c = std::cos(0.5f), s = std::sin(0.5f);
   turned.axes = {glm::vec3(c, s, 0.0f), glm::vec3(-s, c, 0.0f), glm::vec3(0.0f, 0.0f, 1.0f)};
-  settings.boxes = {box, turned};
-  settings.boxFriction = {0.2f};  // the second box takes the step's friction
+  settings.colliders.boxes = {BoxCollider{box, 0.2f}, BoxCollider{turned}};  // the second box takes the step's friction
   return settings;
 }
 
@@ -65,18 +68,19 @@ TEST_F(ClothCollidersGLTest, OneSubstepOnSphereTreesAndBoxesAgreesTightly) {
   settings.substeps = 1;
   settings.frameDt = 1.0f / 2400.0f;
   settings.friction = 0.0f;
-  settings.boxFriction = {0.0f, 0.0f};
-  auto trees = std::make_shared<SphereTreeColliders>(*settings.sphereTrees);
+  for (BoxCollider& box : settings.colliders.boxes) box.friction = 0.0f;
+  auto trees = std::make_shared<SphereTreeColliders>(*settings.colliders.sphereTrees);
   for (auto& instance : trees->instances) instance.translation.w = 0.0f;
-  settings.sphereTrees = trees;
+  settings.colliders.sphereTrees = trees;
   ASSERT_TRUE(settings.validate()) << settings.validate().error().message;
-  const auto [model, start] = test::wrappedSheet(settings.sphereCenter, settings.sphereRadius);
+  const auto [model, start] = test::wrappedSheet(kSphereCentre, kSphereRadius);
   int touching = 0, inBoxes = 0;
   for (const glm::vec4& p : start.positions) {
     const kernels::SphereTreeInstance& ball = trees->instances[1];
     const SpherePointHit hit = nearestLeaf(trees->nodes, ball, glm::vec3(p), settings.sphereTreeSearchRadius());
     touching += hit.found && hit.distance < settings.contactOffset;
-    for (const Obb& b : settings.boxes) inBoxes += b.signedContact(glm::vec3(p)).w < settings.contactOffset;
+    for (const BoxCollider& b : settings.colliders.boxes)
+      inBoxes += b.box.signedContact(glm::vec3(p)).w < settings.contactOffset;
   }
   std::printf("[ cross-check ] %d of %zu vertices start touching the sphere tree, %d the boxes\n", touching,
               start.positions.size(), inBoxes);
@@ -114,7 +118,7 @@ TEST_F(ClothCollidersGLTest, SheetFallingOntoTreesAndBoxesAgreesOverFrames) {
     EXPECT_LE(difference, 1e-3 * displacement);
   }
   const auto [a, b] = runBoth(model, settings, start, 60);
-  const SphereTreeColliders& trees = *settings.sphereTrees;
+  const SphereTreeColliders& trees = *settings.colliders.sphereTrees;
   auto summary = [&](const ClothState& s) {
     glm::dvec3 centroid(0.0), lo(1e9), hi(-1e9);
     int resting = 0;
@@ -124,7 +128,8 @@ TEST_F(ClothCollidersGLTest, SheetFallingOntoTreesAndBoxesAgreesOverFrames) {
       lo = glm::min(lo, glm::dvec3(p));
       hi = glm::max(hi, glm::dvec3(p));
       bool touching = false;
-      for (const Obb& box : settings.boxes) touching |= box.signedContact(p).w < settings.contactOffset + 0.005f;
+      for (const BoxCollider& box : settings.colliders.boxes)
+        touching |= box.box.signedContact(p).w < settings.contactOffset + 0.005f;
       for (const auto& instance : trees.instances) {
         const SpherePointHit hit = nearestLeaf(trees.nodes, instance, p, settings.contactOffset + 0.005f);
         touching |= hit.found;
@@ -146,7 +151,7 @@ TEST_F(ClothCollidersGLTest, SheetFallingOntoTreesAndBoxesAgreesOverFrames) {
 }
 
 TEST_F(ClothCollidersGLTest, ReplacedCollidersAreUploaded) {
-  // setBoxes / setSphereTrees after creation: with them removed, the GPU sheet falls
+  // setColliders after creation: with them removed, the GPU sheet falls
   // through where the CPU one (also without them) does, and with a box put back both rest on it.
   ClothSettings settings = collidersSettings();
   auto model = test::sheet(12, {}, {}, std::nullopt, 0.3f);
@@ -157,8 +162,10 @@ TEST_F(ClothCollidersGLTest, ReplacedCollidersAreUploaded) {
   floor.centre = glm::vec3(0.0f, 0.9f, 0.0f);
   floor.halfLengths = glm::vec3(1.0f, 0.1f, 1.0f);
   for (auto* solver : {cpu->get(), gpu->get()}) {
-    solver->setSphereTrees(nullptr);
-    solver->setBoxes({floor}, {0.5f});
+    ClothColliders c = solver->settings().colliders;
+    c.sphereTrees = nullptr;
+    c.boxes = {BoxCollider{floor, 0.5f}};
+    solver->setColliders(std::move(c));
     for (int f = 0; f < 40; ++f) EXPECT_EQ(solver->step(), StepStatus::Ok);
   }
   const ClothState a = (*cpu)->readState(), b = (*gpu)->readState();

@@ -51,7 +51,7 @@ ClothSettings viewSettings(std::shared_ptr<const DepthViewImages> views) {
   ClothSettings settings = test::withoutColliders();
   settings.substeps = 1;
   settings.frameDt = 1.0f / 2400.0f;
-  settings.bodyViews = std::move(views);
+  settings.colliders.depthViews = std::move(views);
   // Frictionless: at the static/kinetic switch round-off would make single vertices
   // differ by up to mu dvn (the friction kernel is cross-checked in KernelGLTest).
   settings.friction = 0.0f;
@@ -73,7 +73,8 @@ TEST_F(DepthContactGLTest, OneSubstepAgreesBetweenCpuAndGpu) {
     auto [model, start] = test::wrappedSheet(kCentre, kRadius);
     int inContact = 0;
     for (const glm::vec4& p : start.positions)
-      inContact += depthViewContact(*settings.bodyViews, glm::vec3(p), 0.0f).normalGap.w < settings.contactOffset;
+      inContact +=
+          depthViewContact(*settings.colliders.depthViews, glm::vec3(p), 0.0f).normalGap.w < settings.contactOffset;
     std::printf("[ depth cross-check ] %d layer(s): %d of %zu vertices start in contact\n", layers, inContact,
                 start.positions.size());
     ASSERT_GT(inContact, 600);
@@ -99,8 +100,13 @@ TEST_F(DepthContactGLTest, GpuRenderedViewsGiveTheSameStepAsUploadedOnes) {
   ASSERT_TRUE(solver) << solver.error().message;
   auto* gpu = dynamic_cast<GpuClothSolverBase*>(solver->get());
   ASSERT_NE(gpu, nullptr);
-  gpu->useGpuBodyViews((*renderer)->viewsBuffer(), (*renderer)->normalDepthBuffer(), (*renderer)->velocityBuffer(),
-                       std::uint32_t(uploaded->setup.views.size()));
+  {
+    ClothColliders c = gpu->settings().colliders;
+    c.depthViews = nullptr;
+    c.residentDepthViews = {(*renderer)->viewsBuffer(), (*renderer)->normalDepthBuffer(), (*renderer)->velocityBuffer(),
+                            std::uint32_t(uploaded->setup.views.size())};
+    gpu->setColliders(std::move(c));
+  }
   gpu->writeState(start);
   ASSERT_EQ(gpu->step(), StepStatus::Ok);
   const ClothState rendered = gpu->readState();
@@ -119,7 +125,7 @@ class DepthContactBackendGLTest : public test::GlTest, public ::testing::WithPar
 TEST_P(DepthContactBackendGLTest, SheetLandsOnASphereSeenThroughDepthViews) {
   const float texel = 0.004f;
   ClothSettings settings = test::withoutColliders();
-  settings.bodyViews = sphereViews(2, texel);
+  settings.colliders.depthViews = sphereViews(2, texel);
   settings.substeps = 20;
   auto solver = createClothSolver(GetParam(), sheet(30), settings);
   ASSERT_TRUE(solver) << solver.error().message;
@@ -177,7 +183,7 @@ TEST_P(DepthContactBackendGLTest, BodyFeaturesBetweenVerticesArePushedOut) {
   ASSERT_TRUE(views);
   ClothSettings settings = test::withoutColliders();
   settings.gravity = glm::vec3(0.0f);
-  settings.bodyViews = std::make_shared<const DepthViewImages>(std::move(views).value());
+  settings.colliders.depthViews = std::make_shared<const DepthViewImages>(std::move(views).value());
   settings.contactOffset = 0.0f;
   settings.substeps = 4;
   float deepest[2] = {};

@@ -228,7 +228,7 @@ double slideOnInclinedBox(float angle, float mu) {
   auto images = rasterizeDepthViews(box, {}, setup.value());
   auto model = sheet(5, {}, {}, std::nullopt, 0.1f);
   ClothSettings settings = test::withoutColliders();
-  settings.bodyViews = std::make_shared<const DepthViewImages>(std::move(images).value());
+  settings.colliders.depthViews = std::make_shared<const DepthViewImages>(std::move(images).value());
   settings.friction = mu;
   settings.contactOffset = 0.0f;
   settings.velocityDamping = 0.0f;

@@ -60,8 +60,8 @@ TEST(Dressing, ASkirtAndATShirtAreSewnAroundTheBodyAndDrape) {
   material.tensileStiffness = 1500.0f;
   material.bendingRigidity = 2e-5f;
   ClothSettings settings;
-  settings.hasSphere = false;
-  settings.body = avatar.collider;
+  settings.colliders.spheres.clear();
+  settings.colliders.distanceGrid = avatar.collider;
   settings.contactOffset = 0.005f;
   settings.integrator = ClothIntegrator::ProjectiveJacobi;
   settings.substeps = 8;
@@ -124,8 +124,8 @@ TEST(Dressing, EachGarmentCanHaveItsOwnMaterial) {
   light.bendingRigidity = 1e-5f;
   light.arealDensity = 0.1f;
   ClothSettings settings;
-  settings.hasSphere = false;
-  settings.body = avatar.collider;
+  settings.colliders.spheres.clear();
+  settings.colliders.distanceGrid = avatar.collider;
   settings.integrator = ClothIntegrator::ProjectiveJacobi;
   settings.substeps = 4;
   DressingSettings dressing;

@@ -20,6 +20,15 @@ struct ProbeCase {
   ClothHinge hinge;
 };
 static_assert(sizeof(ProbeCase) == 176);
+
+/// The probe's colliders as records, with the collider walk's (empty) other storage.
+struct ProbeColliders {
+  std::vector<ClothCollider> records;
+  ClothCollider clothCollider(uint i) const { return records[i]; }
+  float distanceGridValue(const ClothCollider&, ivec3) const { return 0.0f; }
+  VertexContact depthViewsContact(const ClothCollider&, vec3) const { return noContact(); }
+  VertexContact sphereTreesContact(const ClothCollider&, vec3) const { return noContact(); }
+};
 constexpr int kProbeOutputs = 10;
 
 class KernelGLTest : public test::GlTest {};
@@ -30,20 +39,25 @@ TEST_F(KernelGLTest, GlslMatchesCpp) {
 
   ClothStepParams params{};
   params.gravity = vec4(0.0f, -9.81f, 0.0f, 0.0f);
-  params.sphere = vec4(0.1f, 0.2f, -0.1f, 0.6f);
-  params.plane = vec4(0.0f, 1.0f, 0.0f, -0.3f);
   params.dt = 1.0f / 240.0f;
   params.velocityDamping = 0.3f;
   params.friction = 0.4f;
   params.contactOffset = 0.01f;
   params.maxSpeed = 3.0f;
-  params.usePlane = 1u;
   params.compressionScale = 0.5f;
   params.extensionScale = 1.3f;
   params.tensionExponent = 2.0f;  // the pow() path; n = 1 is exercised by the solver cross-checks
   params.yieldStrain = 0.05f;
   params.yieldAngle = 0.1f;
   params.plasticRate = 30.0f;
+  ProbeColliders colliders;  // a sphere and the ground, mu = params.friction
+  colliders.records.resize(2);
+  colliders.records[0].kind = uvec4(HG_COLLIDER_SPHERE, 0u, 0u, 0u);
+  colliders.records[0].a = vec4(0.1f, 0.2f, -0.1f, 0.6f);
+  colliders.records[0].b = vec4(params.friction, 0.0f, 0.0f, 0.0f);
+  colliders.records[1].kind = uvec4(HG_COLLIDER_GROUND, 0u, 0u, 0u);
+  colliders.records[1].a = vec4(0.0f, 1.0f, 0.0f, -0.3f);
+  colliders.records[1].b = vec4(params.friction, 0.0f, 0.0f, 0.0f);
 
   std::mt19937 rng(42);
   std::uniform_real_distribution<float> u(-1.0f, 1.0f);
@@ -64,11 +78,13 @@ TEST_F(KernelGLTest, GlslMatchesCpp) {
   gl::Buffer paramsBuffer = gl::createBuffer(sizeof params, &params);
   gl::Buffer casesBuffer = gl::createBuffer(std::span<const ProbeCase>(cases));
   gl::Buffer results = gl::createBuffer(cases.size() * kProbeOutputs * sizeof(vec4));
+  gl::Buffer collidersBuffer = gl::createBuffer(std::span<const ClothCollider>(colliders.records));
   glUseProgram(program->id());
   glUniform1ui(0, GLuint(cases.size()));
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, paramsBuffer.id());
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, casesBuffer.id());
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, results.id());
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, collidersBuffer.id());
   glDispatchCompute(GLuint((cases.size() + 31) / 32), 1, 1);
   glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
   std::vector<vec4> gpu(cases.size() * kProbeOutputs);
@@ -90,7 +106,8 @@ TEST_F(KernelGLTest, GlslMatchesCpp) {
     cpu[5] = vec4(s.position, 0.0f);
     cpu[6] = vec4(s.velocity, 0.0f);
     const VertexState beforeContact = s;
-    s = resolveContact(s, analyticContact(s.position, params), params.contactOffset, params.dt);
+    s = resolveContact(s, contactAt(colliders, s.position, uint(colliders.records.size())), params.contactOffset,
+                       params.dt);
     contacts += s.position != beforeContact.position;
     cpu[7] = vec4(s.position, 0.0f);
     cpu[8] = vec4(s.velocity, 0.0f);

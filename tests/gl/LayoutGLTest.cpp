@@ -57,16 +57,14 @@ class LayoutGLTest : public test::GlTest {
 
 TEST_F(LayoutGLTest, ClothStepParamsOffsetsMatch) {
   EXPECT_EQ(offset("params.gravity"), GLint(offsetof(ClothStepParams, gravity)));
-  EXPECT_EQ(offset("params.sphere"), GLint(offsetof(ClothStepParams, sphere)));
-  EXPECT_EQ(offset("params.plane"), GLint(offsetof(ClothStepParams, plane)));
   EXPECT_EQ(offset("params.dt"), GLint(offsetof(ClothStepParams, dt)));
   EXPECT_EQ(offset("params.velocityDamping"), GLint(offsetof(ClothStepParams, velocityDamping)));
   EXPECT_EQ(offset("params.friction"), GLint(offsetof(ClothStepParams, friction)));
   EXPECT_EQ(offset("params.contactOffset"), GLint(offsetof(ClothStepParams, contactOffset)));
   EXPECT_EQ(offset("params.vertexCount"), GLint(offsetof(ClothStepParams, vertexCount)));
   EXPECT_EQ(offset("params.maxSpeed"), GLint(offsetof(ClothStepParams, maxSpeed)));
-  EXPECT_EQ(offset("params.usePlane"), GLint(offsetof(ClothStepParams, usePlane)));
   EXPECT_EQ(offset("params.springCount"), GLint(offsetof(ClothStepParams, springCount)));
+  EXPECT_EQ(offset("params.colliderCount"), GLint(offsetof(ClothStepParams, colliderCount)));
   EXPECT_EQ(offset("params.compressionScale"), GLint(offsetof(ClothStepParams, compressionScale)));
   EXPECT_EQ(offset("params.extensionScale"), GLint(offsetof(ClothStepParams, extensionScale)));
   EXPECT_EQ(offset("params.tensionExponent"), GLint(offsetof(ClothStepParams, tensionExponent)));
@@ -75,11 +73,6 @@ TEST_F(LayoutGLTest, ClothStepParamsOffsetsMatch) {
   EXPECT_EQ(offset("params.yieldAngle"), GLint(offsetof(ClothStepParams, yieldAngle)));
   EXPECT_EQ(offset("params.plasticRate"), GLint(offsetof(ClothStepParams, plasticRate)));
   EXPECT_EQ(offset("params.useContacts"), GLint(offsetof(ClothStepParams, useContacts)));
-  EXPECT_EQ(offset("params.bodyGrid"), GLint(offsetof(ClothStepParams, bodyGrid)));
-  EXPECT_EQ(offset("params.bodyGridDims"), GLint(offsetof(ClothStepParams, bodyGridDims)));
-  EXPECT_EQ(offset("params.depthViews"), GLint(offsetof(ClothStepParams, depthViews)));
-  EXPECT_EQ(offset("params.colliders"), GLint(offsetof(ClothStepParams, colliders)));
-  EXPECT_EQ(offset("params.colliderSearch"), GLint(offsetof(ClothStepParams, colliderSearch)));
   const GLuint block = glGetProgramResourceIndex(m_program.id(), GL_SHADER_STORAGE_BLOCK, "ParamsBlock");
   const GLenum prop = GL_BUFFER_DATA_SIZE;
   GLint size = 0;
@@ -146,24 +139,24 @@ TEST_F(LayoutGLTest, BindingPointsAndWorkgroupSizeMatch) {
   EXPECT_EQ(size[0], HG_WORKGROUP_SIZE);
 }
 
-// The box colliders are a std140 uniform block (the cloth passes use all 16 storage
+// The collider records are a std140 uniform block (the cloth passes use all 16 storage
 // blocks a compute shader may have): its records must have the C++ layout, and the
-// driver must offer uniform buffer binding HG_BINDING_CLOTH_BOXES.
-TEST_F(LayoutGLTest, ClothBoxUniformBlockMatches) {
+// driver must offer uniform buffer binding HG_BINDING_CLOTH_COLLIDERS.
+TEST_F(LayoutGLTest, ClothColliderUniformBlockMatches) {
   GLint maxBindings = 0, maxStorageBlocks = 0;
   glGetIntegerv(GL_MAX_UNIFORM_BUFFER_BINDINGS, &maxBindings);
   glGetIntegerv(GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS, &maxStorageBlocks);
-  EXPECT_GT(maxBindings, HG_BINDING_CLOTH_BOXES);
+  EXPECT_GT(maxBindings, HG_BINDING_CLOTH_COLLIDERS);
   GLint storageBlocks = 0;
   glGetProgramInterfaceiv(m_program.id(), GL_SHADER_STORAGE_BLOCK, GL_ACTIVE_RESOURCES, &storageBlocks);
   EXPECT_LE(storageBlocks, maxStorageBlocks);
-  const GLuint block = glGetProgramResourceIndex(m_program.id(), GL_UNIFORM_BLOCK, "ClothBoxes");
+  const GLuint block = glGetProgramResourceIndex(m_program.id(), GL_UNIFORM_BLOCK, "ClothColliders");
   ASSERT_NE(block, GL_INVALID_INDEX);
   const GLenum props[] = {GL_BUFFER_BINDING, GL_BUFFER_DATA_SIZE};
   GLint values[2] = {};
   glGetProgramResourceiv(m_program.id(), GL_UNIFORM_BLOCK, block, 2, props, 2, nullptr, values);
-  EXPECT_EQ(values[0], HG_BINDING_CLOTH_BOXES);
-  EXPECT_EQ(values[1], GLint(HG_MAX_CLOTH_BOXES * sizeof(kernels::ClothBox)));
+  EXPECT_EQ(values[0], HG_BINDING_CLOTH_COLLIDERS);
+  EXPECT_EQ(values[1], GLint(HG_MAX_CLOTH_COLLIDERS * sizeof(kernels::ClothCollider)));
   auto uniformOffset = [&](const char* name) {
     const GLuint index = glGetProgramResourceIndex(m_program.id(), GL_UNIFORM, name);
     EXPECT_NE(index, GL_INVALID_INDEX) << name;
@@ -172,9 +165,9 @@ TEST_F(LayoutGLTest, ClothBoxUniformBlockMatches) {
     glGetProgramResourceiv(m_program.id(), GL_UNIFORM, index, 2, offsetProps, 2, nullptr, v);
     return std::pair<GLint, GLint>(v[0], v[1]);
   };
-  EXPECT_EQ(uniformOffset("clothBoxes[0].centre").first, GLint(offsetof(kernels::ClothBox, centre)));
-  EXPECT_EQ(uniformOffset("clothBoxes[0].axis2").first, GLint(offsetof(kernels::ClothBox, axis2)));
-  EXPECT_EQ(uniformOffset("clothBoxes[1].centre").first, GLint(sizeof(kernels::ClothBox)));
+  EXPECT_EQ(uniformOffset("clothColliders[0].kind").first, GLint(offsetof(kernels::ClothCollider, kind)));
+  EXPECT_EQ(uniformOffset("clothColliders[0].d").first, GLint(offsetof(kernels::ClothCollider, d)));
+  EXPECT_EQ(uniformOffset("clothColliders[1].kind").first, GLint(sizeof(kernels::ClothCollider)));
 }
 
 }  // namespace

@@ -208,13 +208,13 @@ DropOutcome dropOntoBar(bool sweep, int frames, float speed, float height) {
   if (!model) return outcome;
   auto shared = std::make_shared<const ClothModel>(std::move(model).value());
   ClothSettings settings;
-  settings.hasSphere = false;
-  settings.groundHeight = 0.0f;
+  settings.colliders.spheres.clear();
+  settings.colliders.grounds = {GroundCollider{0.0f}};
   settings.frameDt = 1.0f / 30.0f;
   settings.substeps = 8;
   settings.integrator = ClothIntegrator::ProjectiveJacobi;
   settings.threads = 1;
-  settings.bodyViews = std::make_shared<const DepthViewImages>(std::move(views).value());
+  settings.colliders.depthViews = std::make_shared<const DepthViewImages>(std::move(views).value());
   std::shared_ptr<ClothSweep> radar;
   if (sweep) {
     auto created = ClothSweep::create(shared->triangles, shared->vertexCount(), bar, ClothSweepSettings{});

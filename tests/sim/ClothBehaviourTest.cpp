@@ -183,9 +183,7 @@ TEST(ClothPlasticity, StretchedClothKeepsPartOfItsDeformationWhenUnloaded) {
 double slideOnIncline(float angle, float mu) {
   auto model = sheet(5, {}, {}, std::nullopt, 0.1f);
   ClothSettings settings = test::withoutColliders();
-  settings.hasGround = true;
-  settings.groundNormal = glm::vec3(-std::sin(angle), std::cos(angle), 0.0f);
-  settings.groundHeight = 0.0f;
+  settings.colliders.grounds = {GroundCollider{0.0f, glm::vec3(-std::sin(angle), std::cos(angle), 0.0f)}};
   settings.friction = mu;
   settings.contactOffset = 0.0f;
   settings.velocityDamping = 0.0f;

@@ -56,17 +56,15 @@ TEST(ClothCollidersTest, SheetRestsOnASphereTreeWhereItRestsOnTheAnalyticSphere)
   auto model = smallSheet(resolution, 0.18f, centre + glm::vec3(0.0f, radius + 0.05f, 0.0f));
   ClothSettings analytic = test::withoutColliders();
   analytic.substeps = 40;
-  analytic.hasSphere = true;
-  analytic.sphereCenter = centre;
-  analytic.sphereRadius = radius;
+  analytic.colliders.spheres = {SphereCollider{centre, radius}};
   ClothSettings tree = test::withoutColliders(analytic);
-  tree.hasSphere = false;
+  tree.colliders.spheres.clear();
   auto built = SphereTree::fromMesh(makeIcosphere(glm::vec3(0.0f), radius, 5), 64, "icosphere");
   ASSERT_TRUE(built) << built.error().message;
   const float voxel = built->voxel();
   auto colliders = std::make_shared<SphereTreeColliders>();
   colliders->add(*built, RigidPose{glm::mat3(1.0f), centre}, analytic.friction);
-  tree.sphereTrees = colliders;
+  tree.colliders.sphereTrees = colliders;
   ASSERT_TRUE(tree.validate()) << tree.validate().error().message;
 
   const auto [analyticTop, analyticLowest] = distances(run(model, analytic, 60), resolution, centre);
@@ -101,7 +99,7 @@ TEST(ClothCollidersTest, SheetRestsOnABoxTopAtTheContactOffset) {
   box.halfLengths = glm::vec3(0.5f, 0.1f, 0.5f);
   ClothSettings settings = test::withoutColliders();
   settings.substeps = 40;
-  settings.boxes = {box};
+  settings.colliders.boxes = {BoxCollider{box}};
   auto state = run(smallSheet(11, 0.3f, glm::vec3(0.0f, 0.65f, 0.0f)), settings, 40);
   for (const glm::vec4& p : state.positions) EXPECT_NEAR(p.y, 0.6f + settings.contactOffset, 2e-5f);
 }
@@ -118,8 +116,7 @@ TEST(ClothCollidersTest, SheetRestsOnARotatedBoxTopAtTheContactOffset) {
   ClothSettings settings = test::withoutColliders();
   settings.substeps = 40;
   settings.friction = 0.4f;
-  settings.boxes = {box};
-  settings.boxFriction = {-1.0f};  // the step's friction
+  settings.colliders.boxes = {BoxCollider{box, -1.0f}};  // the step's friction
   ASSERT_TRUE(settings.validate()) << settings.validate().error().message;
   const glm::vec3 top = box.centre + 0.1f * r[1];
   auto state = run(smallSheet(11, 0.3f, top + glm::vec3(0.0f, 0.08f, 0.0f)), settings, 80);
@@ -140,15 +137,18 @@ TEST(ClothCollidersTest, BoxFrictionPerBoxOverridesTheStepFriction) {
   ClothSettings settings = test::withoutColliders();
   settings.substeps = 40;
   settings.friction = 0.0f;
-  settings.boxes = {box};
   auto model = smallSheet(9, 0.2f, box.centre + 0.1f * r[1] + glm::vec3(0.0f, 0.08f, 0.0f));
-  settings.boxFriction = {0.6f};
+  settings.colliders.boxes = {BoxCollider{box, 0.6f}};
   auto solver = createCpuClothSolver(model, settings);
   ASSERT_TRUE(solver);
   // From rest 8 cm above the top the sheet falls 0.07 m onto it in ~0.12 s; then it
   // either stays or slides for the remaining ~0.5 s (g sin 20 deg: ~0.4 m).
   const double held = test::centroidTravel(**solver, restState(*model), 40);
-  (*solver)->setBoxes({box}, {0.0f});
+  {
+    ClothColliders c = (*solver)->settings().colliders;
+    c.boxes = {BoxCollider{box, 0.0f}};
+    (*solver)->setColliders(std::move(c));
+  }
   const double slid = test::centroidTravel(**solver, restState(*model), 40);
   EXPECT_LT(held, 0.1);
   EXPECT_GT(slid, held + 0.1);
@@ -159,15 +159,15 @@ TEST(ClothCollidersTest, SettingsRejectBadBoxesAndTrees) {
   Obb box;
   box.halfLengths = glm::vec3(0.1f);
   box.axes[0] = glm::vec3(2.0f, 0.0f, 0.0f);  // not unit
-  settings.boxes = {box};
+  settings.colliders.boxes = {BoxCollider{box}};
   auto status = settings.validate();
   ASSERT_FALSE(status);
   EXPECT_NE(status.error().message.find("boxes[0]"), std::string::npos) << status.error().message;
-  settings.boxes.clear();
+  settings.colliders.boxes.clear();
   auto trees = std::make_shared<SphereTreeColliders>();
   trees->instances.push_back(kernels::SphereTreeInstance{});
   trees->instances.back().base = glm::uvec4(0u, 5u, 1u, 0u);  // 5 nodes, none stored
-  settings.sphereTrees = trees;
+  settings.colliders.sphereTrees = trees;
   status = settings.validate();
   ASSERT_FALSE(status);
   EXPECT_NE(status.error().message.find("sphere tree collider 0"), std::string::npos) << status.error().message;

@@ -136,6 +136,7 @@ TEST(ClothInvariants, RestStaysAtRestWithoutGravity) {
 TEST(ClothInvariants, PinnedVerticesNeverMove) {
   auto model = sheet(12, {0, 11});
   ClothSettings settings;
+  settings.colliders.spheres = {SphereCollider{glm::vec3(0.0f, 0.6f, 0.0f), 0.5f}};
   auto solver = createCpuClothSolver(model, settings);
   ASSERT_TRUE(solver);
   for (int f = 0; f < 40; ++f) ASSERT_EQ((*solver)->step(), StepStatus::Ok);
@@ -147,7 +148,9 @@ TEST(ClothInvariants, PinnedVerticesNeverMove) {
 
 TEST(ClothInvariants, PinsFollowTheirTargets) {
   auto model = sheet(12, {0, 11});
-  auto solver = createCpuClothSolver(model, ClothSettings{});
+  ClothSettings settings;
+  settings.colliders.spheres = {SphereCollider{glm::vec3(0.0f, 0.6f, 0.0f), 0.5f}};
+  auto solver = createCpuClothSolver(model, settings);
   ASSERT_TRUE(solver);
   const std::uint32_t pins[] = {0, 11, 5};  // 5 is not pinned: ignored
   for (int f = 1; f <= 30; ++f) {
@@ -182,15 +185,17 @@ TEST(ClothInvariants, DampedEnergyNeverGrows) {
 TEST(ClothInvariants, NothingEndsInsideTheSphere) {
   auto model = sheet(24);
   ClothSettings settings;
+  settings.colliders.spheres = {SphereCollider{glm::vec3(0.0f, 0.6f, 0.0f), 0.5f}};
+  const SphereCollider& sphere = settings.colliders.spheres.front();
   auto solver = createCpuClothSolver(model, settings);
   ASSERT_TRUE(solver);
   for (int f = 0; f < 90; ++f) ASSERT_EQ((*solver)->step(), StepStatus::Ok);
   const ClothState state = (*solver)->readState();
   int touching = 0;
   for (const glm::vec4& p : state.positions) {
-    const float d = glm::distance(glm::vec3(p), settings.sphereCenter);
-    EXPECT_GE(d, settings.sphereRadius + settings.contactOffset - 1e-4f);
-    touching += d < settings.sphereRadius + settings.contactOffset + 0.01f;
+    const float d = glm::distance(glm::vec3(p), sphere.centre);
+    EXPECT_GE(d, sphere.radius + settings.contactOffset - 1e-4f);
+    touching += d < sphere.radius + settings.contactOffset + 0.01f;
   }
   EXPECT_GT(touching, 20);  // it actually landed on the sphere
 }
@@ -217,7 +222,7 @@ TEST(ClothSafety, SubstepHalvingRecoversAnUnstableStep) {
   auto model = sheet(10, {0, 9}, material);
   ClothSettings settings;
   settings.substeps = 10;
-  settings.hasSphere = false;
+  settings.colliders.spheres.clear();
   auto plain = createCpuClothSolver(model, settings);
   settings.maxSubstepHalvings = 3;
   auto retrying = createCpuClothSolver(model, settings);
@@ -247,6 +252,7 @@ ClothState runWithThreads(int threads, int frames) {
   // 4225 vertices: above the CPU backend's parallel threshold, not a multiple of any chunk size.
   auto model = sheet(65, {}, material, AnisotropyTexture::uniform(glm::vec4(1.0f, 0.5f, 0.3f, 0.8f)));
   ClothSettings settings;
+  settings.colliders.spheres = {SphereCollider{glm::vec3(0.0f, 0.6f, 0.0f), 0.5f}};
   settings.threads = threads;
   settings.plasticRate = 1.0f;
   auto solver = createCpuClothSolver(model, settings);

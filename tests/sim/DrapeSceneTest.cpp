@@ -49,7 +49,7 @@ TEST(DrapeScene, EmptyObjectGivesDefaults) {
   auto scene = parseDrapeScene("{}", "defaults");
   ASSERT_TRUE(scene);
   EXPECT_EQ(scene->backend, Backend::Gpu);
-  EXPECT_TRUE(scene->settings.hasSphere);
+  EXPECT_TRUE(scene->settings.colliders.spheres.empty());  // a sphere only when the scene asks for one
   EXPECT_EQ(scene->sheet.resolution, SquareClothSpec{}.resolution);
 }
 
@@ -64,7 +64,7 @@ TEST(DrapeScene, ValuesAreRead) {
   EXPECT_EQ(scene->pinned, (std::vector<std::uint32_t>{0, 8}));
   ASSERT_TRUE(scene->anisotropyUniform);
   EXPECT_EQ(scene->anisotropyUniform->y, 2.0f);
-  EXPECT_FALSE(scene->settings.hasSphere);
+  EXPECT_TRUE(scene->settings.colliders.spheres.empty());
   EXPECT_EQ(scene->backend, Backend::Cpu);
   EXPECT_EQ(scene->settings.substeps, 7);
   EXPECT_EQ(scene->settings.gravity.y, -1.0f);
@@ -95,7 +95,7 @@ TEST(DrapeScene, AvatarIsReadAndBadAvatarsNameTheKey) {
   EXPECT_FLOAT_EQ(scene->avatar->mannequin.hipGirth, 1.0f);
   EXPECT_EQ(scene->avatar->mannequin.pose, MannequinPose::TPose);
   EXPECT_FLOAT_EQ(scene->avatar->contactCellSize, 0.012f);
-  EXPECT_FALSE(scene->settings.hasSphere);  // the body replaces the default sphere
+  EXPECT_TRUE(scene->settings.colliders.spheres.empty());  // the body is the collider, no sphere
   expectError(R"({"avatar": {"mannequin": {"hieght": 1.7}}})", "unknown key 'avatar.mannequin.hieght'");
   expectError(R"({"avatar": {"mannequin": {"pose": "x_pose"}}})", "avatar.mannequin.pose");
   expectError(R"({"avatar": {"mannequin": {"height": 3.5}}})", "height");

@@ -1,6 +1,7 @@
 // The shared per-element kernels (sim/kernels/*.glslh) compiled as C++: analytic cases.
 #include <cmath>
 #include <random>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -12,21 +13,46 @@ namespace {
 ClothStepParams params() {
   ClothStepParams p{};
   p.gravity = vec4(0.0f, -9.81f, 0.0f, 0.0f);
-  p.sphere = vec4(0.0f, 0.0f, 0.0f, 1.0f);
-  p.plane = vec4(0.0f, 1.0f, 0.0f, -5.0f);
   p.dt = 1e-3f;
   p.velocityDamping = 0.0f;
   p.friction = 0.5f;
   p.contactOffset = 0.0f;
   p.vertexCount = 1;
   p.maxSpeed = 100.0f;
-  p.usePlane = 1;
   p.compressionScale = 1.0f;
   p.extensionScale = 1.0f;
   p.tensionExponent = 1.0f;
   p.yieldStrain = 0.02f;
   p.yieldAngle = 0.2f;
   return p;
+}
+
+/// The analytic colliders of the contact tests as ClothCollider records, walked by the
+/// kernels' contactAt: a unit sphere at the origin (unless `withSphere` is false) and the
+/// ground `plane` (xyz normal, w offset), friction mu. The walk's other storage is empty.
+struct Colliders {
+  std::vector<ClothCollider> records;
+  ClothCollider clothCollider(uint i) const { return records[i]; }
+  float distanceGridValue(const ClothCollider&, ivec3) const { return 0.0f; }
+  VertexContact depthViewsContact(const ClothCollider&, vec3) const { return noContact(); }
+  VertexContact sphereTreesContact(const ClothCollider&, vec3) const { return noContact(); }
+  VertexContact at(vec3 x) const { return contactAt(*this, x, uint(records.size())); }
+};
+
+Colliders colliders(float mu, bool withSphere = true, vec4 plane = vec4(0.0f, 1.0f, 0.0f, -5.0f)) {
+  Colliders c;
+  ClothCollider r{};
+  if (withSphere) {
+    r.kind = uvec4(HG_COLLIDER_SPHERE, 0u, 0u, 0u);
+    r.a = vec4(0.0f, 0.0f, 0.0f, 1.0f);
+    r.b = vec4(mu, 0.0f, 0.0f, 0.0f);
+    c.records.push_back(r);
+  }
+  r.kind = uvec4(HG_COLLIDER_GROUND, 0u, 0u, 0u);
+  r.a = plane;
+  r.b = vec4(mu, 0.0f, 0.0f, 0.0f);
+  c.records.push_back(r);
+  return c;
 }
 
 ClothSpring spring(float rest, float k, float damping = 0.0f) {
@@ -235,25 +261,25 @@ TEST(ContactKernel, SphereContactProjectsOntoSurfacePlusOffset) {
   p.contactOffset = 0.01f;
   p.friction = 0.0f;  // frictionless: a purely radial projection
   VertexState s{vec3(0.0f, 0.5f, 0.5f), vec3(0.0f, -1.0f, 0.0f)};
-  const VertexContact c = analyticContact(s.position, p);
+  const VertexContact c = colliders(p.friction).at(s.position);
   EXPECT_NEAR(c.normalGap.w, std::sqrt(0.5f) - 1.0f, 1e-6f);
   s = resolveContact(s, c, p.contactOffset, p.dt);
   EXPECT_NEAR(length(s.position), 1.01f, 1e-6f);
   EXPECT_NEAR(s.position.y, s.position.z, 1e-6f);  // along the radial direction
   EXPECT_GE(dot(s.velocity, normalize(s.position)), -1e-6f);
   VertexState outside{vec3(0.0f, 2.0f, 0.0f), vec3(0.0f, -1.0f, 0.0f)};
-  const VertexState untouched = resolveContact(outside, analyticContact(outside.position, p), p.contactOffset, p.dt);
+  const VertexState untouched =
+      resolveContact(outside, colliders(p.friction).at(outside.position), p.contactOffset, p.dt);
   EXPECT_EQ(untouched.position, outside.position);
   EXPECT_EQ(untouched.velocity, outside.velocity);
 }
 
 TEST(ContactKernel, StaticFrictionTakesBackTheSubstepsTangentialMove) {
   ClothStepParams p = params();
-  p.sphere.w = 0.0f;
-  p.plane = vec4(0.0f, 1.0f, 0.0f, 0.0f);
+  const Colliders ground = colliders(p.friction, false, vec4(0.0f, 1.0f, 0.0f, 0.0f));
   // The substep moved the vertex 0.1 mm sideways and 0.2 mm into the ground.
   VertexState s{vec3(1e-4f, -2e-4f, 0.0f), vec3(1e-4f / p.dt, -2e-4f / p.dt, 0.0f)};
-  s = resolveContact(s, analyticContact(s.position, p), 0.0f, p.dt);
+  s = resolveContact(s, ground.at(s.position), 0.0f, p.dt);
   EXPECT_NEAR(s.position.x, 0.0f, 1e-9f);  // held: mu 0.5 * 0.2 >= 0.1
   EXPECT_NEAR(s.position.y, 0.0f, 1e-9f);
   EXPECT_EQ(s.velocity, vec3(0.0f));
@@ -261,9 +287,9 @@ TEST(ContactKernel, StaticFrictionTakesBackTheSubstepsTangentialMove) {
 
 TEST(ContactKernel, DeepestColliderWinsAndPlaneKeepsVertexAbove) {
   ClothStepParams p = params();
-  p.sphere.w = 0.0f;  // no sphere
+  const Colliders ground = colliders(p.friction, false);  // no sphere
   VertexState s{vec3(1.0f, -5.2f, 0.0f), vec3(0.0f, -3.0f, 0.0f)};
-  s = resolveContact(s, analyticContact(s.position, p), 0.0f, p.dt);
+  s = resolveContact(s, ground.at(s.position), 0.0f, p.dt);
   EXPECT_FLOAT_EQ(s.position.y, -5.0f);
   EXPECT_FLOAT_EQ(s.velocity.y, 0.0f);
   VertexContact a = noContact(), b = noContact();

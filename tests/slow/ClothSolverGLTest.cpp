@@ -22,6 +22,9 @@ namespace {
 using test::sheet;
 using test::worstExcess;
 
+/// The sphere the sheets (1.3 m up) drape onto: 0.5 m at (0, 0.6, 0).
+const SphereCollider kSphere{glm::vec3(0.0f, 0.6f, 0.0f), 0.5f};
+
 class ClothSolverGLTest : public test::GlTest, public ::testing::WithParamInterface<Backend> {
  protected:
   std::unique_ptr<ClothSolver> make(std::shared_ptr<const ClothModel> model, const ClothSettings& settings) {
@@ -33,7 +36,8 @@ class ClothSolverGLTest : public test::GlTest, public ::testing::WithParamInterf
 
 TEST_P(ClothSolverGLTest, FreeFallIsAnalytic) {
   ClothSettings settings;
-  settings.hasSphere = settings.hasGround = false;
+  settings.colliders.spheres.clear();
+  settings.colliders.grounds.clear();
   settings.velocityDamping = 0.0f;
   settings.substeps = 10;
   auto solver = make(sheet(20), settings);
@@ -59,7 +63,7 @@ TEST_P(ClothSolverGLTest, AutoSubstepsAreTheStableCount) {
 TEST_P(ClothSolverGLTest, PinnedStayPinnedAndTheRestHangs) {
   auto model = sheet(15, {0, 14});
   ClothSettings settings;
-  settings.hasSphere = false;
+  settings.colliders.spheres.clear();
   auto solver = make(model, settings);
   ASSERT_TRUE(solver);
   for (int f = 0; f < 30; ++f) ASSERT_EQ(solver->step(), StepStatus::Ok);
@@ -91,21 +95,22 @@ TEST_P(ClothSolverGLTest, PinsFollowTheirTargets) {
 
 TEST_P(ClothSolverGLTest, LandsOnTheSphereWithoutPenetrating) {
   ClothSettings settings;
+  settings.colliders.spheres = {kSphere};
   auto solver = make(sheet(30), settings);
   ASSERT_TRUE(solver);
   for (int f = 0; f < 90; ++f) ASSERT_EQ(solver->step(), StepStatus::Ok);
   int touching = 0;
   for (const glm::vec4& p : solver->readState().positions) {
-    const float d = glm::distance(glm::vec3(p), settings.sphereCenter);
-    EXPECT_GE(d, settings.sphereRadius + settings.contactOffset - 1e-4f);
-    touching += d < settings.sphereRadius + settings.contactOffset + 0.01f;
+    const float d = glm::distance(glm::vec3(p), kSphere.centre);
+    EXPECT_GE(d, kSphere.radius + settings.contactOffset - 1e-4f);
+    touching += d < kSphere.radius + settings.contactOffset + 0.01f;
   }
   EXPECT_GT(touching, 30);
 }
 
-/// The default analytic sphere as a closed mesh's signed distance grid (1 cm cells).
-std::shared_ptr<const SignedDistanceGrid> sphereBody(const ClothSettings& settings) {
-  auto grid = buildSignedDistanceGrid(makeIcosphere(settings.sphereCenter, settings.sphereRadius, 5));
+/// kSphere as a closed mesh's signed distance grid (1 cm cells).
+std::shared_ptr<const SignedDistanceGrid> sphereBody() {
+  auto grid = buildSignedDistanceGrid(makeIcosphere(kSphere.centre, kSphere.radius, 5));
   EXPECT_TRUE(grid) << grid.error().message;
   return grid ? std::make_shared<const SignedDistanceGrid>(std::move(grid).value()) : nullptr;
 }
@@ -116,10 +121,11 @@ TEST_P(ClothSolverGLTest, LandsOnAMeshBodyAsOnTheAnalyticSphere) {
   // chaotically, so the shapes are compared where that does not matter: at the first
   // impact (frame 15, vertex by vertex) and by the centroid after 1 s.
   ClothSettings analytic;
+  analytic.colliders.spheres = {kSphere};
   ClothSettings body = analytic;
-  body.hasSphere = false;
-  body.body = sphereBody(body);
-  ASSERT_TRUE(body.body);
+  body.colliders.spheres.clear();
+  body.colliders.distanceGrid = sphereBody();
+  ASSERT_TRUE(body.colliders.distanceGrid);
   auto a = make(sheet(30), analytic);
   auto b = make(sheet(30), body);
   ASSERT_TRUE(a && b);
@@ -139,7 +145,7 @@ TEST_P(ClothSolverGLTest, LandsOnAMeshBodyAsOnTheAnalyticSphere) {
   int touching = 0;
   for (std::size_t i = 0; i < sb.positions.size(); ++i) {
     const glm::vec3 p(sb.positions[i]);
-    const float gap = body.body->distance(p);
+    const float gap = body.colliders.distanceGrid->distance(p);
     worstGap = std::min(worstGap, gap);
     touching += gap < body.contactOffset + 0.01f;
     centroidA += glm::vec3(sa.positions[i]) / float(sa.positions.size());
@@ -160,22 +166,30 @@ TEST_P(ClothSolverGLTest, SetBodySwapsTheColliderBetweenSteps) {
   // The sheet falls freely; from frame 10 on the sphere (as a body grid) is there and
   // catches it, as a moving body's next pose would.
   ClothSettings settings;
-  settings.hasSphere = false;
+  settings.colliders.spheres.clear();
   auto solver = make(sheet(20), settings);
   ASSERT_TRUE(solver);
   for (int f = 0; f < 10; ++f) ASSERT_EQ(solver->step(), StepStatus::Ok);
-  const auto body = sphereBody(settings);
+  const auto body = sphereBody();
   ASSERT_TRUE(body);
-  solver->setBody(body);
+  {
+    ClothColliders c = solver->settings().colliders;
+    c.distanceGrid = body;
+    solver->setColliders(std::move(c));
+  }
   for (int f = 0; f < 50; ++f) ASSERT_EQ(solver->step(), StepStatus::Ok);
   float smallest = 1e9f;
   for (const glm::vec4& p : solver->readState().positions) smallest = std::min(smallest, body->distance(glm::vec3(p)));
   EXPECT_GE(smallest, settings.contactOffset - 5e-4f);
-  solver->setBody(nullptr);  // and gone again: the cloth falls through where the sphere was
+  {
+    ClothColliders c = solver->settings().colliders;
+    c.distanceGrid = nullptr;  // and gone again: the cloth falls through where the sphere was
+    solver->setColliders(std::move(c));
+  }
   for (int f = 0; f < 30; ++f) ASSERT_EQ(solver->step(), StepStatus::Ok);
   float lowest = 1e9f;
   for (const glm::vec4& p : solver->readState().positions) lowest = std::min(lowest, p.y);
-  EXPECT_LT(lowest, settings.sphereCenter.y);
+  EXPECT_LT(lowest, kSphere.centre.y);
 }
 
 TEST_P(ClothSolverGLTest, WriteStateThenReadStateRoundTrips) {
@@ -248,6 +262,7 @@ ClothState busyStart(const ClothModel& model) {
 TEST_F(ClothCrossCheckGLTest, OneSubstepAgreesTightly) {
   auto model = sheet(35);  // 1225 vertices: not a multiple of the workgroup size
   ClothSettings settings;
+  settings.colliders.spheres = {kSphere};
   settings.substeps = 1;
   settings.frameDt = 1.0f / 2400.0f;
   const auto [a, b] = runBoth(model, settings, busyStart(*model), 1);
@@ -259,23 +274,23 @@ TEST_F(ClothCrossCheckGLTest, OneSubstepAgreesTightly) {
 }
 
 TEST_F(ClothCrossCheckGLTest, OneSubstepWithABodyAgreesTightly) {
-  // A 35 x 35 sheet whose rest shape is wrapped onto the default sphere 2 mm outside it,
+  // A 35 x 35 sheet whose rest shape is wrapped onto kSphere 2 mm outside it,
   // started 2 mm inside to 6 mm outside that shell with moderate velocities: with the
   // sphere given as a body grid, most vertices start in contact, under moderate forces.
   ClothSettings settings;
   settings.substeps = 1;
   settings.frameDt = 1.0f / 2400.0f;
-  settings.hasSphere = false;
-  settings.body = sphereBody(settings);
+  settings.colliders.spheres.clear();
+  settings.colliders.distanceGrid = sphereBody();
   // Frictionless: Coulomb friction switches between static and kinetic at |vt| = mu dvn,
   // so round-off at that switch would make single vertices differ by up to mu dvn; the
   // friction kernel itself is cross-checked in KernelGLTest.
   settings.friction = 0.0f;
-  ASSERT_TRUE(settings.body);
-  const auto [model, start] = test::wrappedSheet(settings.sphereCenter, settings.sphereRadius);
+  ASSERT_TRUE(settings.colliders.distanceGrid);
+  const auto [model, start] = test::wrappedSheet(kSphere.centre, kSphere.radius);
   int inContact = 0;
   for (const glm::vec4& p : start.positions)
-    inContact += settings.body->distance(glm::vec3(p)) < settings.contactOffset;
+    inContact += settings.colliders.distanceGrid->distance(glm::vec3(p)) < settings.contactOffset;
   std::printf("[ cross-check ] body grid: %d of %zu vertices start in contact\n", inContact, start.positions.size());
   ASSERT_GT(inContact, 600);
   const auto [a, b] = runBoth(model, settings, start, 1);
@@ -319,8 +334,8 @@ TEST_F(ClothCrossCheckGLTest, PlasticCreepAgrees) {
   for (std::uint32_t j = 0; j < 21; ++j) ends.push_back(j);
   auto model = sheet(21, ends);
   ClothSettings settings;
-  settings.hasSphere = false;
-  settings.hasGround = false;
+  settings.colliders.spheres.clear();
+  settings.colliders.grounds.clear();
   settings.gravity = glm::vec3(0.0f, 0.0f, -30.0f);  // in the sheet's plane: stretches it past yield
   settings.plasticRate = 5.0f;
   settings.yieldStrain = 0.005f;
@@ -354,8 +369,8 @@ TEST_F(ClothCrossCheckGLTest, HangingTrajectoriesAgreeOver200Frames) {
   auto model = sheet(35, topEdge);
   ClothSettings settings;
   settings.gravity = glm::vec3(0.0f, 0.0f, -9.81f);
-  settings.hasSphere = false;
-  settings.hasGround = false;
+  settings.colliders.spheres.clear();
+  settings.colliders.grounds.clear();
   auto cpu = createClothSolver(Backend::Cpu, model, settings);
   auto gpu = createClothSolver(Backend::Gpu, model, settings);
   ASSERT_TRUE(cpu && gpu);
@@ -385,6 +400,7 @@ TEST_F(ClothCrossCheckGLTest, DrapedShapesAgreeAfter200Frames) {
   // bounding box and the fraction of vertices resting on the sphere.
   auto model = sheet(35);
   ClothSettings settings;
+  settings.colliders.spheres = {kSphere};
   const auto [a, b] = runBoth(model, settings, restState(*model), 200);
   auto summary = [&](const ClothState& s) {
     glm::dvec3 centroid(0.0), lo(1e9), hi(-1e9);
@@ -393,8 +409,7 @@ TEST_F(ClothCrossCheckGLTest, DrapedShapesAgreeAfter200Frames) {
       centroid += glm::dvec3(p);
       lo = glm::min(lo, glm::dvec3(p));
       hi = glm::max(hi, glm::dvec3(p));
-      onSphere +=
-          glm::distance(glm::vec3(p), settings.sphereCenter) < settings.sphereRadius + settings.contactOffset + 0.005f;
+      onSphere += glm::distance(glm::vec3(p), kSphere.centre) < kSphere.radius + settings.contactOffset + 0.005f;
     }
     centroid /= double(s.positions.size());
     return std::tuple{centroid, lo, hi, double(onSphere) / double(s.positions.size())};

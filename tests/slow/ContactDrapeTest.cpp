@@ -84,7 +84,7 @@ TEST_P(ContactDrapeTest, FullMethodKeepsGarmentsOutOfTheBody) {
     auto views = rasterizeDepthViews(body, {}, *setup);
     ASSERT_TRUE(views) << views.error().message;
     ClothSettings settings = prepared->settings();
-    settings.bodyViews = std::make_shared<const DepthViewImages>(std::move(views).value());
+    settings.colliders.depthViews = std::make_shared<const DepthViewImages>(std::move(views).value());
     settings.featureContacts = method.features;
     auto solver = createCpuClothSolver(prepared->model(), settings);
     ASSERT_TRUE(solver) << solver.error().message;

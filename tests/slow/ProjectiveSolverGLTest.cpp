@@ -21,8 +21,10 @@ using test::sheet;
 using test::worstDifference;
 using test::worstExcess;
 
+/// The projective integrator, with the sphere (0.5 m at (0, 0.6, 0)) and the ground.
 ClothSettings projective(int iterations = 30, float rho = 0.9f) {
   ClothSettings s;
+  s.colliders.spheres = {SphereCollider{glm::vec3(0.0f, 0.6f, 0.0f), 0.5f}};
   s.integrator = ClothIntegrator::ProjectiveJacobi;
   s.solverIterations = iterations;
   s.chebyshevRho = rho;
@@ -238,6 +240,7 @@ TEST_P(ProjectiveSolverGLTest, PinnedStayPinnedAndNothingEndsInsideTheSphere) {
   auto model = sheet(20, {0, 19});
   ClothSettings settings = projective(20);
   settings.substeps = 4;
+  const SphereCollider& sphere = settings.colliders.spheres.front();
   auto solver = make(model, settings);
   ASSERT_TRUE(solver);
   int touching = 0;
@@ -249,9 +252,9 @@ TEST_P(ProjectiveSolverGLTest, PinnedStayPinnedAndNothingEndsInsideTheSphere) {
     EXPECT_EQ(s.positions[19], model->restPositions[19]);
     touching = 0;
     for (const glm::vec4& p : s.positions) {
-      const float d = glm::distance(glm::vec3(p), settings.sphereCenter);
-      EXPECT_GE(d, settings.sphereRadius + settings.contactOffset - 1e-4f) << "frame " << f;
-      touching += d < settings.sphereRadius + settings.contactOffset + 0.01f;
+      const float d = glm::distance(glm::vec3(p), sphere.centre);
+      EXPECT_GE(d, sphere.radius + settings.contactOffset - 1e-4f) << "frame " << f;
+      touching += d < sphere.radius + settings.contactOffset + 0.01f;
     }
   }
   EXPECT_GT(touching, 10);  // the sheet swings onto the sphere: contacts were exercised

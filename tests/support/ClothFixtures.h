@@ -41,8 +41,8 @@ inline std::shared_ptr<const ClothModel> stiffPinnedSheet() {
 
 /// The settings with the analytic sphere and ground switched off.
 inline ClothSettings withoutColliders(ClothSettings settings = {}) {
-  settings.hasSphere = false;
-  settings.hasGround = false;
+  settings.colliders.spheres.clear();
+  settings.colliders.grounds.clear();
   return settings;
 }
 

@@ -6,6 +6,7 @@
 #include "kernels/bending.glslh"
 #include "kernels/anisotropy.glslh"
 #include "kernels/cloth_vertex.glslh"
+#include "kernels/body_contact.glslh"
 
 layout(local_size_x = 32) in;
 
@@ -22,6 +23,14 @@ layout(std430, binding = 1) readonly buffer Cases { ProbeCase cases[]; };
 // contact x, v, (anomaly bits, anisotropy factor, plastic rest length, plastic rest angle).
 layout(std430, binding = 2) writeonly buffer Results { vec4 results[]; };
 layout(location = 0) uniform uint caseCount;
+// The analytic colliders (a sphere and the ground) as records, walked by contactAt; the
+// walk's other storage is empty here.
+layout(std430, binding = 3) readonly buffer Colliders { ClothCollider probeColliders[]; };
+ClothCollider clothCollider(uint i) { return probeColliders[i]; }
+float distanceGridValue(ClothCollider grid, ivec3 point) { return 0.0; }
+VertexContact depthViewsContact(ClothCollider views, vec3 x) { return noContact(); }
+VertexContact sphereTreesContact(ClothCollider trees, vec3 x) { return noContact(); }
+#include "kernels/cloth_contact.glslh"
 
 const uint kProbeOutputs = 10u;
 
@@ -40,7 +49,7 @@ void main() {
   VertexState s = integrateVertex(c.x[0].xyz, c.v[0].xyz, force + h.f0, c.x[0].w, params);
   results[o + 5u] = vec4(s.position, 0.0);
   results[o + 6u] = vec4(s.velocity, 0.0);
-  s = resolveContact(s, analyticContact(s.position, params), params.contactOffset, params.dt);
+  s = resolveContact(s, contactAt(s.position, uint(probeColliders.length())), params.contactOffset, params.dt);
   results[o + 7u] = vec4(s.position, 0.0);
   results[o + 8u] = vec4(s.velocity, 0.0);
   float theta = hingeAngle(c.x[0].xyz, c.x[1].xyz, c.x[2].xyz, c.x[3].xyz);
