@@ -7,14 +7,12 @@
 #include <set>
 #include <sstream>
 
-#include <nlohmann/json.hpp>
-
-#include "sim/io/SceneJson.h"
+#include "sim/io/FieldTable.h"
 
 namespace hg {
 namespace {
 
-using nlohmann::json;
+using namespace fields;
 
 /// Thrown inside the loader only; converted to an Error (prefixed with the file) at the boundary.
 struct FabricError {
@@ -24,8 +22,24 @@ struct FabricError {
 /// One published value of one quantity.
 struct Entry {
   double value = 0;
-  std::string unit, direction, source;
+  std::string unit, direction, source, note;
   bool use = true;
+  std::string where;  ///< its name in errors ("fabric 'denim'.measured.EMT[0]")
+};
+
+/// A fabric as written (the measured entries are checked against their quantity and the
+/// sources after the walk: checkEntry).
+struct FabricBlock {
+  std::string description;
+  std::map<std::string, std::vector<Entry>> measured;  ///< quantity -> entries
+  std::vector<std::string> gaps, notes;
+};
+
+/// The file as written: each fabric kept as JSON until it is built (one broken fabric does not
+/// hide the others).
+struct PresetFile {
+  std::map<std::string, json> fabrics;
+  std::map<std::string, std::string> sources;  ///< key -> full citation
 };
 
 /// Accepted unit spellings of each quantity and their factor to the SI unit the loader uses.
@@ -47,12 +61,6 @@ const std::map<std::string, std::map<std::string, double>>& knownUnits() {
   return units;
 }
 
-std::string joinKeys(const json& object) {
-  std::string list;
-  for (const auto& [key, value] : object.items()) list += (list.empty() ? "" : ", ") + key;
-  return list;
-}
-
 template <class Map>
 std::string joinMapKeys(const Map& map) {
   std::string list;
@@ -60,73 +68,79 @@ std::string joinMapKeys(const Map& map) {
   return list;
 }
 
-void checkKeys(const json& object, const std::string& where, const std::set<std::string>& allowed) {
-  if (!object.is_object()) throw FabricError{where + " must be an object"};
-  for (const auto& [key, value] : object.items())
-    if (!allowed.count(key)) {
-      std::string list;
-      for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
-      throw FabricError{"unknown key '" + where + "." + key + "' (allowed: " + list + ")"};
-    }
+Table<FabricBlock> fabricKeys() {
+  Table<Entry> entry("A published value");
+  entry.add("value", &Entry::value, real(), "", "The value, in `unit`").required();
+  entry.add("unit", &Entry::unit, text(true), "", "One of the units accepted for the quantity").required();
+  entry
+      .add("direction", &Entry::direction,
+           choice<std::string>({{"warp", "warp"}, {"weft", "weft"}, {"bias", "bias"}, {"mean", "mean"}},
+                               [](std::string_view d) -> Result<std::string> {
+                                 if (d == "warp" || d == "weft" || d == "bias" || d == "mean") return std::string(d);
+                                 return Error{"bad direction '" + std::string(d) +
+                                              "' (accepted: bias, mean, warp, weft)"};
+                               }),
+           "", "Along the warp (knits: wale), the weft (course), the bias, or a mean")
+      .required();
+  entry.add("source", &Entry::source, text(true), "", "A key of \"sources\"").required();
+  entry.add("note", &Entry::note, text(), "", "A remark");
+  entry.add("use", &Entry::use, boolean(), "", "false: kept for the record but not used");
+  entry.check([](Entry& e, const json&, const std::string& where) { e.where = where; });
+  std::vector<std::string> quantities;
+  for (const auto& [quantity, units] : knownUnits()) quantities.push_back(quantity);
+  Table<FabricBlock> t("A fabric: its published measurements, each traced to a source (scenes/fabrics.md)");
+  t.add("description", &FabricBlock::description, text(true), "", "What the fabric is").required();
+  t.add("measured", &FabricBlock::measured,
+        map(oneOrList(object(entry)), {.keys = quantities, .noun = "quantity", .placeholder = "<quantity>"}), "",
+        "Published values by quantity (sim/cloth/FabricPresets.h lists the units)")
+      .required();
+  t.add("gaps", &FabricBlock::gaps, list(text()), "", "Quantities with no published value (never filled by a guess)");
+  t.add("notes", &FabricBlock::notes, list(text()), "", "Remarks on the sources");
+  return t;
 }
 
-std::string requiredString(const json& object, const std::string& where, const char* key) {
-  if (!object.contains(key) || !object.at(key).is_string() || object.at(key).get<std::string>().empty())
-    throw FabricError{where + "." + key + " must be a non-empty string"};
-  return object.at(key).get<std::string>();
+const Table<FabricBlock>& fabricTable() {
+  static const Table<FabricBlock> table = fabricKeys();
+  return table;
 }
 
-Entry parseEntry(const json& e, const std::string& where, const std::string& quantity, const json& sources) {
-  checkKeys(e, where, {"value", "unit", "direction", "source", "note", "use"});
-  Entry entry;
-  if (!e.contains("value") || !e.at("value").is_number()) throw FabricError{where + ".value must be a number"};
-  entry.value = e.at("value").get<double>();
-  if (!std::isfinite(entry.value)) throw FabricError{where + ".value must be finite"};
-  entry.unit = requiredString(e, where, "unit");
-  entry.direction = requiredString(e, where, "direction");
-  entry.source = requiredString(e, where, "source");
-  if (e.contains("note") && !e.at("note").is_string()) throw FabricError{where + ".note must be a string"};
-  if (e.contains("use")) {
-    if (!e.at("use").is_boolean()) throw FabricError{where + ".use must be true or false"};
-    entry.use = e.at("use").get<bool>();
-  }
+const Table<PresetFile>& fileTable() {
+  static const Table<PresetFile> table = [] {
+    Table<PresetFile> t("Fabric presets built only from published measurements (scenes/fabrics.json)");
+    t.topLevel().schemaKey();
+    t.add("fabrics", &PresetFile::fabrics, map(deferred(fabricKeys()), {.min = 1}), "", "The fabrics by name")
+        .required(" must be a non-empty object");
+    t.add("sources", &PresetFile::sources, map(text(true), {.placeholder = "<key>"}), "",
+          "Full citations by the keys the entries use")
+        .required(" must be an object of citation strings");
+    return t;
+  }();
+  return table;
+}
+
+/// The checks of an entry that need its quantity and the file's sources.
+void checkEntry(const Entry& entry, const std::string& quantity, const std::map<std::string, std::string>& sources) {
+  const std::string& where = entry.where;
   const auto& units = knownUnits().at(quantity);
   if (!units.count(entry.unit))
     throw FabricError{where + ": bad unit '" + entry.unit + "' for " + quantity + " (accepted: " + joinMapKeys(units) +
                       ")"};
-  static const std::set<std::string> directions = {"warp", "weft", "bias", "mean"};
-  if (!directions.count(entry.direction))
-    throw FabricError{where + ": bad direction '" + entry.direction + "' (accepted: bias, mean, warp, weft)"};
-  if (!sources.contains(entry.source))
+  if (!sources.count(entry.source))
     throw FabricError{where + ": source '" + entry.source +
-                      "' is not a key of \"sources\" (known: " + joinKeys(sources) + ")"};
+                      "' is not a key of \"sources\" (known: " + joinMapKeys(sources) + ")"};
   const bool mayBeZero = quantity == "friction";
   if (entry.value < 0 || (!mayBeZero && entry.value == 0))
     throw FabricError{where + ".value must be " + (mayBeZero ? "non-negative" : "positive")};
-  return entry;
 }
 
 /// The measured block of one fabric, parsed and validated.
 class Measurements {
  public:
-  static Measurements parse(const json& measured, const std::string& where, const json& sources) {
-    if (!measured.is_object()) throw FabricError{where + " must be an object"};
-    Measurements m;
-    for (const auto& [quantity, value] : measured.items()) {
-      if (!knownUnits().count(quantity))
-        throw FabricError{"unknown quantity '" + where + "." + quantity + "' (known: " + joinMapKeys(knownUnits()) +
-                          ")"};
-      const std::string at = where + "." + quantity;
-      std::vector<Entry>& list = m.m_entries[quantity];
-      if (value.is_array()) {
-        if (value.empty()) throw FabricError{at + " must not be an empty array"};
-        for (std::size_t i = 0; i < value.size(); ++i)
-          list.push_back(parseEntry(value[i], at + "[" + std::to_string(i) + "]", quantity, sources));
-      } else {
-        list.push_back(parseEntry(value, at, quantity, sources));
-      }
-    }
-    return m;
+  /// The entries by quantity, each checked (checkEntry).
+  Measurements(std::map<std::string, std::vector<Entry>> entries, const std::map<std::string, std::string>& sources)
+      : m_entries(std::move(entries)) {
+    for (const auto& [quantity, list] : m_entries)
+      for (const Entry& e : list) checkEntry(e, quantity, sources);
   }
 
   /// Mean of the used entries of `quantity` in `direction`, converted to SI; NaN when there are none.
@@ -166,8 +180,6 @@ class Measurements {
   const std::vector<std::string>& usedSources() const { return m_used; }
 
  private:
-  Measurements() = default;
-
   double peek(const std::string& quantity, const std::string& direction) const {
     auto it = m_entries.find(quantity);
     if (it == m_entries.end()) return std::nan("");
@@ -200,24 +212,20 @@ double require(double si, double kes, const std::string& where, const std::strin
   throw FabricError{message};
 }
 
-FabricPreset buildPreset(const std::string& name, const json& fabric, const json& sources) {
+FabricPreset buildPreset(const std::string& name, const json& fabric,
+                         const std::map<std::string, std::string>& sources) {
   const std::string where = "fabric '" + name + "'";
-  checkKeys(fabric, where, {"description", "measured", "gaps", "notes"});
+  FabricBlock block;
+  try {
+    fabricTable().read(fabric, where, block);
+  } catch (const SceneError& e) {
+    throw FabricError{e.message};
+  }
   FabricPreset preset;
   preset.name = name;
-  preset.description = requiredString(fabric, where, "description");
-  std::vector<std::string> gaps;
-  for (const char* listKey : {"gaps", "notes"}) {
-    if (!fabric.contains(listKey)) continue;
-    const json& list = fabric.at(listKey);
-    if (!list.is_array()) throw FabricError{where + "." + listKey + " must be an array of strings"};
-    for (const json& g : list) {
-      if (!g.is_string()) throw FabricError{where + "." + listKey + " must be an array of strings"};
-      if (std::string(listKey) == "gaps") gaps.push_back(g.get<std::string>());
-    }
-  }
-  if (!fabric.contains("measured")) throw FabricError{where + ": missing \"measured\""};
-  Measurements m = Measurements::parse(fabric.at("measured"), where + ".measured", sources);
+  preset.description = block.description;
+  const std::vector<std::string>& gaps = block.gaps;
+  Measurements m(std::move(block.measured), sources);
 
   // Areal density has no direction: the used entries labelled mean, else warp, weft or bias.
   double weight = std::nan("");
@@ -250,33 +258,25 @@ FabricPreset buildPreset(const std::string& name, const json& fabric, const json
   const double mu = m.along("friction", "mean");
   if (!std::isnan(mu)) preset.friction = float(mu);
 
-  for (const std::string& key : m.usedSources()) preset.sources.push_back(sources.at(key).get<std::string>());
+  for (const std::string& key : m.usedSources()) preset.sources.push_back(sources.at(key));
   return preset;
 }
 
-/// Reads and checks the top level; returns {fabrics, sources}.
-json readDocument(const std::filesystem::path& file) {
+/// Reads and checks the top level: the fabrics (each read when built) and the sources.
+PresetFile readDocument(const std::filesystem::path& file) {
   std::ifstream in(file, std::ios::binary);
   if (!in) throw FabricError{"cannot open file"};
   std::stringstream text;
   text << in.rdbuf();
-  json root;
+  PresetFile parsed;
   try {
-    root = scenejson::parseDocument(text.str());
+    fileTable().read(scenejson::parseDocument(text.str()), "root", parsed);
   } catch (const json::exception& e) {  // parse_error, and out_of_range for a number like 1e999
     throw FabricError{std::string("not valid JSON: ") + e.what()};
-  } catch (const scenejson::SceneError& e) {
+  } catch (const SceneError& e) {
     throw FabricError{e.message};
   }
-  checkKeys(root, "root", {"fabrics", "sources"});
-  if (!root.contains("fabrics") || !root.at("fabrics").is_object() || root.at("fabrics").empty())
-    throw FabricError{"\"fabrics\" must be a non-empty object"};
-  if (!root.contains("sources") || !root.at("sources").is_object())
-    throw FabricError{"\"sources\" must be an object of citation strings"};
-  for (const auto& [key, value] : root.at("sources").items())
-    if (!value.is_string() || value.get<std::string>().empty())
-      throw FabricError{"sources." + key + " must be a non-empty citation string"};
-  return root;
+  return parsed;
 }
 
 Error fileError(const std::filesystem::path& file, const std::string& message) {
@@ -287,12 +287,12 @@ Error fileError(const std::filesystem::path& file, const std::string& message) {
 
 Result<std::vector<FabricPreset>> loadFabricPresets(const std::filesystem::path& file) {
   try {
-    const json root = readDocument(file);
+    const PresetFile parsed = readDocument(file);
     std::vector<FabricPreset> presets;
     std::string problems;
-    for (const auto& [name, fabric] : root.at("fabrics").items()) {
+    for (const auto& [name, fabric] : parsed.fabrics) {
       try {
-        presets.push_back(buildPreset(name, fabric, root.at("sources")));
+        presets.push_back(buildPreset(name, fabric, parsed.sources));
       } catch (const FabricError& e) {
         problems += (problems.empty() ? "" : "; ") + e.message;
       }
@@ -308,16 +308,18 @@ Result<std::vector<FabricPreset>> loadFabricPresets(const std::filesystem::path&
 
 Result<FabricPreset> findFabricPreset(const std::filesystem::path& file, const std::string& name) {
   try {
-    const json root = readDocument(file);
-    const json& fabrics = root.at("fabrics");
-    if (!fabrics.contains(name))
-      return fileError(file, "no fabric named '" + name + "' (known: " + joinKeys(fabrics) + ")");
-    return buildPreset(name, fabrics.at(name), root.at("sources"));
+    const PresetFile parsed = readDocument(file);
+    const auto fabric = parsed.fabrics.find(name);
+    if (fabric == parsed.fabrics.end())
+      return fileError(file, "no fabric named '" + name + "' (known: " + joinMapKeys(parsed.fabrics) + ")");
+    return buildPreset(name, fabric->second, parsed.sources);
   } catch (const FabricError& e) {
     return fileError(file, e.message);
   } catch (const json::exception& e) {
     return fileError(file, e.what());
   }
 }
+
+fields::ObjectDoc fabricPresetKeys() { return fileTable().describe(PresetFile{}); }
 
 }  // namespace hg

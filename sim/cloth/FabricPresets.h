@@ -56,6 +56,10 @@
 
 namespace hg {
 
+namespace fields {
+struct ObjectDoc;
+}
+
 /// One fabric in SI units, derived from the measured values in the data file.
 struct FabricPreset {
   std::string name, description;
@@ -81,5 +85,9 @@ Result<std::vector<FabricPreset>> loadFabricPresets(const std::filesystem::path&
 
 /// One preset by name ("cotton", "denim", "silk", "knit_jersey"); error lists the known names.
 Result<FabricPreset> findFabricPreset(const std::filesystem::path& file, const std::string& name);
+
+/// The keys of a fabric presets file, for docs/schema/fabrics.schema.json and the key
+/// reference of docs/user-guide.md (apps/tools/write_scene_docs.cpp).
+fields::ObjectDoc fabricPresetKeys();
 
 }  // namespace hg

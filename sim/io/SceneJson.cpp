@@ -82,11 +82,21 @@ void checkKeys(const json& object, const std::string& where, const std::set<std:
     }
 }
 
+float numberValue(const json& value, const std::string& name) {
+  if (!value.is_number()) throw SceneError{name + " must be a number"};
+  return toFloat(value.get<double>(), name);
+}
+
+double realValue(const json& value, const std::string& name) {
+  if (!value.is_number()) throw SceneError{name + " must be a number"};
+  const double d = value.get<double>();
+  if (!std::isfinite(d)) throw SceneError{name + " must be finite"};
+  return d;
+}
+
 float number(const json& object, const std::string& where, const char* key, float fallback) {
   if (!object.contains(key)) return fallback;
-  const json& v = object.at(key);
-  if (!v.is_number()) throw SceneError{keyName(where, key) + " must be a number"};
-  return toFloat(v.get<double>(), keyName(where, key));
+  return numberValue(object.at(key), keyName(where, key));
 }
 
 float positive(const json& object, const std::string& where, const char* key, float fallback) {
@@ -101,22 +111,19 @@ void checkRange(const std::string& name, long long value, long long lo, long lon
                      std::to_string(hi) + ")"};
 }
 
-int integer(const json& object, const std::string& where, const char* key, int fallback, int lo, int hi) {
-  if (!object.contains(key)) return fallback;
-  const json& v = object.at(key);
-  const std::string name = keyName(where, key);
+long long wholeNumber(const json& v, const std::string& name, long long lo, long long hi) {
   std::string range = "(";  // appended, not `"(" + ...`: GCC 12 warns falsely (-Wrestrict) on that
   range.append(std::to_string(lo)).append("..").append(std::to_string(hi)).append(")");
   if (v.is_number_unsigned()) {  // nlohmann keeps non-negative literals as uint64
     const auto u = v.get<std::uint64_t>();
     if (u > std::uint64_t(hi < 0 ? 0 : hi) || (lo > 0 && u < std::uint64_t(lo)))
       throw SceneError{name + " = " + std::to_string(u) + " is out of range " + range};
-    return int(u);
+    return (long long)u;
   }
   if (v.is_number_integer()) {
     const auto i = v.get<std::int64_t>();
     checkRange(name, i, lo, hi);
-    return int(i);
+    return i;
   }
   if (v.is_number_float()) {
     const double d = v.get<double>();
@@ -126,10 +133,15 @@ int integer(const json& object, const std::string& where, const char* key, int f
         s << name << " = " << d << " is out of range " << range;
         throw SceneError{s.str()};
       }
-      return int(d);
+      return (long long)d;
     }
   }
   throw SceneError{name + " must be a whole number " + range};
+}
+
+int integer(const json& object, const std::string& where, const char* key, int fallback, int lo, int hi) {
+  if (!object.contains(key)) return fallback;
+  return int(wholeNumber(object.at(key), keyName(where, key), lo, hi));
 }
 
 glm::vec3 vec3(const json& object, const std::string& where, const char* key, glm::vec3 fallback) {

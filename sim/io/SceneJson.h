@@ -34,6 +34,15 @@ json parseDocument(const std::string& text);
 /// `object` must be a JSON object whose keys are all in `allowed` (a typo must not fall back
 /// to a default silently): "unknown key 'where.key' (allowed: ...)".
 void checkKeys(const json& object, const std::string& where, const std::set<std::string>& allowed);
+/// `value` as a finite number that fits a float; errors name it `name` ("NAME must be a
+/// number", "NAME = V is out of range (at most 3.4e+38 in magnitude)").
+float numberValue(const json& value, const std::string& name);
+/// `value` as a finite number (double precision): "NAME must be a number", "NAME must be finite".
+double realValue(const json& value, const std::string& name);
+/// `value` as a whole number in [lo, hi] (1e3 and 2.0 are whole): "NAME must be a whole
+/// number (LO..HI)", "NAME = V is out of range (LO..HI)".
+long long wholeNumber(const json& value, const std::string& name, long long lo, long long hi);
+
 /// object[key] as a finite number that fits a float, or `fallback` when absent.
 float number(const json& object, const std::string& where, const char* key, float fallback);
 /// number(), which must also be > 0.

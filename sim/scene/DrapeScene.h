@@ -1,82 +1,13 @@
 #pragma once
-/// A drape scene as read from JSON (scenes/*.json): the cloth, the colliders, the
-/// solver settings and the outputs. Every key is optional and defaults to the value
-/// below; unknown keys are errors (a typo must not silently fall back to a default), and
-/// so are a key given twice, an integer that is not a whole number in its range and a
-/// number a float cannot hold (sim/io/SceneJson.h; the limits in sim/core/Limits.h).
-///
-///     {
-///       "name": "cloth_on_sphere",   // the outputs' base name: a plain file name (no folders, no leading '.')
-///       "cloth":  {"resolution": 48, "size": 1.6, "center": [0, 1.3, 0],   // generated sheet, or
-///                  "mesh": "garment.obj",                                // a mesh with UVs (path relative to the
-///                  scene) "fabric": "denim",     // a preset of fabrics.json beside the scene: sets the density,
-///                                         // stiffness, bending and a uniform anisotropy (keys below override)
-///                  "areal_density": 0.15, "area_weighted_mass": false,   // kg/m^2
-///                  "tensile_stiffness": 500, "bending_rigidity": 2e-6,   // N/m, N m
-///                  "spring_damping": 0.002, "pinned": [],
-///                  "pin_animation": [{"time": 0, "translate": [0, 0, 0]}, {"time": 2, "translate": [0, 0.3, 0]}],
-///                  "anisotropy": {"texture": "weave.png", "scale": 2.0}  // or {"uniform": [Ka, Kb, Kc, Kd]}
-///                 },
-///       "sphere": {"center": [0, 0.6, 0], "radius": 0.5},      // or null for none
-///       "ground": {"height": 0.0},                            // or null for none
-///       "solver": {"backend": "gpu", "frames": 180, "frame_dt": 0.016667,
-///                  "substeps": "auto",  // or a count: "auto" is the explicit integrator's stable count (the
-///                                       // stiffest spring with the mass it moves, sim/cloth/StableStep.h) or 40
-///                                       // for projective_jacobi; a count below the stable one is an error naming it
-///                  "velocity_damping": 0.2, "friction": 0.4, "contact_offset": 0.005,
-///                  "gravity": [0, -9.81, 0], "max_speed": 50, "threads": 0,
-///                  "compression_scale": 1, "extension_scale": 1, "tension_exponent": 1,
-///                  "plastic_rate": 0, "yield_strain": 0.02, "yield_angle": 0.2,
-///                  "max_substep_halvings": 2,   // an unstable frame is retried with 2x, then 4x the substeps
-///                  "integrator": "symplectic_euler", "iterations": 20, "chebyshev_rho": 0.9,
-///                  "until_rest": 0,    // > 0 m/s: drape to rest (stops below this speed) instead of `frames`
-///                  "continuous_collision": {"method": "radar", "patch_triangles": 4, "image": 16,
-///                                           "clearance": 0.005}},  // or null / "method": "none" (default)
-///                  // radar sweeps of cloth patches against the avatar after every frame, so fast
-///                  // motion cannot tunnel through thin body parts (sim/radar/ClothSweep.h; needs an
-///                  // avatar; clearance in m defaults to contact_offset)
-///       "output": {"directory": "out", "image_width": 1280, "image_height": 960,
-///                  "obj_every": 0},   // > 0: an OBJ of the cloth every N frames too
-///       "avatar": {"mannequin": {"height": 1.75, "chest_girth": 0.96, "waist_girth": 0.80,  // the built-in
-///                                "hip_girth": 0.98, "neck_girth": 0.38, "upper_arm_girth": 0.30, // body
-///                                "thigh_girth": 0.56, "shoulder_width": 0.376, "arm_length": 0.58,
-///                                "leg_length": 0.80, "pose": "a_pose" | "t_pose",
-///                                "a_pose_arm_angle": 45, "cell_size": 0.01},          // girths etc. in m
-///                  "contact_cell_size": 0.01,   // m, cell of the distance grid (contact.method "distance_grid")
-///                  "contact": {"method": "depth_views" | "distance_grid" | "sphere_tree",  // the body collider
-///                              "texel": 0.0025, "layers": 4,                // depth views: texel (m), peeled layers
-///                              "views": ["top", "front", "back", "left", "right"], "margin": 0.05,
-///                              "sphere_tree_resolution": 256},  // sphere tree: voxels along the body's height, 8..512
-///                              // (the body as a sphere tree, docs/methods.md section 6: a still body only)
-///                              // (the source's method: "views": ["top", "front", "back"], "layers": 1)
-///                  "motion": {"bvh": "motion/walk.bvh", "map": "motion/cmu_to_mannequin.json",
-///                             "time": 0.5, "skinning": "dual_quaternion" | "linear", "unit_scale": 0.01,
-///                             "animate": false}},   // true: the body follows the clip while draping
-///                  // optional: pose the mannequin (its rest must be "t_pose", as BVH files are)
-///                  // or, instead of "mannequin": "file": "character.glb" (a closed skinned body;
-///                  // garments need the mannequin), "file_clip": "walk" | "*", "file_clip_time": 0.5
-///                  // as the retargeted BVH clip at `time` (s); paths relative to the scene
-///       "garments": [{"type": "tshirt", "chest_ease": 0.10, "hem_below_waist": 0.06, "sleeve_length": 0.24,
-///                     "sleeve_ease": 0.08, "neck_ease": 0.03},
-///                    {"type": "skirt", "waist_ease": 0.02, "hip_ease": 0.04, "length": 0.55, "flare": 0.30},
-///                    {"type": "trousers", "waist_ease": 0.02, "hip_ease": 0.06, "knee_girth": 0,
-///                     "hem_girth": 0.42, "crotch_ease": 0.02, "hem_height": 0},
-///                    {"type": "dress", "chest_ease": 0.06, "waist_ease": 0.04, "hip_ease": 0.05,
-///                     "skirt_length": 0.60, "flare": 0.40, "neck_ease": 0.04}],   // m; any subset of keys
-///                   // every garment may also take "fabric", "areal_density", "tensile_stiffness",
-///                   // "bending_rigidity" (its own material; else the cloth block's)
-///       "dressing": {"edge_length": 0.02, "clearance": 0.012, "seam_stiffness": 1500, "seam_damping": 0.01,
-///                    "sewing_damping": 8, "weld_gap": 0.002, "max_sewing_frames": 400},
-///       "boxes": [{"center": [0, 0.35, 0], "half_extents": [0.5, 0.35, 0.3], "rotation_deg": [0, 0, 0],
-///                  "friction": 0.4}],   // analytic box colliders (docs/methods.md section 7), still
-///       "props": [{"shape": "bottle" | "box" | "sphere" | "torus" | "capsule",  // built-in solids, or
-///                  "mesh": "props/vase.obj",   // a closed mesh (relative to the scene; welded by position)
-///                  "position": [0, 0.7, 0], "rotation_deg": [0, 0, 0],  // about x, then y, then z (world axes)
-///                  "scale": 1,                 // or [sx, sy, sz], applied to the shape before the rotation
-///                  "collider": "sphere_tree" | "obb",  // sphere tree (default) or its PCA box (fitObb), analytic
-///                  "resolution": 128,          // voxels along the prop's longest side (sphere tree), 8..512
-///                  "friction": 0.4}]           // default: solver.friction
-///     }
+/// A drape scene as read from JSON (scenes/*.json; the reader is sim/scene/DrapeSceneRead.cpp):
+/// the cloth, the colliders, the solver settings and the outputs. Every key is optional and
+/// defaults to the member's value below (the solver's substeps to "auto" and its
+/// max_substep_halvings to 2); unknown keys are errors (a typo must not silently fall back
+/// to a default), and so are a key given twice, an integer that is not a whole number in
+/// its range and a number a float cannot hold (sim/io/FieldTable.h; the limits in
+/// sim/core/Limits.h). Every key with its type, unit, range, default and meaning is listed
+/// in docs/user-guide.md, "Scene key reference", and in the JSON Schema
+/// docs/schema/drape.schema.json, both generated from the reader's tables.
 /// Props are rigid, still colliders drawn in the pictures and exported (<name>_props.obj).
 /// Built-in shapes (m, before `scale`, in the prop's frame): "bottle" a 0.3 m wine bottle
 /// (makeBottle, 12,090 triangles) standing on the origin; "box" a 0.2 m cube, "sphere" of

@@ -5,18 +5,15 @@
 #include <cmath>
 
 #include <glm/gtc/quaternion.hpp>
-#include <nlohmann/json.hpp>
 
 #include "sim/body/Mannequin.h"
 #include "sim/core/Limits.h"
-#include "sim/io/SceneJson.h"
+#include "sim/io/FieldTable.h"
 #include "sim/motion/CharacterIO.h"
 
 namespace hg {
 
 namespace fs = std::filesystem;
-using scenejson::json;
-using scenejson::SceneError;
 
 namespace {
 
@@ -46,47 +43,159 @@ std::shared_ptr<SkinnedMesh> twoBoneBody(TriangleMesh mesh, float length, float 
   return body;
 }
 
-std::string text(const json& object, const std::string& where, const char* key, const std::string& fallback) {
-  if (!object.contains(key)) return fallback;
-  if (!object[key].is_string()) throw SceneError{where + "." + key + " must be a string"};
-  return object[key].get<std::string>();
+using namespace fields;
+
+/// The body keys of every body type (each type reads its own).
+struct RigBody {
+  std::string type;
+  float length = 2.0f, radius = 0.25f;  ///< two_bone_cylinder, m
+  int rings = 41, segments = 32;
+  float blend = 1.0f;                ///< m: width of the weight ramp across the joint
+  glm::vec3 size{2.0f, 0.5f, 0.5f};  ///< two_bone_box, m
+  int subdivisions = 24;
+  float height = MannequinParams{}.height;  ///< mannequin, m
+  float cellSize = 0.015f;                  ///< mannequin, m
+  fs::path path;                            ///< import: relative to the rig file
+  int clip = 0;
+};
+
+/// The motion keys of every motion type (each type reads its own).
+struct RigMotion {
+  std::string type;
+  glm::vec3 axis{0.0f, 0.0f, 1.0f};
+  float fromDegrees = 0.0f, toDegrees = 90.0f;
+  int frames = 19;
+};
+
+/// What the reader fills: the rig, and the keys the body, joint and poses are built from.
+struct RigReading {
+  SkinningRig rig;
+  RigBody body;
+  std::string joint;
+  RigMotion motion;
+  std::vector<Animation> clips;  ///< an imported body's animations
+};
+
+Value<RigBody> bodyValue() {
+  Table<RigBody> blend;
+  blend.add("blend", &RigBody::blend, number(), "m", "Width of the weight ramp across the joint");
+  Table<RigBody> cylinder("A closed cylinder along +x on two bones, joints at x = 0 and length / 2");
+  cylinder.add("length", &RigBody::length, number(positive()), "m", "Length");
+  cylinder.add("rings", &RigBody::rings, integer(3, limits::kMaxRigRings), "", "Rings along the length");
+  cylinder.add("segments", &RigBody::segments, integer(3, limits::kMaxRigRings), "", "Segments around");
+  cylinder.add("radius", &RigBody::radius, number(positive()), "m", "Radius");
+  cylinder.merge(blend);
+  Table<RigBody> box("A closed box along +x on two bones");
+  box.add("size", &RigBody::size, fields::vec3(positive()), "m", "Edge lengths");
+  box.add("subdivisions", &RigBody::subdivisions, integer(1, limits::kMaxRigSubdivisions), "",
+          "Divisions across y and z");
+  box.merge(blend);
+  Table<RigBody> mannequin("The built-in mannequin (sim/body/Mannequin.h)");
+  mannequin.add("height", &RigBody::height, number(positive()), "m", "Floor to the top of the head");
+  mannequin.add("cell_size", &RigBody::cellSize, number(positive()), "m", "Grid spacing of the surface extraction");
+  Table<RigBody> imported("A skinned character file (glTF, FBX, COLLADA through assimp)");
+  imported.add("path", &RigBody::path, path(), "", "The file, relative to the rig file").required();
+  imported.add("clip", &RigBody::clip, integer(0, 1 << 20), "", "Its animation the \"animation\" motion plays");
+  std::vector<Variant<RigBody>> types;
+  for (auto [name, table] : {std::pair{"two_bone_cylinder", cylinder}, std::pair{"two_bone_box", box},
+                             std::pair{"mannequin", mannequin}, std::pair{"import", imported}})
+    types.push_back({name, table, [type = std::string(name)](RigBody& b) { b.type = type; }});
+  return variants<RigBody>("type", "Which body", types);
 }
 
-template <class T, class Parse>
-T named(const json& object, const std::string& where, const char* key, T fallback, Parse parse) {
-  if (!object.contains(key)) return fallback;
-  auto parsed = parse(text(object, where, key, ""));
-  if (!parsed) throw SceneError{where + "." + key + ": " + parsed.error().message};
-  return *parsed;
+Value<RigMotion> motionValue() {
+  Table<RigMotion> angles;
+  angles.add("from_degrees", &RigMotion::fromDegrees, number(), "deg", "Angle of the first frame");
+  angles.add("to_degrees", &RigMotion::toDegrees, number(), "deg", "Angle of the last frame");
+  Table<RigMotion> frames;
+  frames.add("frames", &RigMotion::frames, integer(2, limits::kMaxMotionFrames), "", "Frames, evenly spaced");
+  Table<RigMotion> rotate("The joint turned about a model-space axis through it");
+  rotate.add("axis", &RigMotion::axis, fields::vec3(), "", "The axis (model space)");
+  rotate.merge(angles).merge(frames);
+  Table<RigMotion> twist("The joint turned about its own bone direction");
+  twist.add("axis", &RigMotion::axis, fields::vec3(), "", "Not used: a twist turns about the bone");
+  twist.merge(angles).merge(frames);
+  Table<RigMotion> animation("The imported body's clip (body type \"import\"), sampled evenly");
+  animation.merge(frames);
+  std::vector<Variant<RigMotion>> types;
+  types.push_back({"rotate", rotate, [](RigMotion& m) { m.type = "rotate"; }});
+  types.push_back({"twist", twist, [](RigMotion& m) {
+                     m.type = "twist";
+                     m.toDegrees = 180.0f;
+                   }});
+  types.push_back({"animation", animation, [](RigMotion& m) {
+                     m.type = "animation";
+                     m.frames = 30;
+                   }});
+  return variants<RigMotion>("type", "Which motion", types);
 }
 
-ParticleSkinSettings parseParticles(const json& p, const std::string& where) {
-  scenejson::checkKeys(
-      p, where,
-      {"radius", "levels", "radius_ratio", "surface_margin", "bone_assignment", "interaction_gap", "spring_stiffness",
-       "spring_damping", "bone_stiffness", "bone_damping", "attachment", "attachment_threshold", "bone_target",
-       "integrator", "iterations", "time_step", "surface_frame", "surface_weights"});
-  ParticleSkinSettings s;
-  s.fill.radius = scenejson::positive(p, where, "radius", s.fill.radius);
-  s.fill.levels = scenejson::integer(p, where, "levels", s.fill.levels, 1, 8);
-  s.fill.radiusRatio = scenejson::number(p, where, "radius_ratio", s.fill.radiusRatio);
-  s.fill.surfaceMargin = scenejson::number(p, where, "surface_margin", s.fill.surfaceMargin);
-  s.boneAssignment = named(p, where, "bone_assignment", s.boneAssignment, parseBoneAssignment);
-  s.interactionGap = scenejson::positive(p, where, "interaction_gap", s.interactionGap);
-  s.springStiffness = scenejson::positive(p, where, "spring_stiffness", s.springStiffness);
-  s.springDamping = scenejson::number(p, where, "spring_damping", s.springDamping);
-  s.boneStiffness = scenejson::positive(p, where, "bone_stiffness", s.boneStiffness);
-  s.boneDamping = scenejson::number(p, where, "bone_damping", s.boneDamping);
-  s.attachment = named(p, where, "attachment", s.attachment, parseBoneAttachment);
-  s.attachmentThreshold = scenejson::number(p, where, "attachment_threshold", s.attachmentThreshold);
-  s.boneTarget = named(p, where, "bone_target", s.boneTarget, parseBoneTarget);
-  s.integrator = named(p, where, "integrator", s.integrator, parseParticleIntegrator);
-  s.iterations = scenejson::integer(p, where, "iterations", s.iterations, 0, 100);
-  s.timeStep = scenejson::positive(p, where, "time_step", s.timeStep);
-  s.surfaceFrame = named(p, where, "surface_frame", s.surfaceFrame, parseSurfaceFrame);
-  s.surfaceWeights = named(p, where, "surface_weights", s.surfaceWeights, parseSurfaceWeights);
-  if (Status valid = s.validate(); !valid) throw SceneError{where + ": " + valid.error().message};
-  return s;
+Table<ParticleSkinSettings> particleKeys() {
+  Table<ParticleSkinSettings> t("Particle skinning (docs/methods.md section 4; sim/skinning/ParticleSkinning.h)");
+  t.add("radius", nested(&ParticleSkinSettings::fill, &ParticleFillSettings::radius), number(positive()), "m",
+        "Radius of the finest particles");
+  t.add("levels", nested(&ParticleSkinSettings::fill, &ParticleFillSettings::levels), integer(1, 8), "",
+        "Radius levels of the fill");
+  t.add("radius_ratio", nested(&ParticleSkinSettings::fill, &ParticleFillSettings::radiusRatio), number(), "",
+        "Ratio of consecutive radii, >= 1.5");
+  t.add("surface_margin", nested(&ParticleSkinSettings::fill, &ParticleFillSettings::surfaceMargin), number(), "",
+        "Coarser levels keep a particle this many radii inside the surface");
+  t.add(
+      "bone_assignment", &ParticleSkinSettings::boneAssignment,
+      choice<BoneAssignment>({{"segment", BoneAssignment::Segment}, {"obb", BoneAssignment::Obb}}, parseBoneAssignment),
+      "", "A particle's bone: the nearest bone segment or bone box");
+  t.add("interaction_gap", &ParticleSkinSettings::interactionGap, number(positive()), "",
+        "Particles interact when their rest gap is below this x the smaller radius");
+  t.add("spring_stiffness", &ParticleSkinSettings::springStiffness, number(positive()), "1/s^2",
+        "Distance spring of two finest particles, per unit mass");
+  t.add("spring_damping", &ParticleSkinSettings::springDamping, number(), "1/s", "Damper of two finest particles");
+  t.add("bone_stiffness", &ParticleSkinSettings::boneStiffness, number(positive()), "1/s^2",
+        "Pull toward the bone target, per unit mass");
+  t.add("bone_damping", &ParticleSkinSettings::boneDamping, number(), "1/s",
+        "Damping of the velocity relative to the bone target");
+  t.add("attachment", &ParticleSkinSettings::attachment,
+        choice<BoneAttachment>({{"uniform", BoneAttachment::Uniform}, {"skin_weights", BoneAttachment::SkinWeights}},
+                               parseBoneAttachment),
+        "", "Every particle pulled fully, or by the skin weight of its bone");
+  t.add("attachment_threshold", &ParticleSkinSettings::attachmentThreshold, number(), "",
+        "skin_weights: weights below this do not pull, in [0, 1)");
+  t.add("bone_target", &ParticleSkinSettings::boneTarget,
+        choice<BoneTarget>({{"bone", BoneTarget::Bone}, {"dual_quaternion", BoneTarget::DualQuaternion}},
+                           parseBoneTarget),
+        "", "Where the bone force pulls: the rest position moved with the one bone, or skinned by dual quaternions");
+  t.add("integrator", &ParticleSkinSettings::integrator,
+        choice<ParticleIntegrator>({{"improved_euler", ParticleIntegrator::ImprovedEuler},
+                                    {"adams", ParticleIntegrator::Adams},
+                                    {"leapfrog", ParticleIntegrator::Leapfrog}},
+                                   parseParticleIntegrator),
+        "", "Time integrator");
+  t.add("iterations", &ParticleSkinSettings::iterations, integer(0, 100), "",
+        "Extra corrector passes per step (adams, leapfrog)");
+  t.add("time_step", &ParticleSkinSettings::timeStep, number(positive()), "s", "Integration step");
+  t.add("surface_frame", &ParticleSkinSettings::surfaceFrame,
+        choice<SurfaceFrame>({{"bone", SurfaceFrame::Bone}, {"local", SurfaceFrame::Local}}, parseSurfaceFrame), "",
+        "The rotation that turns a particle's rest offset to a surface vertex");
+  t.add("surface_weights", &ParticleSkinSettings::surfaceWeights,
+        choice<SurfaceWeights>(
+            {{"average", SurfaceWeights::Average}, {"inverse_distance", SurfaceWeights::InverseDistance}},
+            parseSurfaceWeights),
+        "", "How the four particle votes of a vertex are averaged");
+  t.check([](ParticleSkinSettings& s, const json&, const std::string& where) {
+    if (Status valid = s.validate(); !valid) throw SceneError{where + ": " + valid.error().message};
+  });
+  return t;
+}
+
+Table<SkinningRig> outputKeys() {
+  Table<SkinningRig> t("What is written (to --out)");
+  t.add("directory", &SkinningRig::outputDirectory, path(), "", "Output folder (the command line's --out wins)");
+  t.add("obj_every", &SkinningRig::objEvery, integer(0, limits::kMaxMotionFrames), "",
+        "Every k-th frame's OBJ (0: none)");
+  t.add("image_width", &SkinningRig::imageWidth, integer(limits::kMinImageSide, limits::kMaxImageSide), "px",
+        "Width of the picture");
+  t.add("image_height", &SkinningRig::imageHeight, integer(limits::kMinImageSide, limits::kMaxImageSide), "px",
+        "Height of the picture");
+  return t;
 }
 
 /// Rest global rotation of a joint (unit quaternion).
@@ -95,145 +204,117 @@ glm::quat restGlobalRotation(const Skeleton& skeleton, int joint) {
   return glm::normalize(glm::quat_cast(glm::mat3(global)));
 }
 
-SkinningRig parseRig(const json& doc, const fs::path& path) {
-  const std::string where = "rig";
-  if (!doc.is_object()) throw SceneError{"the rig must be a JSON object"};
-  scenejson::checkKeys(doc, where,
-                       {"name", "body", "joint", "zone_radius", "motion", "steps_per_frame", "settle", "particles",
-                        "methods", "self_intersections_from_degrees", "self_intersections_to_degrees", "output"});
-  SkinningRig rig;
-  rig.sourcePath = path;
-  rig.name = doc.contains("name") ? scenejson::outputName(doc["name"], "rig.name") : path.stem().string();
-
-  // Body.
-  if (!doc.contains("body") || !doc["body"].is_object()) throw SceneError{"rig.body (an object) is required"};
-  const json& b = doc["body"];
-  const std::string type = text(b, "rig.body", "type", "");
-  std::vector<Animation> clips;
-  int clip = 0;
-  if (type == "two_bone_cylinder") {
-    scenejson::checkKeys(b, "rig.body", {"type", "length", "radius", "rings", "segments", "blend"});
-    const float length = scenejson::positive(b, "rig.body", "length", 2.0f);
-    const int rings = scenejson::integer(b, "rig.body", "rings", 41, 3, limits::kMaxRigRings);
-    const int segments = scenejson::integer(b, "rig.body", "segments", 32, 3, limits::kMaxRigRings);
-    rig.body = makeTwoBoneCylinder(length, scenejson::positive(b, "rig.body", "radius", 0.25f), rings, segments,
-                                   scenejson::number(b, "rig.body", "blend", 1.0f));
-  } else if (type == "two_bone_box") {
-    scenejson::checkKeys(b, "rig.body", {"type", "size", "subdivisions", "blend"});
-    const glm::vec3 size = scenejson::vec3(b, "rig.body", "size", glm::vec3(2.0f, 0.5f, 0.5f));
-    if (glm::any(glm::lessThanEqual(size, glm::vec3(0.0f)))) throw SceneError{"rig.body.size must be > 0"};
-    const int subdivisions = scenejson::integer(b, "rig.body", "subdivisions", 24, 1, limits::kMaxRigSubdivisions);
-    rig.body = makeTwoBoneBox(size, subdivisions, scenejson::number(b, "rig.body", "blend", 1.0f));
-  } else if (type == "mannequin") {
-    scenejson::checkKeys(b, "rig.body", {"type", "height", "cell_size"});
+void buildBody(RigReading& r) {
+  const RigBody& b = r.body;
+  if (b.type == "two_bone_cylinder") {
+    r.rig.body = makeTwoBoneCylinder(b.length, b.radius, b.rings, b.segments, b.blend);
+  } else if (b.type == "two_bone_box") {
+    r.rig.body = makeTwoBoneBox(b.size, b.subdivisions, b.blend);
+  } else if (b.type == "mannequin") {
     MannequinParams params;
-    params.height = scenejson::positive(b, "rig.body", "height", params.height);
-    params.cellSize = scenejson::positive(b, "rig.body", "cell_size", 0.015f);
+    params.height = b.height;
+    params.cellSize = b.cellSize;
     auto built = buildMannequin(params);
     if (!built) throw SceneError{"rig.body: " + built.error().message};
-    rig.body = std::make_shared<SkinnedMesh>(std::move(*built));
-  } else if (type == "import") {
-    scenejson::checkKeys(b, "rig.body", {"type", "path", "clip"});
-    const fs::path file = path.parent_path() / text(b, "rig.body", "path", "");
+    r.rig.body = std::make_shared<SkinnedMesh>(std::move(*built));
+  } else {  // import
+    const fs::path file = r.rig.sourcePath.parent_path() / b.path;
     auto character = importCharacter(file);
     if (!character) throw SceneError{"rig.body: " + character.error().message};
-    clips = std::move(character->animations);
-    clip = scenejson::integer(b, "rig.body", "clip", 0, 0, 1 << 20);
-    if (clip < 0 || std::size_t(clip) >= std::max<std::size_t>(clips.size(), 1))
-      throw SceneError{"rig.body.clip " + std::to_string(clip) + ": " + file.string() + " has " +
-                       std::to_string(clips.size()) + " animation(s)"};
-    rig.body = std::make_shared<SkinnedMesh>(std::move(character->body));
-  } else {
-    throw SceneError{"rig.body.type '" + type + "' unknown (two_bone_cylinder, two_bone_box, mannequin, import)"};
+    r.clips = std::move(character->animations);
+    if (b.clip < 0 || std::size_t(b.clip) >= std::max<std::size_t>(r.clips.size(), 1))
+      throw SceneError{"rig.body.clip " + std::to_string(b.clip) + ": " + file.string() + " has " +
+                       std::to_string(r.clips.size()) + " animation(s)"};
+    r.rig.body = std::make_shared<SkinnedMesh>(std::move(character->body));
   }
+}
+
+/// The poses: the joint turned from one angle to another, or the imported clip sampled.
+void buildPoses(RigReading& r) {
+  SkinningRig& rig = r.rig;
   const Skeleton& skeleton = rig.body->skeleton;
-
-  const std::string jointName = text(doc, where, "joint", "");
-  rig.joint = skeleton.find(jointName);
-  if (rig.joint < 0) throw SceneError{"rig.joint '" + jointName + "' is not a joint of the body"};
-  rig.zoneRadius = scenejson::positive(doc, where, "zone_radius", rig.zoneRadius);
-
-  // Motion.
-  if (!doc.contains("motion") || !doc["motion"].is_object()) throw SceneError{"rig.motion (an object) is required"};
-  const json& m = doc["motion"];
-  const std::string motion = text(m, "rig.motion", "type", "");
+  const RigMotion& m = r.motion;
   const Pose rest = restPose(skeleton);
-  if (motion == "rotate" || motion == "twist") {
-    scenejson::checkKeys(m, "rig.motion", {"type", "axis", "from_degrees", "to_degrees", "frames"});
-    const float from = scenejson::number(m, "rig.motion", "from_degrees", 0.0f);
-    const float to = scenejson::number(m, "rig.motion", "to_degrees", motion == "twist" ? 180.0f : 90.0f);
-    const int frames = scenejson::integer(m, "rig.motion", "frames", 19, 2, limits::kMaxMotionFrames);
-    glm::vec3 axis;
-    if (motion == "rotate") {
-      axis = scenejson::vec3(m, "rig.motion", "axis", glm::vec3(0.0f, 0.0f, 1.0f));
-    } else {  // twist: about the bone direction (the joint's axis polyline, joint -> child)
-      const JointAxis restAxis = jointAxisFor(*rig.body, rig.joint, rest);
-      axis = restAxis.child - restAxis.joint;
-    }
-    if (!(glm::length(axis) > 0.0f)) throw SceneError{"rig.motion.axis must not be zero"};
-    const glm::vec3 local = glm::inverse(restGlobalRotation(skeleton, rig.joint)) * glm::normalize(axis);
-    rig.parameterName = motion == "twist" ? "twist (degrees)" : "bend (degrees)";
-    for (int f = 0; f < frames; ++f) {
-      const float degrees = from + (to - from) * float(f) / float(frames - 1);
-      Pose pose = rest;
-      Transform& t = pose[std::size_t(rig.joint)];
-      t.rotation = t.rotation * glm::angleAxis(glm::radians(degrees), local);
-      rig.parameters.push_back(degrees);
-      rig.poses.push_back(std::move(pose));
-    }
-  } else if (motion == "animation") {
-    scenejson::checkKeys(m, "rig.motion", {"type", "frames"});
-    if (clips.empty()) throw SceneError{"rig.motion.type 'animation' needs an imported body with an animation"};
-    const int frames = scenejson::integer(m, "rig.motion", "frames", 30, 2, limits::kMaxMotionFrames);
-    const Animation& animation = clips[std::size_t(clip)];
+  if (m.type == "animation") {
+    if (r.clips.empty()) throw SceneError{"rig.motion.type 'animation' needs an imported body with an animation"};
+    const Animation& animation = r.clips[std::size_t(r.body.clip)];
     rig.parameterName = "time (s)";
-    for (int f = 0; f < frames; ++f) {
-      const float t = animation.duration * float(f) / float(frames - 1);
+    for (int f = 0; f < m.frames; ++f) {
+      const float t = animation.duration * float(f) / float(m.frames - 1);
       rig.parameters.push_back(t);
       rig.poses.push_back(animation.sample(skeleton, t));
     }
-  } else {
-    throw SceneError{"rig.motion.type '" + motion + "' unknown (rotate, twist, animation)"};
+    return;
   }
+  glm::vec3 axis = m.axis;
+  if (m.type == "twist") {  // about the bone direction (the joint's axis polyline, joint -> child)
+    const JointAxis restAxis = jointAxisFor(*rig.body, rig.joint, rest);
+    axis = restAxis.child - restAxis.joint;
+  }
+  if (!(glm::length(axis) > 0.0f)) throw SceneError{"rig.motion.axis must not be zero"};
+  const glm::vec3 local = glm::inverse(restGlobalRotation(skeleton, rig.joint)) * glm::normalize(axis);
+  rig.parameterName = m.type == "twist" ? "twist (degrees)" : "bend (degrees)";
+  for (int f = 0; f < m.frames; ++f) {
+    const float degrees = m.fromDegrees + (m.toDegrees - m.fromDegrees) * float(f) / float(m.frames - 1);
+    Pose pose = rest;
+    Transform& t = pose[std::size_t(rig.joint)];
+    t.rotation = t.rotation * glm::angleAxis(glm::radians(degrees), local);
+    rig.parameters.push_back(degrees);
+    rig.poses.push_back(std::move(pose));
+  }
+}
 
-  rig.stepsPerFrame =
-      scenejson::integer(doc, where, "steps_per_frame", rig.stepsPerFrame, 1, limits::kMaxStepsPerFrame);
-  if (doc.contains("settle")) {
-    const json& s = doc["settle"];
-    if (s.is_boolean()) {
-      rig.settleEachFrame = s.get<bool>();
-    } else {
-      scenejson::checkKeys(s, "rig.settle", {"speed", "max_steps"});
-      rig.settleSpeed = scenejson::positive(s, "rig.settle", "speed", rig.settleSpeed);
-      rig.settleMaxSteps =
-          scenejson::integer(s, "rig.settle", "max_steps", rig.settleMaxSteps, 0, limits::kMaxSettleSteps);
-    }
-  }
-  if (doc.contains("particles")) rig.particles = parseParticles(doc["particles"], "rig.particles");
-  if (doc.contains("methods")) {
-    if (!doc["methods"].is_array() || doc["methods"].empty()) throw SceneError{"rig.methods must be a non-empty array"};
-    rig.methods.clear();
-    for (const json& name : doc["methods"]) {
-      if (!name.is_string()) throw SceneError{"rig.methods must hold strings"};
-      const std::string method = name.get<std::string>();
-      if (method != "particle" && !parseSkinningMethod(method))
-        throw SceneError{"rig.methods: unknown method '" + method + "' (linear, dual_quaternion, particle)"};
-      rig.methods.push_back(method == "lbs" ? "linear" : method == "dqs" ? "dual_quaternion" : method);
-    }
-  }
-  rig.intersectionsFrom = scenejson::number(doc, where, "self_intersections_from_degrees", rig.intersectionsFrom);
-  rig.intersectionsTo = scenejson::number(doc, where, "self_intersections_to_degrees", rig.intersectionsTo);
-  if (doc.contains("output")) {
-    const json& o = doc["output"];
-    scenejson::checkKeys(o, "rig.output", {"directory", "obj_every", "image_width", "image_height"});
-    rig.outputDirectory = text(o, "rig.output", "directory", rig.outputDirectory.string());
-    rig.objEvery = scenejson::integer(o, "rig.output", "obj_every", rig.objEvery, 0, limits::kMaxMotionFrames);
-    rig.imageWidth = scenejson::integer(o, "rig.output", "image_width", rig.imageWidth, limits::kMinImageSide,
-                                        limits::kMaxImageSide);
-    rig.imageHeight = scenejson::integer(o, "rig.output", "image_height", rig.imageHeight, limits::kMinImageSide,
-                                         limits::kMaxImageSide);
-  }
-  return rig;
+/// The body, the measured joint and the poses, once every key is read.
+void buildRig(RigReading& r, const json&, const std::string&) {
+  buildBody(r);
+  r.rig.joint = r.rig.body->skeleton.find(r.joint);
+  if (r.rig.joint < 0) throw SceneError{"rig.joint '" + r.joint + "' is not a joint of the body"};
+  buildPoses(r);
+}
+
+const Table<RigReading>& rigTable() {
+  static const Table<RigReading> table = [] {
+    const auto rig = [](RigReading& r) -> SkinningRig& { return r.rig; };
+    Table<SkinningRig> settle("Particle skinning: settling after each frame's steps (false: dynamics only)");
+    settle.add("speed", &SkinningRig::settleSpeed, number(positive()), "m/s", "Until the fastest particle is slower");
+    settle.add("max_steps", &SkinningRig::settleMaxSteps, integer(0, limits::kMaxSettleSteps), "",
+               "Steps per frame at most");
+    Table<SkinningRig> keys;
+    keys.add("zone_radius", &SkinningRig::zoneRadius, number(positive()), "m",
+             "The joint zone measured (sim/skinning/SkinningMetrics.h)");
+    keys.add("steps_per_frame", &SkinningRig::stepsPerFrame, integer(1, limits::kMaxStepsPerFrame), "",
+             "Particle skinning: steps per frame");
+    keys.add("settle", self<SkinningRig>,
+             object(settle, {.onBool = [](SkinningRig& s, bool each) { s.settleEachFrame = each; }}), "",
+             "Settling after each frame, or true / false");
+    keys.add("particles", &SkinningRig::particles, object(particleKeys()), "", "Particle skinning settings");
+    const std::vector<std::pair<std::string, std::string>> methods = {{"linear", "linear"},
+                                                                      {"dual_quaternion", "dual_quaternion"},
+                                                                      {"particle", "particle"},
+                                                                      {"lbs", "linear"},
+                                                                      {"dqs", "dual_quaternion"}};
+    keys.add("methods", &SkinningRig::methods, list(choice<std::string>(methods), {.min = 1}), "",
+             "The skinning methods compared (lbs and dqs name linear and dual_quaternion)");
+    keys.add("self_intersections_from_degrees", &SkinningRig::intersectionsFrom, number(), "deg",
+             "Self-intersections are counted from this angle");
+    keys.add("self_intersections_to_degrees", &SkinningRig::intersectionsTo, number(), "deg",
+             "Self-intersections are counted up to this angle");
+    keys.add("output", self<SkinningRig>, object(outputKeys()), "", "What is written");
+
+    Table<RigReading> t(
+        "A skinning rig (hagoromo skin): a skinned body, one joint moved through a range of angles "
+        "(or the body's own clip), the joint zone measured per frame for each skinning method");
+    t.schemaKey();
+    t.add("name", nested(&RigReading::rig, &SkinningRig::name), noDefault(outputName()), "",
+          "The outputs' base name (default: the file's name)");
+    t.add("body", &RigReading::body, bodyValue(), "", "The skinned body").required();
+    t.add("joint", &RigReading::joint, text(), "", "The joint measured").required();
+    t.add("motion", &RigReading::motion, motionValue(), "", "How the joint moves").required();
+    t.include(keys, rig);
+    t.check(buildRig);
+    return t;
+  }();
+  return table;
 }
 
 bool inIntersectionRange(const SkinningRig& rig, std::size_t frame) {
@@ -301,12 +382,18 @@ JointAxis jointAxisFor(const SkinnedMesh& body, int joint, const Pose& pose) {
 Result<SkinningRig> loadSkinningRig(const fs::path& path) {
   auto content = scenejson::readSceneFile(path);
   if (!content) return content.error();
+  RigReading reading;
+  reading.rig.sourcePath = path;
+  reading.rig.name = path.stem().string();
   try {
-    return parseRig(scenejson::parseDocument(*content), path);
+    rigTable().read(scenejson::parseDocument(*content), "rig", reading);
   } catch (...) {
     return scenejson::sceneParseError(path.string());
   }
+  return std::move(reading.rig);
 }
+
+fields::ObjectDoc skinRigKeys() { return rigTable().describe(RigReading{}); }
 
 Result<RigMethodRun> runRig(const SkinningRig& rig, BodySkinner& skinner, const RigFrameCallback& onFrame) {
   SkinnedSurface surface;

@@ -4,7 +4,8 @@
 /// own animation), and the joint zone measured per frame for each skinning method (LBS,
 /// DQS, particle skinning), so a user can see where each method fails.
 ///
-/// Rig file (JSON; every key optional unless marked):
+/// Rig file (JSON; every key optional unless marked; every key with its unit, range and
+/// default: docs/user-guide.md, "Scene key reference"):
 ///   "name": "bend_cylinder",
 ///   "body": {"type": "two_bone_cylinder", "length": 2, "radius": 0.25, "rings": 41,
 ///            "segments": 32, "blend": 1.0}         (blend: width (m) of the weight ramp
@@ -47,6 +48,10 @@
 
 namespace hg {
 
+namespace fields {
+struct ObjectDoc;
+}
+
 struct SkinningRig {
   std::string name;
   std::filesystem::path sourcePath;  ///< the rig file ("" when built in code)
@@ -72,6 +77,9 @@ struct SkinningRig {
 
 /// Reads a rig file (see the file comment). Errors name the file and the key.
 Result<SkinningRig> loadSkinningRig(const std::filesystem::path& path);
+/// The keys of a rig file (scenes/skin/*.json), for docs/schema/skin-rig.schema.json and the
+/// key reference of docs/user-guide.md (apps/tools/write_scene_docs.cpp).
+fields::ObjectDoc skinRigKeys();
 
 /// The two-bone bodies of the rigs: a closed cylinder (or box) along +x from 0 to
 /// `length`, joints "root" at x = 0 and "joint" at x = length / 2, the second bone's weight

@@ -14,49 +14,14 @@
 
 #include "sim/core/Limits.h"
 #include "sim/io/AssimpRead.h"
-#include "sim/io/SceneJson.h"
+#include "sim/io/FieldTable.h"
 #include "sim/snow/SnowProps.h"
 
 namespace hg {
 
 namespace {
 
-using namespace scenejson;
-
-void require(const json& object, const std::string& where, const char* key) {
-  if (!object.contains(key)) throw SceneError{where + "." + key + " is missing"};
-}
-
-/// object[key] as an array of 2 finite numbers (x, z), required.
-glm::vec2 vec2(const json& object, const std::string& where, const char* key) {
-  require(object, where, key);
-  const json& v = object.at(key);
-  if (!v.is_array() || v.size() != 2 || !v[0].is_number() || !v[1].is_number())
-    throw SceneError{where + "." + key + " must be an array of 2 numbers [x, z]"};
-  const glm::vec2 r(v[0].get<float>(), v[1].get<float>());
-  if (!std::isfinite(r.x) || !std::isfinite(r.y)) throw SceneError{where + "." + key + " must be finite"};
-  return r;
-}
-
-glm::vec3 requiredVec3(const json& object, const std::string& where, const char* key) {
-  require(object, where, key);
-  return vec3(object, where, key, glm::vec3(0.0f));
-}
-
-float requiredPositive(const json& object, const std::string& where, const char* key) {
-  require(object, where, key);
-  return positive(object, where, key, 1.0f);
-}
-
-float nonNegative(const json& object, const std::string& where, const char* key, float fallback) {
-  const float v = number(object, where, key, fallback);
-  if (v < 0.0f) throw SceneError{where + "." + key + " must be >= 0"};
-  return v;
-}
-
-int segmentsOf(const json& object, const std::string& where, int fallback) {
-  return integer(object, where, "segments", fallback, 3, 1024);
-}
+using namespace fields;
 
 /// The one shape key of `object` among `shapes`; error when none or several are given.
 std::string shapeOf(const json& object, const std::string& where, const std::vector<std::string>& shapes) {
@@ -71,14 +36,73 @@ std::string shapeOf(const json& object, const std::string& where, const std::vec
   return found;
 }
 
+/// "WHERE: scale and translate apply to a mesh only" unless the shape is a mesh.
+void meshOnlyKeys(const json& object, const std::string& where, const std::string& shape) {
+  if (shape != "mesh" && (object.contains("scale") || object.contains("translate")))
+    throw SceneError{where + ": scale and translate apply to a mesh only"};
+}
+
+/// Throws unless max exceeds min on every axis of the vectors.
+template <class V>
+void checkExtent(const V& min, const V& max, const std::string& at, const char* axes) {
+  for (int i = 0; i < V::length(); ++i)
+    if (!(max[i] > min[i])) throw SceneError{at + ".max must exceed " + at + ".min" + axes};
+}
+
+struct PlaneBlock {
+  glm::vec2 min{0.0f}, max{0.0f};
+  float y = 0.0f;
+};
+
+/// A mesh file's keys (ground and objects).
+struct MeshBlock {
+  std::string mesh;  ///< relative to the scene's folder
+  float scale = 1.0f;
+  glm::vec3 translate{0.0f};
+};
+
+struct GroundBlock : MeshBlock {
+  std::optional<PlaneBlock> plane;
+  std::optional<TerrainSpec> terrain;
+  std::string shape;  ///< the one of plane, terrain, mesh given
+};
+
+struct BoxBlock {
+  glm::vec3 min{0.0f}, max{0.0f};
+};
+
+/// A vertical cylinder or cone, or a tree (cones on a trunk).
+struct ConeBlock {
+  glm::vec3 base{0.0f};
+  float radius = 1.0f, height = 1.0f;
+  int segments = 16;
+};
+
+/// A tree's defaults: 12 segments.
+ConeBlock treePrototype() {
+  ConeBlock tree;
+  tree.segments = 12;
+  return tree;
+}
+
+struct ObjectBlock : MeshBlock {
+  std::optional<BoxBlock> box;
+  std::optional<ConeBlock> cylinder, cone, tree;
+  std::optional<GableHouse> house;
+  std::string shape;
+};
+
+/// What the reader fills: the file, and the ground and objects built after the walk.
+struct SnowReading {
+  SnowSceneFile file;
+  GroundBlock ground;
+  std::vector<ObjectBlock> objects;
+};
+
 /// A mesh file (triangulated, node transforms applied, identical vertices joined), its
 /// positions scaled then translated (m). `where` is the key naming the file.
-TriangleMesh importMesh(const json& object, const std::string& where, const std::filesystem::path& directory) {
-  const json& file = object.at("mesh");
-  if (!file.is_string() || file.get<std::string>().empty()) throw SceneError{where + ".mesh must be a file name"};
-  const float scale = positive(object, where, "scale", 1.0f);
-  const glm::vec3 translate = vec3(object, where, "translate", glm::vec3(0.0f));
-  std::filesystem::path path = file.get<std::string>();
+TriangleMesh importMesh(const MeshBlock& b, const std::string& where, const std::filesystem::path& directory) {
+  std::filesystem::path path = b.mesh;
   if (path.is_relative()) path = directory / path;
   Assimp::Importer importer;
   const aiScene* scene = readWithAssimp(
@@ -91,7 +115,7 @@ TriangleMesh importMesh(const json& object, const std::string& where, const std:
     const auto offset = std::uint32_t(mesh.positions.size());
     for (unsigned i = 0; i < in->mNumVertices; ++i) {
       const aiVector3D p = in->mVertices[i];
-      const glm::vec3 q = glm::vec3(p.x, p.y, p.z) * scale + translate;
+      const glm::vec3 q = glm::vec3(p.x, p.y, p.z) * b.scale + b.translate;
       if (!std::isfinite(q.x) || !std::isfinite(q.y) || !std::isfinite(q.z))
         throw SceneError{where + ".mesh: " + path.string() + " has a non-finite vertex"};
       mesh.positions.push_back(q);
@@ -106,176 +130,221 @@ TriangleMesh importMesh(const json& object, const std::string& where, const std:
   return mesh;
 }
 
-TriangleMesh parseGround(const json& g, const std::filesystem::path& directory) {
-  const std::string where = "ground";
-  checkKeys(g, where, {"plane", "terrain", "mesh", "scale", "translate"});
-  const std::string shape = shapeOf(g, where, {"plane", "terrain", "mesh"});
-  if (shape != "mesh" && (g.contains("scale") || g.contains("translate")))
-    throw SceneError{where + ": scale and translate apply to a mesh only"};
-  if (shape == "plane") {
-    const json& p = g.at("plane");
-    const std::string at = where + ".plane";
-    checkKeys(p, at, {"min", "max", "y"});
-    const glm::vec2 lo = vec2(p, at, "min"), hi = vec2(p, at, "max");
-    if (!(hi.x > lo.x) || !(hi.y > lo.y)) throw SceneError{at + ".max must exceed " + at + ".min in x and z"};
-    return makeGroundPlane(lo, hi, number(p, at, "y", 0.0f));
-  }
-  if (shape == "terrain") {
-    const json& t = g.at("terrain");
-    const std::string at = where + ".terrain";
-    checkKeys(t, at, {"min", "max", "cell", "y", "hills", "seed", "noise", "noise_scale"});
-    TerrainSpec spec;
-    spec.min = vec2(t, at, "min");
-    spec.max = vec2(t, at, "max");
-    if (!(spec.max.x > spec.min.x) || !(spec.max.y > spec.min.y))
-      throw SceneError{at + ".max must exceed " + at + ".min in x and z"};
-    spec.cell = positive(t, at, "cell", spec.cell);
-    spec.y = number(t, at, "y", spec.y);
-    const int seed = integer(t, at, "seed", int(spec.seed), 0, std::numeric_limits<int>::max());
-    spec.seed = std::uint32_t(seed);
-    spec.noise = nonNegative(t, at, "noise", spec.noise);
-    spec.noiseScale = positive(t, at, "noise_scale", spec.noiseScale);
-    if (t.contains("hills")) {
-      const json& hills = t.at("hills");
-      if (!hills.is_array()) throw SceneError{at + ".hills must be an array of {centre, radius, height}"};
-      for (std::size_t k = 0; k < hills.size(); ++k) {
-        const std::string h = at + ".hills[" + std::to_string(k) + "]";
-        checkKeys(hills[k], h, {"centre", "radius", "height"});
-        TerrainHill hill;
-        hill.centre = vec2(hills[k], h, "centre");
-        hill.radius = requiredPositive(hills[k], h, "radius");
-        require(hills[k], h, "height");
-        hill.height = number(hills[k], h, "height", 0.0f);
-        spec.hills.push_back(hill);
-      }
-    }
-    auto mesh = makeTerrain(spec);
-    if (!mesh) throw SceneError{at + ": " + mesh.error().message};
-    return std::move(mesh).value();
-  }
-  return importMesh(g, where, directory);
+/// A position on the ground: [x, z] in m.
+Value<glm::vec2> xz() { return fields::vec2("an array of 2 numbers [x, z]"); }
+
+Table<MeshBlock> meshKeys() {
+  Table<MeshBlock> t;
+  t.add("mesh", &MeshBlock::mesh, text(true), "",
+        "A mesh file (any format assimp reads; triangulated, its node transforms applied) relative to the scene's "
+        "folder");
+  t.add("scale", &MeshBlock::scale, number(positive()), "", "Mesh: its positions scaled by this, then translated");
+  t.add("translate", &MeshBlock::translate, fields::vec3(), "m", "Mesh: added to its positions");
+  return t;
 }
 
-TriangleMesh parseObject(const json& o, const std::string& where, const std::filesystem::path& directory) {
-  checkKeys(o, where, {"box", "cylinder", "cone", "tree", "house", "mesh", "scale", "translate"});
-  const std::string shape = shapeOf(o, where, {"box", "cylinder", "cone", "tree", "house", "mesh"});
-  if (shape != "mesh" && (o.contains("scale") || o.contains("translate")))
-    throw SceneError{where + ": scale and translate apply to a mesh only"};
-  if (shape == "mesh") return importMesh(o, where, directory);
-  const json& s = o.at(shape);
-  const std::string at = where + "." + shape;
-  if (shape == "box") {
-    checkKeys(s, at, {"min", "max"});
-    const glm::vec3 lo = requiredVec3(s, at, "min"), hi = requiredVec3(s, at, "max");
-    if (!(hi.x > lo.x) || !(hi.y > lo.y) || !(hi.z > lo.z)) throw SceneError{at + ".max must exceed " + at + ".min"};
-    return makeBox(lo, hi, 0);
-  }
-  if (shape == "cylinder" || shape == "cone") {
-    checkKeys(s, at, {"base", "radius", "height", "segments"});
-    const glm::vec3 base = requiredVec3(s, at, "base");
-    const float radius = requiredPositive(s, at, "radius"), height = requiredPositive(s, at, "height");
-    const int segments = segmentsOf(s, at, 16);
-    return shape == "cylinder" ? makeVerticalCylinder(base, radius, height, segments)
-                               : makeCone(base, radius, height, segments);
-  }
-  if (shape == "tree") {
-    checkKeys(s, at, {"base", "height", "radius", "segments"});
-    const glm::vec3 base = requiredVec3(s, at, "base");
-    const float height = requiredPositive(s, at, "height"), radius = requiredPositive(s, at, "radius");
-    return makeSnowTree(base, height, radius, segmentsOf(s, at, 12));
-  }
-  // house
-  checkKeys(s, at, {"min", "max", "wall_height", "roof_height", "y", "eaves"});
-  GableHouse house;
-  house.min = vec2(s, at, "min");
-  house.max = vec2(s, at, "max");
-  if (!(house.max.x > house.min.x) || !(house.max.y > house.min.y))
-    throw SceneError{at + ".max must exceed " + at + ".min in x and z"};
-  house.wallHeight = requiredPositive(s, at, "wall_height");
-  house.roofHeight = requiredPositive(s, at, "roof_height");
-  house.y = number(s, at, "y", house.y);
-  house.eaves = nonNegative(s, at, "eaves", house.eaves);
-  return makeGableRoofHouse(house);
+Table<GroundBlock> groundKeys() {
+  Table<PlaneBlock> plane("A flat ground");
+  plane.add("min", &PlaneBlock::min, xz(), "m", "Corner (x, z)").required();
+  plane.add("max", &PlaneBlock::max, xz(), "m", "Opposite corner (x, z)").required();
+  plane.add("y", &PlaneBlock::y, number(), "m", "Height");
+  plane.check(
+      [](PlaneBlock& p, const json&, const std::string& where) { checkExtent(p.min, p.max, where, " in x and z"); });
+  Table<TerrainHill> hill("A cosine bump: 0 from its radius on");
+  hill.add("centre", &TerrainHill::centre, xz(), "m", "Centre (x, z)").required();
+  hill.add("radius", &TerrainHill::radius, number(positive()), "m", "Radius").required();
+  hill.add("height", &TerrainHill::height, number(), "m", "Height (negative: a hollow)").required();
+  Table<TerrainSpec> terrain("A procedural terrain: hills plus value noise on a grid");
+  terrain.add("min", &TerrainSpec::min, xz(), "m", "Corner (x, z)").required();
+  terrain.add("max", &TerrainSpec::max, xz(), "m", "Opposite corner (x, z)").required();
+  terrain.add("cell", &TerrainSpec::cell, number(positive()), "m", "Grid spacing (at most)");
+  terrain.add("y", &TerrainSpec::y, number(), "m", "Base height");
+  terrain.add("seed", &TerrainSpec::seed, integer<std::uint32_t>(0, std::numeric_limits<int>::max()), "",
+              "Value-noise seed");
+  terrain.add("noise", &TerrainSpec::noise, number(atLeast(0.0)), "m", "Value-noise amplitude");
+  terrain.add("noise_scale", &TerrainSpec::noiseScale, number(positive()), "m", "Value-noise lattice spacing");
+  terrain.add("hills", &TerrainSpec::hills, list(object(hill)), "", "Hills and hollows");
+  terrain.check(
+      [](TerrainSpec& t, const json&, const std::string& where) { checkExtent(t.min, t.max, where, " in x and z"); });
+  Table<GroundBlock> t("The ground the snow falls on: one of plane, terrain and mesh");
+  t.add("plane", &GroundBlock::plane, optional(object(plane)), "", "A flat ground");
+  t.add("terrain", &GroundBlock::terrain, optional(object(terrain)), "", "A procedural terrain");
+  t.include(meshKeys(), [](GroundBlock& g) -> MeshBlock& { return g; });
+  t.check([](GroundBlock& g, const json& ground, const std::string& where) {
+    g.shape = shapeOf(ground, where, {"plane", "terrain", "mesh"});
+    meshOnlyKeys(ground, where, g.shape);
+  });
+  return t;
 }
 
-void parseSnowfall(const json& f, SnowfallSettings& fall) {
-  const std::string at = "snowfall";
-  checkKeys(f, at, {"directions", "cone_degrees", "wind_tilt_degrees", "wind", "fall", "seed"});
-  fall.count = integer(f, at, "directions", fall.count, 1, limits::kMaxSnowDirections);
-  fall.coneDegrees = number(f, at, "cone_degrees", fall.coneDegrees);
-  fall.windTiltDegrees = number(f, at, "wind_tilt_degrees", fall.windTiltDegrees);
-  fall.wind = vec3(f, at, "wind", fall.wind);
-  fall.fall = vec3(f, at, "fall", fall.fall);
-  const int seed = integer(f, at, "seed", int(fall.seed), 0, std::numeric_limits<int>::max());
-  fall.seed = std::uint32_t(seed);
+Table<ObjectBlock> objectKeys() {
+  Table<BoxBlock> box("An axis-aligned box");
+  box.add("min", &BoxBlock::min, fields::vec3(), "m", "Lowest corner").required();
+  box.add("max", &BoxBlock::max, fields::vec3(), "m", "Highest corner").required();
+  box.check([](BoxBlock& b, const json&, const std::string& where) { checkExtent(b.min, b.max, where, ""); });
+  Table<ConeBlock> cone("A vertical cylinder or cone standing on its base");
+  cone.add("base", &ConeBlock::base, fields::vec3(), "m", "Centre of the base").required();
+  cone.add("radius", &ConeBlock::radius, number(positive()), "m", "Radius of the base").required();
+  cone.add("height", &ConeBlock::height, number(positive()), "m", "Height").required();
+  cone.add("segments", &ConeBlock::segments, integer(3, 1024), "", "Segments around");
+  Table<ConeBlock> tree("A tree: two cones on a trunk");
+  tree.add("base", &ConeBlock::base, fields::vec3(), "m", "Foot of the trunk").required();
+  tree.add("height", &ConeBlock::height, number(positive()), "m", "Height to the tip").required();
+  tree.add("radius", &ConeBlock::radius, number(positive()), "m", "Radius of the lower cone").required();
+  tree.add("segments", &ConeBlock::segments, integer(3, 1024), "", "Segments around");
+  Table<GableHouse> house("A house with a gable roof, its ridge along the longer side");
+  house.add("min", &GableHouse::min, xz(), "m", "Footprint corner (x, z)").required();
+  house.add("max", &GableHouse::max, xz(), "m", "Opposite footprint corner (x, z)").required();
+  house.add("wall_height", &GableHouse::wallHeight, number(positive()), "m", "Height of the walls").required();
+  house.add("roof_height", &GableHouse::roofHeight, number(positive()), "m", "Ridge above the wall tops").required();
+  house.add("y", &GableHouse::y, number(), "m", "Base of the walls");
+  house.add("eaves", &GableHouse::eaves, number(atLeast(0.0)), "m", "Roof overhang on every side");
+  house.check(
+      [](GableHouse& h, const json&, const std::string& where) { checkExtent(h.min, h.max, where, " in x and z"); });
+  Table<ObjectBlock> t("An object the snow falls on: one of box, cylinder, cone, tree, house and mesh");
+  t.add("box", &ObjectBlock::box, optional(object(box)), "", "A box");
+  t.add("cylinder", &ObjectBlock::cylinder, optional(object(cone)), "", "A vertical cylinder");
+  t.add("cone", &ObjectBlock::cone, optional(object(cone)), "", "A vertical cone");
+  t.add("tree", &ObjectBlock::tree, optional(object(tree), treePrototype()), "", "A tree");
+  t.add("house", &ObjectBlock::house, optional(object(house)), "", "A house");
+  t.include(meshKeys(), [](ObjectBlock& o) -> MeshBlock& { return o; });
+  t.check([](ObjectBlock& o, const json& object, const std::string& where) {
+    o.shape = shapeOf(object, where, {"box", "cylinder", "cone", "tree", "house", "mesh"});
+    meshOnlyKeys(object, where, o.shape);
+  });
+  return t;
 }
 
-void parseSnow(const json& s, SnowSettings& settings) {
-  const std::string at = "snow";
-  checkKeys(s, at,
-            {"rate_m_per_hour", "hours", "passes", "ground_cell", "object_edge", "map_resolution", "texel_m", "bias_m",
-             "rays_per_direction", "ray_spread", "repose_degrees", "repose_tolerance", "repose_max_iterations",
-             "repose_check_every"});
-  settings.rateMetresPerHour = number(s, at, "rate_m_per_hour", settings.rateMetresPerHour);
-  settings.hours = number(s, at, "hours", settings.hours);
-  settings.passes = integer(s, at, "passes", settings.passes, 1, limits::kMaxSnowPasses);
-  settings.groundCell = number(s, at, "ground_cell", settings.groundCell);
-  settings.objectEdge = number(s, at, "object_edge", settings.objectEdge);
-  settings.mapResolution = integer(s, at, "map_resolution", settings.mapResolution, 0, 16384);
-  settings.exposure.texel = number(s, at, "texel_m", settings.exposure.texel);
-  settings.exposure.bias = number(s, at, "bias_m", settings.exposure.bias);
-  settings.exposure.raysPerDirection = integer(s, at, "rays_per_direction", settings.exposure.raysPerDirection, 1, 64);
-  settings.exposure.raySpread = number(s, at, "ray_spread", settings.exposure.raySpread);
-  settings.repose.degrees = number(s, at, "repose_degrees", settings.repose.degrees);
-  settings.repose.tolerance = number(s, at, "repose_tolerance", settings.repose.tolerance);
-  settings.repose.maxIterations =
-      integer(s, at, "repose_max_iterations", settings.repose.maxIterations, 0, limits::kMaxReposeIterations);
-  settings.repose.checkEvery = integer(s, at, "repose_check_every", settings.repose.checkEvery, 1, 1 << 20);
+TriangleMesh buildObject(const ObjectBlock& o, const std::string& where, const std::filesystem::path& directory) {
+  if (o.shape == "box") return makeBox(o.box->min, o.box->max, 0);
+  if (o.shape == "cylinder")
+    return makeVerticalCylinder(o.cylinder->base, o.cylinder->radius, o.cylinder->height, o.cylinder->segments);
+  if (o.shape == "cone") return makeCone(o.cone->base, o.cone->radius, o.cone->height, o.cone->segments);
+  if (o.shape == "tree") return makeSnowTree(o.tree->base, o.tree->height, o.tree->radius, o.tree->segments);
+  if (o.shape == "house") return makeGableRoofHouse(*o.house);
+  return importMesh(o, where, directory);
+}
+
+/// The ground's and the objects' meshes, once every key is read.
+void buildScene(SnowReading& r, const json&, const std::string&) {
+  const std::filesystem::path directory = r.file.path.parent_path();
+  const GroundBlock& g = r.ground;
+  if (g.shape == "plane") {
+    r.file.scene.ground = makeGroundPlane(g.plane->min, g.plane->max, g.plane->y);
+  } else if (g.shape == "terrain") {
+    auto mesh = makeTerrain(*g.terrain);
+    if (!mesh) throw SceneError{"ground.terrain: " + mesh.error().message};
+    r.file.scene.ground = std::move(mesh).value();
+  } else {
+    r.file.scene.ground = importMesh(g, "ground", directory);
+  }
+  for (std::size_t k = 0; k < r.objects.size(); ++k)
+    appendMesh(r.file.scene.objects, buildObject(r.objects[k], "objects[" + std::to_string(k) + "]", directory));
+}
+
+Table<SnowfallSettings> snowfallKeys() {
+  Table<SnowfallSettings> t("The snowfall directions (docs/methods.md section 5)");
+  t.add("directions", &SnowfallSettings::count, integer(1, limits::kMaxSnowDirections), "",
+        "Directions (depth maps) per pass");
+  t.add("cone_degrees", &SnowfallSettings::coneDegrees, number(), "deg", "Half-angle of the jitter cone, 0..80");
+  t.add("wind_tilt_degrees", &SnowfallSettings::windTiltDegrees, number(), "deg",
+        "The cone's axis tilted from fall toward wind, 0..80");
+  t.add("wind", &SnowfallSettings::wind, fields::vec3(), "", "Where the wind blows (only its part across fall counts)");
+  t.add("fall", &SnowfallSettings::fall, fields::vec3(), "", "Direction of fall without wind");
+  t.add("seed", &SnowfallSettings::seed, integer<std::uint32_t>(0, std::numeric_limits<int>::max()), "",
+        "Jitter seed (the same seed gives the same directions)");
+  return t;
+}
+
+Table<SnowSettings> snowKeys() {
+  Table<SnowSettings> t("Accumulation (docs/methods.md section 5)");
+  t.add("rate_m_per_hour", &SnowSettings::rateMetresPerHour, number(), "m/h",
+        "Fresh snow depth per hour on open level ground");
+  t.add("hours", &SnowSettings::hours, number(), "h", "Duration of the snowfall");
+  t.add("passes", &SnowSettings::passes, integer(1, limits::kMaxSnowPasses), "",
+        "Accumulation passes over the duration (snow on snow between them)");
+  t.add("ground_cell", &SnowSettings::groundCell, number(), "m", "Cell of the ground's height field");
+  t.add("object_edge", &SnowSettings::objectEdge, number(), "m",
+        "Longest object edge after refinement (negative: ground_cell)");
+  t.add("map_resolution", &SnowSettings::mapResolution, integer(0, 16384), "",
+        "Texels of a depth map across the scene's larger horizontal extent (0: texel_m)");
+  t.add("texel_m", nested(&SnowSettings::exposure, &SnowExposureSettings::texel), number(), "m",
+        "Texel of the depth maps (when map_resolution is 0)");
+  t.add("bias_m", nested(&SnowSettings::exposure, &SnowExposureSettings::bias), number(), "m",
+        "A point counts as first hit up to this behind the map's depth (negative: 1.5 texels)");
+  t.add("rays_per_direction", nested(&SnowSettings::exposure, &SnowExposureSettings::raysPerDirection), integer(1, 64),
+        "", "Sub-rays tilted around each direction");
+  t.add("ray_spread", nested(&SnowSettings::exposure, &SnowExposureSettings::raySpread), number(), "",
+        "Tangent of the sub-rays' largest tilt (0: from the snowfall)");
+  t.add("repose_degrees", nested(&SnowSettings::repose, &SnowReposeSettings::degrees), number(), "deg",
+        "Angle of repose, (0, 80]");
+  t.add("repose_tolerance", nested(&SnowSettings::repose, &SnowReposeSettings::tolerance), number(), "",
+        "Relax until the steepest slope is within (1 + this) x tan(angle)");
+  t.add("repose_max_iterations", nested(&SnowSettings::repose, &SnowReposeSettings::maxIterations),
+        integer(0, limits::kMaxReposeIterations), "", "Relaxation sweeps per pass at most");
+  t.add("repose_check_every", nested(&SnowSettings::repose, &SnowReposeSettings::checkEvery), integer(1, 1 << 20), "",
+        "Sweeps between convergence checks");
+  return t;
+}
+
+Table<SnowSceneFile::Camera> cameraKeys() {
+  Table<SnowSceneFile::Camera> t("The pictures' camera (else one is placed from the scene's box)");
+  t.add("eye", &SnowSceneFile::Camera::eye, fields::vec3(), "m", "Where it looks from").required();
+  t.add("target", &SnowSceneFile::Camera::target, fields::vec3(), "m", "Where it looks at").required();
+  t.check([](SnowSceneFile::Camera& c, const json&, const std::string&) {
+    if (!(glm::distance(c.eye, c.target) > 1e-6f))
+      throw SceneError{"camera.eye and camera.target must differ (the camera looks from eye to target)"};
+    c.set = true;
+  });
+  return t;
+}
+
+const Table<SnowReading>& snowTable() {
+  static const Table<SnowReading> table = [] {
+    Table<SnowReading> t(
+        "A snow scene (hagoromo snow): the ground, the objects the snow falls on, the snowfall and "
+        "an optional camera; metres, degrees, hours");
+    t.topLevel().schemaKey();
+    t.add("name", nested(&SnowReading::file, &SnowSceneFile::name), noDefault(outputName()), "",
+          "The outputs' base name (default: the file's name)");
+    t.add("ground", &SnowReading::ground, object(groundKeys()), "", "The ground")
+        .required(" is missing (give ground.plane, ground.terrain or ground.mesh)");
+    t.add("objects", &SnowReading::objects, list(object(objectKeys())), "", "The objects the snow falls on");
+    t.add("snowfall", nested(&SnowReading::file, &SnowSceneFile::settings, &SnowSettings::fall), object(snowfallKeys()),
+          "", "The snowfall directions");
+    t.add("snow", nested(&SnowReading::file, &SnowSceneFile::settings), object(snowKeys()), "", "Accumulation");
+    t.add("camera", nested(&SnowReading::file, &SnowSceneFile::camera), object(cameraKeys()), "",
+          "The pictures' camera");
+    t.check(buildScene);
+    return t;
+  }();
+  return table;
 }
 
 }  // namespace
 
 Result<SnowSceneFile> parseSnowScene(const std::string& text, const std::filesystem::path& path) {
-  const std::string origin = path.string();
-  SnowSceneFile file;
-  file.path = path;
-  file.name = path.stem().string();
-  const std::filesystem::path directory = path.parent_path();
+  SnowReading reading;
+  reading.file.path = path;
+  reading.file.name = path.stem().string();
   try {
-    const json root = parseDocument(text);
-    checkKeys(root, "scene", {"name", "ground", "objects", "snowfall", "snow", "camera"});
-    if (root.contains("name")) file.name = outputName(root["name"], "scene.name");
-    if (!root.contains("ground"))
-      throw SceneError{"ground is missing (give ground.plane, ground.terrain or ground.mesh)"};
-    file.scene.ground = parseGround(root["ground"], directory);
-    if (root.contains("objects")) {
-      const json& objects = root["objects"];
-      if (!objects.is_array()) throw SceneError{"objects must be an array"};
-      for (std::size_t k = 0; k < objects.size(); ++k)
-        appendMesh(file.scene.objects, parseObject(objects[k], "objects[" + std::to_string(k) + "]", directory));
-    }
-    if (root.contains("snowfall")) parseSnowfall(root["snowfall"], file.settings.fall);
-    if (root.contains("snow")) parseSnow(root["snow"], file.settings);
-    if (root.contains("camera")) {
-      const json& c = root["camera"];
-      checkKeys(c, "camera", {"eye", "target"});
-      file.camera.eye = requiredVec3(c, "camera", "eye");
-      file.camera.target = requiredVec3(c, "camera", "target");
-      if (!(glm::distance(file.camera.eye, file.camera.target) > 1e-6f))
-        throw SceneError{"camera.eye and camera.target must differ (the camera looks from eye to target)"};
-      file.camera.set = true;
-    }
+    snowTable().read(scenejson::parseDocument(text), "scene", reading);
   } catch (...) {
-    return sceneParseError(origin);
+    return scenejson::sceneParseError(path.string());
   }
-  if (Status s = file.settings.validate(); !s) return s.error().prefixed(origin + ": ");
-  return file;
+  if (Status s = reading.file.settings.validate(); !s) return s.error().prefixed(path.string() + ": ");
+  return std::move(reading.file);
 }
 
 Result<SnowSceneFile> loadSnowScene(const std::filesystem::path& path) {
-  auto text = readSceneFile(path);
+  auto text = scenejson::readSceneFile(path);
   if (!text) return text.error();
   return parseSnowScene(*text, path);
+}
+
+fields::ObjectDoc snowSceneKeys() {
+  SnowReading defaults;
+  return snowTable().describe(defaults);
 }
 
 }  // namespace hg

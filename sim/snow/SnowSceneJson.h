@@ -2,10 +2,11 @@
 /// Snow scene files (docs/methods.md section 5): a JSON file naming the ground (a plane, a
 /// procedural terrain or a mesh file), the objects the snow falls on (boxes, vertical
 /// cylinders and cones, trees, gable-roofed houses, mesh files), the snowfall and snow
-/// settings and an optional camera. The format is documented in scenes/snow/README.md.
-/// House style of sim/io/SceneJson.h: every key but "ground" is optional, an unknown key
-/// is an error naming its path, every error reads "PATH: key: problem". Units: metres,
-/// degrees, hours. GL-free.
+/// settings and an optional camera. The format is documented in scenes/snow/README.md;
+/// every key, with its unit, range and default, in docs/user-guide.md ("Scene key
+/// reference", generated from the reader's field tables, sim/io/FieldTable.h). Every key
+/// but "ground" is optional, an unknown key is an error naming its path, every error reads
+/// "PATH: key: problem". Units: metres, degrees, hours. GL-free.
 #include <filesystem>
 #include <string>
 
@@ -15,6 +16,10 @@
 #include "sim/snow/SnowCover.h"
 
 namespace hg {
+
+namespace fields {
+struct ObjectDoc;
+}
 
 struct SnowSceneFile {
   std::string name;       ///< "name", else the file's stem
@@ -33,5 +38,9 @@ Result<SnowSceneFile> parseSnowScene(const std::string& text, const std::filesys
 
 /// Reads and parses the snow scene file at `path`.
 Result<SnowSceneFile> loadSnowScene(const std::filesystem::path& path);
+
+/// The keys of a snow scene file (scenes/snow/*.json), for docs/schema/snow.schema.json and
+/// the key reference of docs/user-guide.md (apps/tools/write_scene_docs.cpp).
+fields::ObjectDoc snowSceneKeys();
 
 }  // namespace hg
