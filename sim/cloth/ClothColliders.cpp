@@ -39,7 +39,8 @@ Status validateSphereTrees(const SphereTreeColliders& trees) {
     const kernels::SphereTreeInstance& t = trees.instances[i];
     if (std::size_t(t.base.x) + t.base.y > trees.nodes.size() || t.base.y == 0)
       return Error{"sphere tree collider " + std::to_string(i) + " points outside the node array"};
-    if (!(t.translation.w >= 0.0f)) return Error{"sphere tree collider " + std::to_string(i) + ": friction must be >= 0"};
+    if (!(t.translation.w >= 0.0f))
+      return Error{"sphere tree collider " + std::to_string(i) + ": friction must be >= 0"};
   }
   return Status::success();
 }

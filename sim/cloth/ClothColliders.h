@@ -29,7 +29,7 @@ struct SphereCollider {
 
 /// A ground plane dot(normal, x) = height; the cloth stays on the side normal points to.
 struct GroundCollider {
-  float height = 0.0f;                  ///< m
+  float height = 0.0f;                 ///< m
   glm::vec3 normal{0.0f, 1.0f, 0.0f};  ///< unit (tilt it for an incline)
 };
 

@@ -14,7 +14,7 @@
 ///      (rho = chebyshevRho; the recursion restarts every substep). Iterates are kept
 ///      as displacements u = x - y (float precision: see projective.glslh).
 ///   3. x = y + u, v = (v_pred + u / h) / (1 + c h) (= (x - x_old) / h with
-///      integrateVertex's implicit damping), then the analytic contacts (analyticContact /
+///      integrateVertex's implicit damping), then the collider contacts (contactAt /
 ///      resolveContact) and the anomaly bits (vertexAnomaly); then plastic creep.
 /// OpenMP schedule(static) over vertices, gathers in CSR order, three iterate buffers
 /// (u^{k-1}, u^k, u^{k+1}) so no vertex reads a value written in the same sweep: the

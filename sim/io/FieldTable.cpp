@@ -28,7 +28,7 @@ std::string cell(const std::string& text) {
 
 std::string defaultText(const KeyDoc& k) {
   if (k.required) return "required";
-  return k.value.is_null() ? "" : "`" + k.value.dump() + "`";
+  return k.value.is_null() ? std::string() : std::string("`") + k.value.dump() + "`";
 }
 
 void appendTables(std::string& out, const ObjectDoc& object, const std::string& path) {
@@ -139,9 +139,10 @@ bool Range::contains(double value) const {
 }
 
 std::string Range::text() const {
-  if (min && max) return (openMin ? "(" : "[") + numberText(*min) + ", " + numberText(*max) + (openMax ? ")" : "]");
-  if (min) return (openMin ? "> " : ">= ") + numberText(*min);
-  if (max) return (openMax ? "< " : "<= ") + numberText(*max);
+  if (min && max)
+    return std::string(openMin ? "(" : "[") + numberText(*min) + ", " + numberText(*max) + (openMax ? ")" : "]");
+  if (min) return std::string(openMin ? "> " : ">= ") + numberText(*min);
+  if (max) return std::string(openMax ? "< " : "<= ") + numberText(*max);
   return "";
 }
 

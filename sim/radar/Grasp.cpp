@@ -3,7 +3,6 @@
 #include <cmath>
 #include <string>
 
-
 namespace hg {
 namespace {
 
