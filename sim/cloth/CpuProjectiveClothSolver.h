@@ -29,7 +29,7 @@
 /// and step, the solve stays incomplete, which is stable but makes the cloth sag as if
 /// softer (a stiff 20 x 20 sheet, E = 2e4 N/m, hung from two corners at one 1/60 s
 /// substep reaches ~100% strain at K = 30, rho = 0.9, and < 10% at K = 200, rho = 0.99,
-/// tests/slow/ProjectiveSolverGLTest.cpp). Raise chebyshevRho toward the Jacobi spectral
+/// tests/cloth/ProjectiveSolverGLTest.cpp). Raise chebyshevRho toward the Jacobi spectral
 /// radius (close to 1 for stiff cloth at large steps; too close diverges), or
 /// solverIterations, or substeps.
 /// Pinned vertices (inverse mass 0) are kinematic: fixed positions, velocities kept.

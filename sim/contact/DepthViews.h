@@ -58,7 +58,7 @@ DepthViewAxes depthViewAxes(DepthViewDirection direction);
 
 /// How the views are laid out around a body.
 /// The defaults are the full method (five views, four layers: armpits and crotch are
-/// resolved, tests/slow/ContactDrapeTest.cpp); the source's is {Top, Front, Back}, 1 layer.
+/// resolved, tests/contact/ContactDrapeTest.cpp); the source's is {Top, Front, Back}, 1 layer.
 struct DepthViewOptions {
   std::vector<DepthViewDirection> directions{DepthViewDirection::Top, DepthViewDirection::Front,
                                              DepthViewDirection::Back, DepthViewDirection::Left,

@@ -1,5 +1,5 @@
 // Joint-zone metrics (volume, radius, bulge, self-intersections) on analytic cylinders and
-// boxes. The SVG line-plot writer that charts them is tested in SvgPlotTest.cpp.
+// boxes. The SVG line-plot writer that charts them is tested in tests/io/SvgPlotTest.cpp.
 #include <gtest/gtest.h>
 
 #include <algorithm>

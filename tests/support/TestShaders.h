@@ -1,6 +1,6 @@
 #pragma once
 /// Every shader the programs embed (sim/gpu/GpuShaders.h, render/RenderShaders.h) plus the
-/// test shaders (tests/gl/shaders/, as "test/NAME"), for the shader and kernel GL tests.
+/// test shaders (tests/kernels/shaders/, as "test/NAME"), for the shader and kernel GL tests.
 #include <span>
 
 #include "gl/EmbeddedFiles.h"

@@ -1,5 +1,5 @@
 // The shared kernels give the same numbers as GLSL on the driver and as C++:
-// sim/gpu/shaders/test/kernel_probe.comp evaluates them for random cases.
+// tests/kernels/shaders/kernel_probe.comp evaluates them for random cases.
 #include <random>
 
 #include <gtest/gtest.h>

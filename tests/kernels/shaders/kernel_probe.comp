@@ -1,6 +1,6 @@
 #version 450 core
 // Test probe: evaluates the shared kernels for a list of cases so that
-// tests/gl/KernelGLTest.cpp can compare GLSL against the same headers compiled as C++.
+// tests/kernels/KernelGLTest.cpp can compare GLSL against the same headers compiled as C++.
 #include "kernels/cloth_layout.glslh"
 #include "kernels/spring.glslh"
 #include "kernels/bending.glslh"
