@@ -17,6 +17,7 @@
 
 #include "sim/geometry/Obb.h"
 #include "sim/kernels/Kernels.h"
+#include "tests/support/RandomFixtures.h"
 
 namespace hg {
 namespace {
@@ -91,10 +92,7 @@ Reference bruteForce(const Obb& box, glm::dvec3 p) {
   return ref;
 }
 
-glm::mat3 randomRotation(std::mt19937& rng) {
-  std::normal_distribution<float> n(0.0f, 1.0f);
-  return glm::mat3_cast(glm::normalize(glm::quat(n(rng), n(rng), n(rng), n(rng))));
-}
+using test::randomRotation;
 
 Obb randomBox(std::mt19937& rng, bool flat = false) {
   std::uniform_real_distribution<float> centre(-1.0f, 1.0f), half(0.01f, 1.0f);

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "sim/kernels/Kernels.h"
+#include "tests/support/AnalyticColliders.h"
 #include "tests/support/GlTest.h"
 #include "tests/support/TestShaders.h"
 
@@ -21,14 +22,6 @@ struct ProbeCase {
 };
 static_assert(sizeof(ProbeCase) == 176);
 
-/// The probe's colliders as records, with the collider walk's (empty) other storage.
-struct ProbeColliders {
-  std::vector<ClothCollider> records;
-  ClothCollider clothCollider(uint i) const { return records[i]; }
-  float distanceGridValue(const ClothCollider&, ivec3) const { return 0.0f; }
-  VertexContact depthViewsContact(const ClothCollider&, vec3) const { return noContact(); }
-  VertexContact sphereTreesContact(const ClothCollider&, vec3) const { return noContact(); }
-};
 constexpr int kProbeOutputs = 10;
 
 class KernelGLTest : public test::GlTest {};
@@ -50,14 +43,9 @@ TEST_F(KernelGLTest, GlslMatchesCpp) {
   params.yieldStrain = 0.05f;
   params.yieldAngle = 0.1f;
   params.plasticRate = 30.0f;
-  ProbeColliders colliders;  // a sphere and the ground, mu = params.friction
-  colliders.records.resize(2);
-  colliders.records[0].kind = uvec4(HG_COLLIDER_SPHERE, 0u, 0u, 0u);
-  colliders.records[0].a = vec4(0.1f, 0.2f, -0.1f, 0.6f);
-  colliders.records[0].b = vec4(params.friction, 0.0f, 0.0f, 0.0f);
-  colliders.records[1].kind = uvec4(HG_COLLIDER_GROUND, 0u, 0u, 0u);
-  colliders.records[1].a = vec4(0.0f, 1.0f, 0.0f, -0.3f);
-  colliders.records[1].b = vec4(params.friction, 0.0f, 0.0f, 0.0f);
+  test::AnalyticColliders colliders;  // a sphere and the ground, mu = params.friction
+  colliders.addSphere(vec4(0.1f, 0.2f, -0.1f, 0.6f), params.friction);
+  colliders.addGround(vec4(0.0f, 1.0f, 0.0f, -0.3f), params.friction);
 
   std::mt19937 rng(42);
   std::uniform_real_distribution<float> u(-1.0f, 1.0f);
@@ -106,8 +94,7 @@ TEST_F(KernelGLTest, GlslMatchesCpp) {
     cpu[5] = vec4(s.position, 0.0f);
     cpu[6] = vec4(s.velocity, 0.0f);
     const VertexState beforeContact = s;
-    s = resolveContact(s, contactAt(colliders, s.position, uint(colliders.records.size())), params.contactOffset,
-                       params.dt);
+    s = resolveContact(s, colliders.at(s.position), params.contactOffset, params.dt);
     contacts += s.position != beforeContact.position;
     cpu[7] = vec4(s.position, 0.0f);
     cpu[8] = vec4(s.velocity, 0.0f);

@@ -1,11 +1,11 @@
 // The shared per-element kernels (sim/kernels/*.glslh) compiled as C++: analytic cases.
 #include <cmath>
 #include <random>
-#include <vector>
 
 #include <gtest/gtest.h>
 
 #include "sim/kernels/Kernels.h"
+#include "tests/support/AnalyticColliders.h"
 
 namespace hg::kernels {
 namespace {
@@ -27,31 +27,12 @@ ClothStepParams params() {
   return p;
 }
 
-/// The analytic colliders of the contact tests as ClothCollider records, walked by the
-/// kernels' contactAt: a unit sphere at the origin (unless `withSphere` is false) and the
-/// ground `plane` (xyz normal, w offset), friction mu. The walk's other storage is empty.
-struct Colliders {
-  std::vector<ClothCollider> records;
-  ClothCollider clothCollider(uint i) const { return records[i]; }
-  float distanceGridValue(const ClothCollider&, ivec3) const { return 0.0f; }
-  VertexContact depthViewsContact(const ClothCollider&, vec3) const { return noContact(); }
-  VertexContact sphereTreesContact(const ClothCollider&, vec3) const { return noContact(); }
-  VertexContact at(vec3 x) const { return contactAt(*this, x, uint(records.size())); }
-};
-
-Colliders colliders(float mu, bool withSphere = true, vec4 plane = vec4(0.0f, 1.0f, 0.0f, -5.0f)) {
-  Colliders c;
-  ClothCollider r{};
-  if (withSphere) {
-    r.kind = uvec4(HG_COLLIDER_SPHERE, 0u, 0u, 0u);
-    r.a = vec4(0.0f, 0.0f, 0.0f, 1.0f);
-    r.b = vec4(mu, 0.0f, 0.0f, 0.0f);
-    c.records.push_back(r);
-  }
-  r.kind = uvec4(HG_COLLIDER_GROUND, 0u, 0u, 0u);
-  r.a = plane;
-  r.b = vec4(mu, 0.0f, 0.0f, 0.0f);
-  c.records.push_back(r);
+/// The analytic colliders of the contact tests: a unit sphere at the origin (unless
+/// `withSphere` is false) and the ground `plane` (xyz normal, w offset), friction mu.
+test::AnalyticColliders colliders(float mu, bool withSphere = true, vec4 plane = vec4(0.0f, 1.0f, 0.0f, -5.0f)) {
+  test::AnalyticColliders c;
+  if (withSphere) c.addSphere(vec4(0.0f, 0.0f, 0.0f, 1.0f), mu);
+  c.addGround(plane, mu);
   return c;
 }
 
@@ -276,7 +257,7 @@ TEST(ContactKernel, SphereContactProjectsOntoSurfacePlusOffset) {
 
 TEST(ContactKernel, StaticFrictionTakesBackTheSubstepsTangentialMove) {
   ClothStepParams p = params();
-  const Colliders ground = colliders(p.friction, false, vec4(0.0f, 1.0f, 0.0f, 0.0f));
+  const test::AnalyticColliders ground = colliders(p.friction, false, vec4(0.0f, 1.0f, 0.0f, 0.0f));
   // The substep moved the vertex 0.1 mm sideways and 0.2 mm into the ground.
   VertexState s{vec3(1e-4f, -2e-4f, 0.0f), vec3(1e-4f / p.dt, -2e-4f / p.dt, 0.0f)};
   s = resolveContact(s, ground.at(s.position), 0.0f, p.dt);
@@ -287,7 +268,7 @@ TEST(ContactKernel, StaticFrictionTakesBackTheSubstepsTangentialMove) {
 
 TEST(ContactKernel, DeepestColliderWinsAndPlaneKeepsVertexAbove) {
   ClothStepParams p = params();
-  const Colliders ground = colliders(p.friction, false);  // no sphere
+  const test::AnalyticColliders ground = colliders(p.friction, false);  // no sphere
   VertexState s{vec3(1.0f, -5.2f, 0.0f), vec3(0.0f, -3.0f, 0.0f)};
   s = resolveContact(s, ground.at(s.position), 0.0f, p.dt);
   EXPECT_FLOAT_EQ(s.position.y, -5.0f);

@@ -17,15 +17,12 @@
 #include "sim/core/TriangleMesh.h"
 #include "sim/geometry/Obb.h"
 #include "sim/spheretree/SphereTreeObb.h"
+#include "tests/support/RandomFixtures.h"
 
 namespace hg {
 namespace {
 
-glm::mat3 randomRotation(std::mt19937& rng) {
-  std::normal_distribution<float> n(0.0f, 1.0f);
-  const glm::quat q = glm::normalize(glm::quat(n(rng), n(rng), n(rng), n(rng)));
-  return glm::mat3_cast(q);
-}
+using test::randomRotation;
 
 Obb randomBox(std::mt19937& rng, float reach, float maxHalf) {
   std::uniform_real_distribution<float> u(-reach, reach), h(0.0f, maxHalf);

@@ -21,6 +21,7 @@
 
 #include "sim/kernels/Kernels.h"
 #include "sim/spheretree/SphereTree.h"
+#include "tests/support/RandomFixtures.h"
 
 namespace hg {
 namespace {
@@ -28,11 +29,7 @@ namespace {
 // ---------------------------------------------------------------------------------------
 // Helpers
 
-glm::mat3 randomRotation(std::mt19937& rng) {
-  std::normal_distribution<float> n(0.0f, 1.0f);
-  const glm::quat q = glm::normalize(glm::quat(n(rng), n(rng), n(rng), n(rng)));
-  return glm::mat3_cast(q);
-}
+using test::randomRotation;
 
 /// b's sphere in a's frame, computed exactly as SphereTree.cpp's collide/distance do (so
 /// the brute force sees the same rounded spheres).
