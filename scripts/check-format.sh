@@ -7,7 +7,8 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 command -v clang-format >/dev/null || { echo "check-format.sh: clang-format is missing (scripts/install-deps.sh installs it)" >&2; exit 1; }
 if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
-  mapfile -t files < <(git ls-files '*.h' '*.hpp' '*.cpp' '*.cc')
+  # Tracked files and new ones git does not ignore (so a check before the first commit sees them).
+  mapfile -t files < <(git ls-files --cached --others --exclude-standard '*.h' '*.hpp' '*.cpp' '*.cc')
 else  # an unpacked archive: the source folders
   mapfile -t files < <(find apps bench render sim tests -name '*.h' -o -name '*.hpp' -o -name '*.cpp' -o -name '*.cc' | sort)
 fi

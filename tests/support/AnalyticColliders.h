@@ -17,9 +17,7 @@ struct AnalyticColliders {
   /// The ground plane dot(n, x) = d (xyz unit normal n, w d m) with friction mu.
   void addGround(glm::vec4 plane, float mu) { add(HG_COLLIDER_GROUND, plane, mu); }
   /// The deepest contact at x.
-  kernels::VertexContact at(glm::vec3 x) const {
-    return kernels::contactAt(*this, x, std::uint32_t(records.size()));
-  }
+  kernels::VertexContact at(glm::vec3 x) const { return kernels::contactAt(*this, x, std::uint32_t(records.size())); }
 
   // The collider walk's storage.
   kernels::ClothCollider clothCollider(std::uint32_t i) const { return records[i]; }
