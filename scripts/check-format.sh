@@ -10,7 +10,7 @@ if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
   # Tracked files and new ones git does not ignore (so a check before the first commit sees them).
   mapfile -t files < <(git ls-files --cached --others --exclude-standard '*.h' '*.hpp' '*.cpp' '*.cc')
 else  # an unpacked archive: the source folders
-  mapfile -t files < <(find apps bench render sim tests -name '*.h' -o -name '*.hpp' -o -name '*.cpp' -o -name '*.cc' | sort)
+  mapfile -t files < <(find apps bench gl render sim tests -name '*.h' -o -name '*.hpp' -o -name '*.cpp' -o -name '*.cc' | sort)
 fi
 if [[ ${1:-} == --fix ]]; then
   clang-format -i "${files[@]}"
