@@ -313,6 +313,9 @@ CLI::App* addDrapeCommand(CLI::App& app, DrapeOptions& options) {
   command->add_flag("--quiet,-q", options.quiet, "Print errors only");
   command->add_flag("--measure-penetration", options.measurePenetration,
                     "Add penetration percentiles (all, armpits, crotch) against the exact body mesh to the metrics");
+  command->add_flag("--measure-intersections", options.measureIntersections,
+                    "Add exact intersecting triangle pairs (within and between garments, cloth vs body) to the "
+                    "metrics (always there for garments)");
   command->footer("Example: hagoromo drape scenes/cloth_on_sphere.json --backend cpu --out /tmp/drape");
   return command;
 }

@@ -1,6 +1,6 @@
 #pragma once
 /// `hagoromo drape SCENE.json [--backend cpu|gpu] [--frames N] [--out DIR] [--threads N]
-/// [--quiet] [--measure-penetration]`: simulates a drape scene (sim/scene/DrapeScene.h)
+/// [--quiet] [--measure-penetration] [--measure-intersections]`: simulates a drape scene (sim/scene/DrapeScene.h)
 /// headless: the scene is prepared (sim/scene/PreparedDrape.h: the avatar and its collider,
 /// the props, the cloth or the sewn garments), run frame by frame (or to rest with
 /// solver.until_rest) and rendered, and writes, each file atomically, into the scene's
@@ -28,7 +28,8 @@ struct DrapeOptions {
   std::string outDir;   ///< overrides output.directory
   int threads = -1;     ///< overrides solver.threads when >= 0
   bool quiet = false;
-  bool measurePenetration = false;  ///< penetration percentiles against the exact body mesh in the metrics
+  bool measurePenetration = false;    ///< penetration percentiles against the exact body mesh in the metrics
+  bool measureIntersections = false;  ///< exact intersecting triangle pairs in the metrics (always with garments)
 };
 
 /// Adds the `drape` subcommand to `app`, bound to `options`.

@@ -11,6 +11,7 @@
 #include "sim/cloth/StableStep.h"
 #include "sim/contact/Penetration.h"
 #include "sim/contact/SignedDistanceGrid.h"
+#include "sim/geometry/TriangleIntersections.h"
 
 namespace hg::app {
 namespace {
@@ -162,7 +163,59 @@ void addBodyReports(nlohmann::json& metrics, const DrapeOutcome& run, const Scen
   }
 }
 
+/// The cloth's pieces by name: each garment of the outfit ("tshirt", "skirt"; a second of a
+/// kind gets its index), or "cloth".
+std::vector<std::string> pieceNames(const DrapeScene& scene, std::size_t pieces) {
+  std::vector<std::string> names;
+  for (std::size_t i = 0; i < pieces; ++i) {
+    std::string name = i < scene.garments.size() ? std::string(garmentKindName(scene.garments[i].kind)) : "cloth";
+    for (const std::string& earlier : names)
+      if (earlier == name) name.append("_").append(std::to_string(i));
+    names.push_back(name);
+  }
+  return names;
+}
+
 }  // namespace
+
+nlohmann::json intersectionsReport(const DrapeOutcome& run) {
+  const ClothModel& model = *run.drape.model();
+  const std::vector<std::uint32_t>& pieceOfVertex = run.drape.pieceOfVertex();
+  std::size_t pieces = 1;
+  for (std::uint32_t p : pieceOfVertex) pieces = std::max<std::size_t>(pieces, std::size_t(p) + 1);
+  // Cloth triangles first (each in the piece of its first vertex), then the body's.
+  std::vector<glm::vec4> positions = run.state.positions;
+  std::vector<std::uint32_t> triangles = model.triangles;
+  std::vector<std::uint32_t> groups;
+  for (std::size_t t = 0; t < model.triangles.size() / 3; ++t)
+    groups.push_back(pieceOfVertex.empty() ? 0u : pieceOfVertex[model.triangles[3 * t]]);
+  const TriangleMesh* body = run.drape.bodySurface();
+  if (body) {
+    const auto offset = std::uint32_t(positions.size());
+    for (const glm::vec3& x : body->positions) positions.emplace_back(x, 1.0f);
+    for (std::uint32_t i : body->indices) triangles.push_back(offset + i);
+    groups.resize(triangles.size() / 3, std::uint32_t(pieces));
+  }
+  const IntersectionCensus census = countIntersectionsByGroup(positions, triangles, groups, pieces + (body ? 1 : 0));
+  const std::vector<std::string> names = pieceNames(run.scene, pieces);
+  nlohmann::json within = nlohmann::json::object(), between = nlohmann::json::object();
+  std::size_t total = 0, clothBody = 0;
+  for (std::size_t a = 0; a < pieces; ++a) {
+    within[names[a]] = census.between(a, a);
+    total += census.between(a, a);
+    for (std::size_t b = a + 1; b < pieces; ++b) {
+      between[names[a] + " x " + names[b]] = census.between(a, b);
+      total += census.between(a, b);
+    }
+    if (body) clothBody += census.between(a, pieces);
+  }
+  nlohmann::json report = {{"method", "exact triangle pairs (CGAL), neighbours sharing a vertex excluded"},
+                           {"within", within},
+                           {"between", between},
+                           {"cloth_total", total}};
+  report["cloth_body"] = body ? nlohmann::json(clothBody) : nlohmann::json(nullptr);
+  return report;
+}
 
 ExactDistances exactDistances(const ClothState& state, const TriangleMesh& body) {
   ExactDistances exact;
@@ -235,6 +288,7 @@ nlohmann::json drapeMetrics(const DrapeOutcome& run, const std::vector<std::stri
   };
   if (!scene.boxes.empty() || !scene.props.empty()) metrics["props"] = propsReport(scene, run.drape.props());
   if (const SceneBody* body = run.drape.body(); body && exact) addBodyReports(metrics, run, *body, *exact);
+  if (run.options.measureIntersections || !scene.garments.empty()) metrics["intersections"] = intersectionsReport(run);
   return metrics;
 }
 

@@ -51,6 +51,11 @@ void printPreparedDrape(const DrapeScene& scene, const PreparedDrape& drape);
 nlohmann::json drapeMetrics(const DrapeOutcome& run, const std::vector<std::string>& outputs,
                             const ExactDistances* exact);
 
+/// Exact intersecting triangle pairs of the last frame (sim/geometry/TriangleIntersections.h):
+/// within each garment (or the cloth), between garments, and cloth vs body (null without a
+/// body). In the metrics of every garment run, and of any run with --measure-intersections.
+nlohmann::json intersectionsReport(const DrapeOutcome& run);
+
 /// With --measure-penetration: the exact reference's penetration percentiles, a line.
 void printPenetration(const PreparedDrape& drape, const ExactDistances& exact);
 

@@ -27,6 +27,7 @@
 
 #include "sim/core/Result.h"
 #include "sim/core/TriangleMesh.h"
+#include "sim/geometry/TriangleIntersections.h"  // countSelfIntersections
 
 namespace hg {
 
@@ -88,12 +89,5 @@ class JointZoneMeter {
   std::vector<std::vector<std::uint32_t>> m_loops;  ///< boundary loops, ordered edge chains
   JointZoneMeasure m_rest;
 };
-
-/// Pairs of the given triangles (3 indices each, into `positions`) that intersect and
-/// share no vertex index; CGAL box_intersection_d broad phase, exact do_intersect on the
-/// float positions (touching counts). A degenerate triangle is tested as the segment or
-/// point it spans (a collapsed ring still counts where it touches another triangle); a
-/// triangle with a non-finite vertex is skipped. About 0.1 s for 80k triangles.
-std::size_t countSelfIntersections(std::span<const glm::vec4> positions, std::span<const std::uint32_t> triangles);
 
 }  // namespace hg
