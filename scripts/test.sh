@@ -44,7 +44,7 @@ run_tests() {
   local rc=0
   (cd "$dir" && ctest -j "$jobs" --timeout 60 --output-on-failure "$@") 2>&1 | tee "$log" || rc=$?
   echo "-- 15 slowest tests:"
-  sed -nE 's/^ *[0-9]+\/[0-9]+ Test +#[0-9]+: ([^ ]+) .* ([0-9.]+) sec$/\2 s  \1/p' "$log" | sort -rn | head -15
+  sed -nE 's/^ *[0-9]+\/[0-9]+ Test +#[0-9]+: ([^ ]+) .* ([0-9.]+) sec$/\2 s  \1/p' "$log" | sort -rn | awk 'NR <= 15'  # awk reads to the end: no SIGPIPE under pipefail
   return $rc
 }
 
