@@ -110,12 +110,14 @@ void GpuClothSolverBase::uploadSphereTrees() {
 }
 
 void GpuClothSolverBase::setColliders(ClothColliders colliders) {
-  const ClothColliders before = m_settings.colliders;
-  ClothSolver::setColliders(std::move(colliders));
+  // Only the bulk data whose pointer changed is uploaded again (it is immutable once shared).
   const ClothColliders& now = m_settings.colliders;
-  if (now.distanceGrid != before.distanceGrid) uploadBody();
-  if (now.depthViews != before.depthViews) uploadBodyViews();
-  if (now.sphereTrees != before.sphereTrees) uploadSphereTrees();
+  const bool grid = colliders.distanceGrid != now.distanceGrid, views = colliders.depthViews != now.depthViews,
+             trees = colliders.sphereTrees != now.sphereTrees;
+  ClothSolver::setColliders(std::move(colliders));
+  if (grid) uploadBody();
+  if (views) uploadBodyViews();
+  if (trees) uploadSphereTrees();
   uploadColliderRecords();
 }
 
