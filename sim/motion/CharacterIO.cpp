@@ -374,12 +374,29 @@ void appendU32(std::vector<std::byte>& out, std::uint32_t v) {
   out.insert(out.end(), b, b + 4);
 }
 
+/// Zeroes the bytes of the binary chunk that no buffer view covers. assimp 5.2's glTF2
+/// exporter reserves 4 bytes per JOINTS_0 component but writes them as 2-byte unsigned
+/// shorts, leaving half of the reservation as uninitialized heap; without this the file
+/// would change from run to run while the scene does not.
+void zeroBytesOutsideBufferViews(const nlohmann::json& doc, std::span<std::byte> bin) {
+  std::vector<bool> viewed(bin.size(), false);
+  for (const nlohmann::json& view : doc.value("bufferViews", nlohmann::json::array())) {
+    if (view.value("buffer", 0) != 0) continue;
+    const std::size_t offset = std::min(view.value("byteOffset", std::size_t(0)), bin.size());
+    const std::size_t end = std::min(offset + view.value("byteLength", std::size_t(0)), bin.size());
+    std::fill(viewed.begin() + std::ptrdiff_t(offset), viewed.begin() + std::ptrdiff_t(end), true);
+  }
+  for (std::size_t i = 0; i < bin.size(); ++i)
+    if (!viewed[i]) bin[i] = std::byte{0};
+}
+
 /// Adds the morph-weight animation that assimp 5.2 cannot write: per garment with two or
 /// more frames, an animation "<garment>_drape" whose "weights" channel steps through the
 /// garment's per-frame targets (target k has weight 1 at frame k's time, 0 at the others,
 /// interpolated linearly in between, so the shape blends from frame to frame). Works on
 /// the GLB that assimp wrote: appends the key times and weights to its binary chunk and
-/// the accessors, buffer views and animations to its JSON chunk.
+/// the accessors, buffer views and animations to its JSON chunk. The bytes outside the
+/// buffer views are zeroed either way (zeroBytesOutsideBufferViews).
 Result<std::vector<std::byte>> addMorphWeightAnimations(std::span<const std::byte> glb,
                                                         const std::vector<NamedMeshSequence>& garments) {
   using nlohmann::json;
@@ -395,8 +412,10 @@ Result<std::vector<std::byte>> addMorphWeightAnimations(std::span<const std::byt
   const std::size_t binAt = 20 + std::size_t(jsonLength);
   if (binAt + 8 <= glb.size() && readU32(glb.data() + binAt + 4) == kChunkBin) {
     const std::uint32_t binLength = readU32(glb.data() + binAt);
+    if (binAt + 8 + std::size_t(binLength) > glb.size()) return Error{"the GLB's binary chunk is truncated"};
     bin.assign(glb.data() + binAt + 8, glb.data() + binAt + 8 + binLength);
   }
+  zeroBytesOutsideBufferViews(doc, bin);
   auto appendFloats = [&](const std::vector<float>& values) {
     while (bin.size() % 4 != 0) bin.push_back(std::byte{0});
     const std::size_t offset = bin.size();
@@ -440,7 +459,11 @@ Result<std::vector<std::byte>> addMorphWeightAnimations(std::span<const std::byt
                                  {"channels", {{{"sampler", 0}, {"target", {{"node", *node}, {"path", "weights"}}}}}}});
     changed = true;
   }
-  if (!changed) return std::vector<std::byte>(glb.begin(), glb.end());
+  if (!changed) {
+    std::vector<std::byte> out(glb.begin(), glb.end());
+    std::copy(bin.begin(), bin.end(), out.begin() + std::ptrdiff_t(binAt + 8));
+    return out;
+  }
   while (bin.size() % 4 != 0) bin.push_back(std::byte{0});
   if (doc.value("buffers", json::array()).empty()) doc["buffers"] = json::array({json::object()});
   doc["buffers"][0]["byteLength"] = bin.size();
