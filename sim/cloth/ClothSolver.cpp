@@ -53,6 +53,14 @@ Status ClothSettings::validate() const {
   if (maxSubstepHalvings < 0 || maxSubstepHalvings > 10) return Error{"max_substep_halvings must be in 0..10"};
   if (solverIterations < 1 || solverIterations > 10000) return Error{"iterations must be in 1..10000"};
   if (!(chebyshevRho >= 0.0f && chebyshevRho < 1.0f)) return Error{"chebyshev_rho must be in [0, 1)"};
+  if (selfContact.enabled) {
+    if (!(selfContact.thickness > 0.0f && selfContact.thickness <= 0.05f))
+      return Error{"self_contact.thickness must be in (0, 0.05] m"};
+    if (!(selfContact.friction >= 0.0f && selfContact.friction <= 2.0f))
+      return Error{"self_contact.friction must be in 0..2"};
+    if (selfContact.iterations < 1 || selfContact.iterations > 100)
+      return Error{"self_contact.iterations must be in 1..100"};
+  }
   return colliders.validate();
 }
 

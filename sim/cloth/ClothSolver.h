@@ -13,6 +13,7 @@
 
 #include "sim/cloth/ClothColliders.h"
 #include "sim/cloth/ClothModel.h"
+#include "sim/cloth/SelfContact.h"
 #include "sim/core/Backend.h"
 #include "sim/core/Result.h"
 #include "sim/core/StepStatus.h"
@@ -78,6 +79,9 @@ struct ClothSettings {
   /// the cloth's edges and the centroids of its triangles, and move the vertices of an
   /// element a collider pokes through out of it (kernels/cloth_vertex.glslh).
   bool featureContacts = true;
+  /// Self and cloth-cloth contact after every substep (sim/cloth/SelfContact.h); off by
+  /// default; the CPU backend only so far.
+  SelfContactSettings selfContact;
   /// Continuous collision after every step() (before the feature pass), or none (the
   /// default): see ContinuousCollision. Shared, not copied, by the solvers given these
   /// settings.

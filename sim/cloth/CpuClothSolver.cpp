@@ -26,6 +26,7 @@ class CpuClothSolver final : public CpuClothSolverBase {
     std::uint32_t status = 0;
     for (int s = 0; s < substeps; ++s) {
       status |= substep(params);
+      if (selfContactEnabled()) applySelfContact(m_state.positions, m_next, params);
       std::swap(m_state, m_next);
       if (params.plasticRate > 0.0f) creep(params);
     }

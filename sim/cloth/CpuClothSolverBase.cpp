@@ -13,6 +13,12 @@ namespace hg {
 CpuClothSolverBase::CpuClothSolverBase(std::shared_ptr<const ClothModel> model, const ClothSettings& settings)
     : ClothSolver(std::move(model), settings), m_springs(m_model->springs), m_hinges(m_model->hinges) {
   m_state = restState(*m_model);
+  if (settings.selfContact.enabled) m_selfContact.emplace(*m_model, settings.selfContact);
+}
+
+void CpuClothSolverBase::applySelfContact(std::span<const glm::vec4> start, ClothState& state,
+                                          const kernels::ClothStepParams& params) {
+  m_selfContact->apply(start, state.positions, state.velocities, params.dt, threads());
 }
 
 void CpuClothSolverBase::writeState(const ClothState& state) {

@@ -6,6 +6,7 @@
 /// scratch buffers.
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -59,10 +60,16 @@ class CpuClothSolverBase : public ClothSolver {
   /// with the host's storage; sim/gpu/shaders/body_contact.glsl gives the GPU's).
   kernels::VertexContact contactAt(glm::vec3 x, const kernels::ClothStepParams& params) const;
 
+  /// With settings().selfContact.enabled: self contact (sim/cloth/SelfContact.h) of the
+  /// substep that moved the vertices from `start` to `state`.
+  void applySelfContact(std::span<const glm::vec4> start, ClothState& state, const kernels::ClothStepParams& params);
+  bool selfContactEnabled() const { return m_selfContact.has_value(); }
+
   ClothState m_state;                             ///< the current state (positions m, velocities m/s)
   std::vector<kernels::ClothSpring> m_springs;    ///< rest lengths change under plasticity
   std::vector<kernels::ClothHinge> m_hinges;      ///< rest angles change under plasticity
   std::vector<glm::vec4> m_featureDisplacements;  ///< scratch of resolveBodyFeatures()
+  std::optional<SelfContact> m_selfContact;       ///< with settings().selfContact.enabled
 };
 
 }  // namespace hg

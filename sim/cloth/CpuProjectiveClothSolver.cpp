@@ -53,7 +53,11 @@ class CpuProjectiveClothSolver final : public CpuClothSolverBase {
               m_iterates[slot(k)].data(), omega);
     }
     m_base = slot(iterations);
-    return finish(params, m_iterates[m_base].data());
+    if (!selfContactEnabled()) return finish(params, m_iterates[m_base].data());
+    m_start = m_state.positions;
+    const std::uint32_t status = finish(params, m_iterates[m_base].data());
+    applySelfContact(m_start, m_state, params);
+    return status;
   }
 
   /// The iterate buffer of u^k in this substep.
@@ -153,6 +157,7 @@ class CpuProjectiveClothSolver final : public CpuClothSolverBase {
   std::vector<glm::vec4> m_iterates[3];  // rotating u^{k-1}, u^k, u^{k+1}: x - y, m
   std::size_t m_base = 0;                // the buffer of u^0 (the last solution's)
   std::vector<glm::vec4> m_hingeForces;  // N, 4 per hinge (roles 0..3)
+  std::vector<glm::vec4> m_start;        // the substep's start positions (self contact)
 };
 
 }  // namespace

@@ -179,6 +179,9 @@ Result<DressedAvatar> dressAvatar(const TriangleMesh& bodyMesh, const BodyMeasur
   sewing.substeps = dressing.sewingSubsteps;
   sewing.solverIterations = dressing.sewingIterations;
   sewing.maxSubstepHalvings = 0;
+  // Seams close edge to edge, which self contact would hold a thickness apart; the welded
+  // garments drape with it.
+  sewing.selfContact.enabled = false;
   // Seams half a metre apart snap together within a frame or two: tens of m/s, harmless
   // in the implicit projective step. Only runaway speeds are anomalies here.
   sewing.maxSpeed = std::max(settings.maxSpeed, 500.0f);

@@ -65,6 +65,8 @@ Result<std::unique_ptr<ClothSolver>> createGpuClothSolver(std::shared_ptr<const 
   if (!resolved) return resolved.error();
   const ClothSettings& settings = *resolved;
   if (Status s = settings.validate(); !s) return s.error();
+  if (settings.selfContact.enabled)
+    return Error{"self_contact: the GPU backend has no self contact yet; use \"backend\": \"cpu\""};
   if (settings.integrator == ClothIntegrator::ProjectiveJacobi)
     return createGpuProjectiveClothSolver(std::move(model), settings);
   const gl::ShaderRegistry& registry = gpuShaders();

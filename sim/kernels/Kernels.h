@@ -60,6 +60,7 @@ inline bool any(glm::bvec3 b) { return glm::any(b); }
 #include "sim/kernels/particle_skinning.glslh"
 #include "sim/kernels/projective.glslh"
 #include "sim/kernels/radar.glslh"
+#include "sim/kernels/self_contact.glslh"
 #include "sim/kernels/skinning.glslh"
 #include "sim/kernels/snow.glslh"
 #include "sim/kernels/snow_repose.glslh"

@@ -352,6 +352,17 @@ Table<DrapeReading> solverKeys() {
             "Kept between the stopped cloth and the body (default: solver.contact_offset)");
   sweep.check([](SweepBlock& b, const json&, const std::string&) { b.given = true; });
 
+  Table<SelfContactSettings> self(
+      "Self and cloth-cloth contact: every part of the cloth (every garment) keeps its thickness from every "
+      "other and no substep creates an intersection (sim/cloth/SelfContact.h; CPU backend). true: on with "
+      "the defaults");
+  self.add("thickness", &SelfContactSettings::thickness, number(between(1e-4, 0.05)), "m",
+           "Kept between parts of the cloth that share no vertex");
+  self.add("friction", &SelfContactSettings::friction, number(between(0.0, 2.0)), "",
+           "Coulomb coefficient between layers");
+  self.add("iterations", &SelfContactSettings::iterations, integer(1, 100), "", "Separation passes per substep");
+  self.check([](SelfContactSettings& s, const json&, const std::string&) { s.enabled = true; });
+
   Table<DrapeReading> t("The simulation");
   const auto settings = [](DrapeReading& r) -> ClothSettings& { return r.scene.settings; };
   Table<ClothSettings> cloth;
@@ -383,6 +394,9 @@ Table<DrapeReading> solverKeys() {
             "", "Explicit symplectic Euler, or projective dynamics solved by Jacobi iterations");
   cloth.add("iterations", &ClothSettings::solverIterations, integer(1, limits::kMaxSolverIterations), "",
             "projective_jacobi: Jacobi iterations per substep");
+  cloth.add("self_contact", &ClothSettings::selfContact,
+            object(self, {.onBool = [](SelfContactSettings& s, bool on) { s.enabled = on; }}), "",
+            "Self and cloth-cloth contact (off by default)");
   cloth.add("chebyshev_rho", &ClothSettings::chebyshevRho, number(), "",
             "projective_jacobi: spectral radius estimate of the Chebyshev acceleration (0: none)");
 

@@ -85,6 +85,27 @@ TEST(DrapeScene, BadInputNamesFileAndProblem) {
   expectError(R"([1, 2])", "must be an object");
 }
 
+TEST(DrapeScene, SelfContactIsOffByDefaultAndReadAsTrueOrAnObject) {
+  auto read = [](const std::string& solver) {
+    auto scene = parseDrapeScene(R"({"solver": )" + solver + "}", "my_scene.json");
+    EXPECT_TRUE(scene) << scene.error().message;
+    return scene ? scene->settings.selfContact : SelfContactSettings{};
+  };
+  EXPECT_FALSE(read("{}").enabled);
+  EXPECT_FALSE(read(R"({"self_contact": false})").enabled);
+  const SelfContactSettings defaults = read(R"({"self_contact": true})");
+  EXPECT_TRUE(defaults.enabled);
+  EXPECT_FLOAT_EQ(defaults.thickness, 0.003f);
+  const SelfContactSettings given = read(R"({"self_contact": {"thickness": 0.004, "friction": 0.1, "iterations": 2}})");
+  EXPECT_TRUE(given.enabled);
+  EXPECT_FLOAT_EQ(given.thickness, 0.004f);
+  EXPECT_FLOAT_EQ(given.friction, 0.1f);
+  EXPECT_EQ(given.iterations, 2);
+  expectError(R"({"solver": {"self_contact": {"thickness": 1}}})", "solver.self_contact.thickness");
+  expectError(R"({"solver": {"self_contact": {"thicknes": 0.01}}})", "unknown key 'solver.self_contact.thicknes'");
+  expectError(R"({"solver": {"self_contact": "yes"}})", "solver.self_contact");
+}
+
 TEST(DrapeScene, AvatarIsReadAndBadAvatarsNameTheKey) {
   auto scene = parseDrapeScene(
       R"({"avatar": {"mannequin": {"height": 1.62, "hip_girth": 1.0, "pose": "t_pose"}, "contact_cell_size": 0.012, "contact": {"method": "distance_grid"}}})",

@@ -1,0 +1,178 @@
+#include "sim/cloth/SelfContact.h"
+
+#include <algorithm>
+#include <array>
+#include <cassert>
+
+#include "sim/cloth/ClothModel.h"
+#include "sim/geometry/TrianglePairsNear.h"
+
+namespace hg {
+namespace {
+
+bool hasVertex(const std::uint32_t* triangle, std::uint32_t v) {
+  return triangle[0] == v || triangle[1] == v || triangle[2] == v;
+}
+
+bool shareVertex(glm::uvec2 e, glm::uvec2 f) { return e.x == f.x || e.x == f.y || e.y == f.x || e.y == f.y; }
+
+glm::vec3 at(std::span<const glm::vec4> x, std::uint32_t v) { return glm::vec3(x[v]); }
+
+/// Whether the boxes of segments ab and cd, grown by `radius`, overlap: a cheap test
+/// before the closest points (a pair further apart than the radius is dropped anyway).
+bool segmentBoxesNear(glm::vec3 a, glm::vec3 b, glm::vec3 c, glm::vec3 d, float radius) {
+  const glm::vec3 lo1 = glm::min(a, b) - radius, hi1 = glm::max(a, b) + radius;
+  return glm::all(glm::lessThanEqual(lo1, glm::max(c, d))) && glm::all(glm::lessThanEqual(glm::min(c, d), hi1));
+}
+
+}  // namespace
+
+SelfContact::SelfContact(const ClothModel& model, const SelfContactSettings& settings)
+    : m_settings(settings), m_triangles(model.triangles) {
+  const std::size_t triangleCount = m_triangles.size() / 3;
+  constexpr std::uint32_t kNone = ~0u;
+  m_ownerOfVertex.assign(model.vertexCount(), kNone);
+  // Unique edges, numbered in order of first use; (smaller, larger) vertex -> edge.
+  std::vector<std::pair<glm::uvec2, std::uint32_t>> sides;  // edge, triangle * 3 + side
+  sides.reserve(3 * triangleCount);
+  for (std::uint32_t t = 0; t < triangleCount; ++t)
+    for (std::uint32_t k = 0; k < 3; ++k) {
+      const std::uint32_t a = m_triangles[3 * t + k], b = m_triangles[3 * t + (k + 1) % 3];
+      sides.push_back({glm::uvec2(std::min(a, b), std::max(a, b)), 3 * t + k});
+      if (m_ownerOfVertex[a] == kNone) m_ownerOfVertex[a] = t;
+    }
+  std::sort(sides.begin(), sides.end(), [](const auto& p, const auto& q) {
+    return p.first.x != q.first.x   ? p.first.x < q.first.x
+           : p.first.y != q.first.y ? p.first.y < q.first.y
+                                    : p.second < q.second;
+  });
+  m_edgesOfTriangle.assign(triangleCount, glm::uvec3(0));
+  for (std::size_t i = 0; i < sides.size(); ++i) {
+    if (i == 0 || sides[i].first != sides[i - 1].first) {
+      m_edges.push_back(sides[i].first);
+      m_ownerOfEdge.push_back(sides[i].second / 3);  // the lowest triangle: sides sort by it
+    }
+    m_edgesOfTriangle[sides[i].second / 3][int(sides[i].second % 3)] = std::uint32_t(m_edges.size() - 1);
+  }
+  m_nearest.resize(model.vertexCount());
+  m_corrections.resize(model.vertexCount());
+}
+
+void SelfContact::addPair(std::span<const glm::vec4> x, glm::uvec4 vertices, glm::vec4 weights, float queryRadius) {
+  const glm::vec3 separation =
+      kernels::pairSeparation(weights, at(x, vertices.x), at(x, vertices.y), at(x, vertices.z), at(x, vertices.w));
+  const float distance = glm::length(separation);
+  if (!(distance < queryRadius)) return;
+  float reach = 0.0f;  // how much the substep can have shortened the pair: 2 x its largest move
+  for (int k = 0; k < 4; ++k) {
+    m_nearest[vertices[k]] = std::min(m_nearest[vertices[k]], distance);
+    reach = std::max(reach, 2.0f * m_moves[vertices[k]]);
+  }
+  if (distance > 0.0f && distance - reach < m_settings.thickness)
+    m_pairs.push_back({vertices, weights, separation / distance, distance});
+}
+
+void SelfContact::addVertexTriangle(std::span<const glm::vec4> x, std::uint32_t v, std::uint32_t triangle,
+                                    float queryRadius) {
+  const std::uint32_t* t = m_triangles.data() + 3 * std::size_t(triangle);
+  const glm::vec3 p = at(x, v);
+  const glm::vec3 lo = glm::min(glm::min(at(x, t[0]), at(x, t[1])), at(x, t[2])) - queryRadius;
+  const glm::vec3 hi = glm::max(glm::max(at(x, t[0]), at(x, t[1])), at(x, t[2])) + queryRadius;
+  if (!glm::all(glm::lessThanEqual(lo, p)) || !glm::all(glm::lessThanEqual(p, hi))) return;
+  const glm::uvec4 vertices(v, t[0], t[1], t[2]);
+  addPair(x, vertices, kernels::vertexTriangleWeights(at(x, v), at(x, t[0]), at(x, t[1]), at(x, t[2])), queryRadius);
+}
+
+void SelfContact::addEdgeEdge(std::span<const glm::vec4> x, std::uint32_t e, std::uint32_t f, float queryRadius) {
+  const glm::uvec2 a = m_edges[e], b = m_edges[f];
+  if (shareVertex(a, b) || !segmentBoxesNear(at(x, a.x), at(x, a.y), at(x, b.x), at(x, b.y), queryRadius)) return;
+  const glm::uvec4 vertices(a.x, a.y, b.x, b.y);
+  addPair(x, vertices, kernels::edgeEdgeWeights(at(x, a.x), at(x, a.y), at(x, b.x), at(x, b.y)), queryRadius);
+}
+
+void SelfContact::findPairs(std::span<const glm::vec4> start, float queryRadius) {
+  m_pairs.clear();
+  std::fill(m_nearest.begin(), m_nearest.end(), queryRadius);
+  for (const auto& [a, b] : trianglePairsNear(start, m_triangles, queryRadius)) {
+    const std::uint32_t* ta = m_triangles.data() + 3 * std::size_t(a);
+    const std::uint32_t* tb = m_triangles.data() + 3 * std::size_t(b);
+    // Each vertex and edge takes part through its owner triangle only, so every pair is
+    // found once (the owner's box holds the vertex or edge).
+    for (int k = 0; k < 3; ++k) {
+      if (m_ownerOfVertex[ta[k]] == a && !hasVertex(tb, ta[k])) addVertexTriangle(start, ta[k], b, queryRadius);
+      if (m_ownerOfVertex[tb[k]] == b && !hasVertex(ta, tb[k])) addVertexTriangle(start, tb[k], a, queryRadius);
+    }
+    for (int i = 0; i < 3; ++i) {
+      const std::uint32_t e = m_edgesOfTriangle[a][i];
+      if (m_ownerOfEdge[e] != a) continue;
+      for (int j = 0; j < 3; ++j) {
+        const std::uint32_t f = m_edgesOfTriangle[b][j];
+        if (m_ownerOfEdge[f] == b) addEdgeEdge(start, e, f, queryRadius);
+      }
+    }
+  }
+}
+
+std::size_t SelfContact::separate(std::span<const glm::vec4> start, std::span<glm::vec4> positions) {
+  std::size_t separated = 0;
+  for (int pass = 0; pass < m_settings.iterations; ++pass) {
+    std::fill(m_corrections.begin(), m_corrections.end(), glm::vec4(0.0f));
+    std::size_t active = 0;
+    for (const Pair& p : m_pairs) {
+      const glm::uvec4 v = p.vertices;
+      const std::span<const glm::vec4> x(positions.data(), positions.size());
+      const glm::vec3 now = kernels::pairSeparation(p.weights, at(x, v.x), at(x, v.y), at(x, v.z), at(x, v.w));
+      const glm::vec3 then =
+          kernels::pairSeparation(p.weights, at(start, v.x), at(start, v.y), at(start, v.z), at(start, v.w));
+      const glm::vec4 inverseMass(x[v.x].w, x[v.y].w, x[v.z].w, x[v.w].w);
+      const glm::vec3 direction = kernels::pairCorrection(p.weights, inverseMass, p.normal, glm::dot(p.normal, now),
+                                                          now - then, m_settings.thickness, m_settings.friction);
+      if (direction == glm::vec3(0.0f)) continue;
+      ++active;
+      for (int k = 0; k < 4; ++k)
+        if (inverseMass[k] > 0.0f) m_corrections[v[k]] += glm::vec4(inverseMass[k] * p.weights[k] * direction, 1.0f);
+    }
+    if (pass == 0) separated = active;
+    if (active == 0) break;
+    for (std::size_t i = 0; i < positions.size(); ++i)
+      if (m_corrections[i].w > 0.0f) positions[i] += glm::vec4(glm::vec3(m_corrections[i]) / m_corrections[i].w, 0.0f);
+  }
+  return separated;
+}
+
+float SelfContact::queryRadius() {
+  // The 99th percentile of the moves: a few fast vertices (a push out of the body) are
+  // truncated rather than widening every vertex's search.
+  m_sortedMoves = m_moves;
+  const auto at99 = m_sortedMoves.begin() + std::ptrdiff_t(m_sortedMoves.size() * 99 / 100);
+  if (at99 == m_sortedMoves.end()) return 2.0f * m_settings.thickness;
+  std::nth_element(m_sortedMoves.begin(), at99, m_sortedMoves.end());
+  const float thickness = m_settings.thickness;
+  return std::min(kMaxQueryRadius, std::max(2.0f * thickness, thickness + 2.2f * *at99));
+}
+
+SelfContactStep SelfContact::apply(std::span<const glm::vec4> start, std::span<glm::vec4> positions,
+                                   std::span<glm::vec4> velocities, float dt, int threads) {
+  assert(start.size() == positions.size() && velocities.size() == positions.size());
+  (void)threads;
+  const auto n = std::int64_t(positions.size());
+  m_moves.resize(positions.size());
+  for (std::int64_t i = 0; i < n; ++i) m_moves[i] = glm::length(glm::vec3(positions[i] - start[i]));
+  SelfContactStep step;
+  step.queryRadius = queryRadius();
+  findPairs(start, step.queryRadius);
+  step.pairs = m_pairs.size();
+  const std::vector<glm::vec4> before(positions.begin(), positions.end());
+  step.separated = separate(start, positions);
+  for (std::int64_t i = 0; i < n; ++i) {
+    if (!(positions[i].w > 0.0f)) continue;  // pinned: kinematic
+    const float bound = kernels::displacementBound(m_nearest[i], step.queryRadius);
+    const glm::vec3 truncated = kernels::truncatedPosition(glm::vec3(start[i]), glm::vec3(positions[i]), bound);
+    if (truncated != glm::vec3(positions[i])) ++step.truncated;
+    positions[i] = glm::vec4(truncated, positions[i].w);
+    velocities[i] += glm::vec4((truncated - glm::vec3(before[i])) / dt, 0.0f);
+  }
+  return step;
+}
+
+}  // namespace hg
