@@ -176,6 +176,22 @@ std::vector<std::string> pieceNames(const DrapeScene& scene, std::size_t pieces)
   return names;
 }
 
+/// solver.self_contact as run, and the untangling: intersecting triangle pairs at the start
+/// of the first and of the last frame, and the first frame that started with none.
+nlohmann::json selfContactReport(const SelfContactSettings& settings, const std::optional<SelfContactReport>& report) {
+  if (!settings.enabled || !report) return nlohmann::json(nullptr);
+  return {{"thickness_m", settings.thickness},
+          {"friction", settings.friction},
+          {"iterations", settings.iterations},
+          {"layers", settings.layerOfVertex.empty()
+                         ? 1u
+                         : *std::max_element(settings.layerOfVertex.begin(), settings.layerOfVertex.end()) + 1u},
+          {"tangled_pairs_first_frame", report->firstFramePairs},
+          {"tangled_pairs_last_frame", report->lastFramePairs},
+          {"untangled_at_frame",
+           report->untangledAtFrame >= 0 ? nlohmann::json(report->untangledAtFrame) : nlohmann::json(nullptr)}};
+}
+
 }  // namespace
 
 nlohmann::json intersectionsReport(const DrapeOutcome& run) {
@@ -289,6 +305,7 @@ nlohmann::json drapeMetrics(const DrapeOutcome& run, const std::vector<std::stri
   if (!scene.boxes.empty() || !scene.props.empty()) metrics["props"] = propsReport(scene, run.drape.props());
   if (const SceneBody* body = run.drape.body(); body && exact) addBodyReports(metrics, run, *body, *exact);
   if (run.options.measureIntersections || !scene.garments.empty()) metrics["intersections"] = intersectionsReport(run);
+  metrics["self_contact"] = selfContactReport(settings.selfContact, run.drape.solver().selfContactReport());
   return metrics;
 }
 

@@ -4,6 +4,7 @@
 /// same order; tests cross-check them with tolerances.
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -187,6 +188,8 @@ class ClothSolver {
   virtual std::vector<kernels::ClothSpring> readSprings() const = 0;
   /// The hinges as the solver holds them (rest angles after plastic creep).
   virtual std::vector<kernels::ClothHinge> readHinges() const = 0;
+  /// With self contact (settings().selfContact): how the untangling went; else none.
+  virtual std::optional<SelfContactReport> selfContactReport() const { return std::nullopt; }
 
  protected:
   ClothSolver(std::shared_ptr<const ClothModel> model, const ClothSettings& settings)

@@ -24,6 +24,7 @@ class CpuClothSolver final : public CpuClothSolverBase {
   StepStatus advance(int substeps, float velocityDamping) override {
     const ClothStepParams params = m_settings.stepParams(*m_model, substeps, velocityDamping);
     std::uint32_t status = 0;
+    beginSelfContactFrame();
     for (int s = 0; s < substeps; ++s) {
       status |= substep(params);
       if (selfContactEnabled()) applySelfContact(m_state.positions, m_next, params);

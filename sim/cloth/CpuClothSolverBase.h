@@ -63,6 +63,17 @@ class CpuClothSolverBase : public ClothSolver {
   /// With settings().selfContact.enabled: self contact (sim/cloth/SelfContact.h) of the
   /// substep that moved the vertices from `start` to `state`.
   void applySelfContact(std::span<const glm::vec4> start, ClothState& state, const kernels::ClothStepParams& params);
+  /// With self contact: its untangling pass at the start of a frame (SelfContact::beginFrame).
+  void beginSelfContactFrame() {
+    if (m_selfContact) m_selfContact->beginFrame(m_state.positions);
+  }
+
+ public:
+  std::optional<SelfContactReport> selfContactReport() const override {
+    return m_selfContact ? std::optional(m_selfContact->report()) : std::nullopt;
+  }
+
+ protected:
   bool selfContactEnabled() const { return m_selfContact.has_value(); }
 
   ClothState m_state;                             ///< the current state (positions m, velocities m/s)

@@ -28,6 +28,7 @@ class CpuProjectiveClothSolver final : public CpuClothSolverBase {
   StepStatus advance(int substeps, float velocityDamping) override {
     const ClothStepParams params = m_settings.stepParams(*m_model, substeps, velocityDamping);
     std::uint32_t status = 0;
+    beginSelfContactFrame();
     for (int s = 0; s < substeps; ++s) {
       status |= substep(params);
       if (params.plasticRate > 0.0f) creep(params);

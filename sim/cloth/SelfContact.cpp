@@ -5,6 +5,7 @@
 #include <cassert>
 
 #include "sim/cloth/ClothModel.h"
+#include "sim/geometry/TriangleIntersections.h"
 #include "sim/geometry/TrianglePairsNear.h"
 
 namespace hg {
@@ -56,6 +57,42 @@ SelfContact::SelfContact(const ClothModel& model, const SelfContactSettings& set
   }
   m_nearest.resize(model.vertexCount());
   m_corrections.resize(model.vertexCount());
+  m_tangled.assign(model.vertexCount(), 0);
+  if (!m_settings.layerOfVertex.empty() && m_settings.layerOfVertex.size() != model.vertexCount())
+    m_settings.layerOfVertex.clear();  // not this model's: one layer
+}
+
+void SelfContact::beginFrame(std::span<const glm::vec4> x) {
+  m_tangles = intersectingTrianglePairs(x, m_triangles);
+  std::fill(m_tangled.begin(), m_tangled.end(), std::uint8_t(0));
+  for (const auto& pair : m_tangles)
+    for (std::uint32_t t : pair)
+      for (int k = 0; k < 3; ++k) m_tangled[m_triangles[3 * std::size_t(t) + std::size_t(k)]] = 1;
+  if (m_report.frames == 0) m_report.firstFramePairs = m_tangles.size();
+  m_report.lastFramePairs = m_tangles.size();
+  if (m_tangles.empty() && m_report.untangledAtFrame < 0) m_report.untangledAtFrame = m_report.frames;
+  ++m_report.frames;
+}
+
+std::uint32_t SelfContact::layerOf(std::uint32_t triangle) const {
+  return m_settings.layerOfVertex.empty() ? 0u : m_settings.layerOfVertex[m_triangles[3 * std::size_t(triangle)]];
+}
+
+void SelfContact::pushOuterLayers(std::span<const glm::vec4> start, std::span<glm::vec4> positions) {
+  std::fill(m_corrections.begin(), m_corrections.end(), glm::vec4(0.0f));
+  for (const auto& [a, b] : m_tangles) {
+    if (layerOf(a) == layerOf(b)) continue;
+    const std::uint32_t inner = layerOf(a) < layerOf(b) ? a : b, outer = inner == a ? b : a;
+    const std::uint32_t* t = m_triangles.data() + 3 * std::size_t(inner);
+    const glm::vec3 normal = glm::cross(at(start, t[1]) - at(start, t[0]), at(start, t[2]) - at(start, t[0]));
+    for (int k = 0; k < 3; ++k)
+      m_corrections[m_triangles[3 * std::size_t(outer) + std::size_t(k)]] += glm::vec4(normal, 1.0f);
+  }
+  for (std::size_t i = 0; i < positions.size(); ++i) {
+    const float length = glm::length(glm::vec3(m_corrections[i]));
+    if (m_corrections[i].w > 0.0f && length > 0.0f && positions[i].w > 0.0f)
+      positions[i] += glm::vec4(glm::vec3(m_corrections[i]) * (m_settings.thickness / length), 0.0f);
+  }
 }
 
 void SelfContact::addPair(std::span<const glm::vec4> x, glm::uvec4 vertices, glm::vec4 weights, float queryRadius) {
@@ -68,7 +105,8 @@ void SelfContact::addPair(std::span<const glm::vec4> x, glm::uvec4 vertices, glm
     m_nearest[vertices[k]] = std::min(m_nearest[vertices[k]], distance);
     reach = std::max(reach, 2.0f * m_moves[vertices[k]]);
   }
-  if (distance > 0.0f && distance - reach < m_settings.thickness)
+  const bool tangled = m_tangled[vertices.x] || m_tangled[vertices.y] || m_tangled[vertices.z] || m_tangled[vertices.w];
+  if (distance > 0.0f && distance - reach < m_settings.thickness && !tangled)
     m_pairs.push_back({vertices, weights, separation / distance, distance});
 }
 
@@ -162,10 +200,15 @@ SelfContactStep SelfContact::apply(std::span<const glm::vec4> start, std::span<g
   step.queryRadius = queryRadius();
   findPairs(start, step.queryRadius);
   step.pairs = m_pairs.size();
+  // The outward push of tangled layers moves positions only: it is not a velocity.
+  if (!m_tangles.empty()) pushOuterLayers(start, positions);
   const std::vector<glm::vec4> before(positions.begin(), positions.end());
   step.separated = separate(start, positions);
   for (std::int64_t i = 0; i < n; ++i) {
-    if (!(positions[i].w > 0.0f)) continue;  // pinned: kinematic
+    if (!(positions[i].w > 0.0f) || m_tangled[i]) {  // pinned (kinematic) or untangling: free
+      velocities[i] += glm::vec4((glm::vec3(positions[i]) - glm::vec3(before[i])) / dt, 0.0f);
+      continue;
+    }
     const float bound = kernels::displacementBound(m_nearest[i], step.queryRadius);
     const glm::vec3 truncated = kernels::truncatedPosition(glm::vec3(start[i]), glm::vec3(positions[i]), bound);
     if (truncated != glm::vec3(positions[i])) ++step.truncated;

@@ -11,10 +11,12 @@
 ///     query radius): no two primitives can meet during the substep, so a substep that
 ///     starts without intersections ends without them.
 /// The query radius grows with the 99th percentile of the substep's displacements (up to
-/// kMaxQueryRadius), so free-flying cloth is not slowed while a few fast vertices are. Limits: pinned (kinematic)
-/// vertices are not truncated; intersections present at the start stay (untangling is separate); the body-contact push
-/// of the substep can be shortened by the truncation next to other cloth. Deterministic: the result does not depend on
-/// the thread count.
+/// kMaxQueryRadius), so free-flying cloth is not slowed while a few fast vertices are.
+/// Intersections present at the start of a frame are untangled (beginFrame), without the
+/// guarantee. Limits: pinned (kinematic) vertices are not truncated; the body-contact push
+/// of the substep can be shortened by the truncation next to other cloth. Deterministic:
+/// the result does not depend on the thread count.
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -35,6 +37,17 @@ struct SelfContactSettings {
   float thickness = 0.003f;  ///< m kept between parts of the cloth that share no vertex
   float friction = 0.3f;     ///< Coulomb mu between cloth layers
   int iterations = 4;        ///< Jacobi passes of the separation per substep
+  /// The layer of each vertex, inner first (garments: their order in the outfit); empty:
+  /// one layer. Where two layers are tangled the outer one is pushed outward.
+  std::vector<std::uint32_t> layerOfVertex;
+};
+
+/// The untangling over a run: intersecting triangle pairs found at the start of frames.
+struct SelfContactReport {
+  std::size_t firstFramePairs = 0;  ///< at the start of the first frame
+  std::size_t lastFramePairs = 0;   ///< at the start of the last frame
+  int untangledAtFrame = -1;        ///< the first frame that started with none (-1: never)
+  int frames = 0;                   ///< frames begun
 };
 
 /// What one substep's pass found and did.
@@ -53,12 +66,23 @@ class SelfContact {
 
   SelfContact(const ClothModel& model, const SelfContactSettings& settings);
 
+  /// At the start of a frame: finds the triangle pairs that intersect (exact, as the
+  /// metrics count them). Their vertices are exempt from the separation and the
+  /// truncation for the frame, so that the cloth's own forces can pull them back through
+  /// (in the manner of the global intersection analysis of Baraff et al. 2003); where the
+  /// two triangles are on different layers, the outer one's vertices are pushed along the
+  /// inner one's normal by the thickness every substep (garment panels are wound
+  /// counter-clockwise seen from outside).
+  void beginFrame(std::span<const glm::vec4> x);
+
   /// After a substep moved the vertices from `start` to `positions` (xyz m, w inverse
-  /// mass): separates, truncates and changes `velocities` by the position change / dt.
+  /// mass): untangles, separates, truncates and changes `velocities` by the position
+  /// change / dt.
   SelfContactStep apply(std::span<const glm::vec4> start, std::span<glm::vec4> positions,
                         std::span<glm::vec4> velocities, float dt, int threads);
 
   const SelfContactSettings& settings() const { return m_settings; }
+  const SelfContactReport& report() const { return m_report; }
 
  private:
   /// A pair: its four vertices, weights, the unit normal and distance at the start.
@@ -75,18 +99,24 @@ class SelfContact {
   /// The substep's query radius from m_moves (see the class comment).
   float queryRadius();
   std::size_t separate(std::span<const glm::vec4> start, std::span<glm::vec4> positions);
+  /// The outer triangles of tangled pairs on different layers, pushed outward.
+  void pushOuterLayers(std::span<const glm::vec4> start, std::span<glm::vec4> positions);
+  std::uint32_t layerOf(std::uint32_t triangle) const;
 
   SelfContactSettings m_settings;
-  std::vector<std::uint32_t> m_triangles;      ///< 3 per triangle
-  std::vector<glm::uvec2> m_edges;             ///< unique mesh edges
-  std::vector<glm::uvec3> m_edgesOfTriangle;   ///< the 3 edges of each triangle
-  std::vector<std::uint32_t> m_ownerOfVertex;  ///< the first triangle using the vertex
-  std::vector<std::uint32_t> m_ownerOfEdge;    ///< the first triangle using the edge
-  std::vector<Pair> m_pairs;                   ///< scratch of one substep
-  std::vector<float> m_nearest;                ///< per vertex, m
-  std::vector<float> m_moves;                  ///< per vertex: the substep's displacement, m
-  std::vector<float> m_sortedMoves;            ///< scratch of queryRadius()
-  std::vector<glm::vec4> m_corrections;        ///< per vertex: sum (xyz) and count (w)
+  std::vector<std::uint32_t> m_triangles;               ///< 3 per triangle
+  std::vector<glm::uvec2> m_edges;                      ///< unique mesh edges
+  std::vector<glm::uvec3> m_edgesOfTriangle;            ///< the 3 edges of each triangle
+  std::vector<std::uint32_t> m_ownerOfVertex;           ///< the first triangle using the vertex
+  std::vector<std::uint32_t> m_ownerOfEdge;             ///< the first triangle using the edge
+  std::vector<Pair> m_pairs;                            ///< scratch of one substep
+  std::vector<float> m_nearest;                         ///< per vertex, m
+  std::vector<float> m_moves;                           ///< per vertex: the substep's displacement, m
+  std::vector<float> m_sortedMoves;                     ///< scratch of queryRadius()
+  std::vector<glm::vec4> m_corrections;                 ///< per vertex: sum (xyz) and count (w)
+  std::vector<std::array<std::uint32_t, 2>> m_tangles;  ///< intersecting triangle pairs of this frame
+  std::vector<std::uint8_t> m_tangled;                  ///< per vertex: part of a tangle
+  SelfContactReport m_report;
 };
 
 }  // namespace hg

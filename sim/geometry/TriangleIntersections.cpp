@@ -74,12 +74,12 @@ bool primitivesIntersect(const Primitive& s, const Primitive& t) {
   return false;
 }
 
-}  // namespace
-
-IntersectionCensus countIntersectionsByGroup(std::span<const glm::vec4> positions,
-                                             std::span<const std::uint32_t> triangles,
-                                             std::span<const std::uint32_t> groupOfTriangle, std::size_t groupCount) {
-  assert(triangles.size() % 3 == 0 && groupOfTriangle.size() == triangles.size() / 3);
+/// Calls visit(s, t) for every intersecting pair of triangles that share no vertex, in
+/// CGAL's box order.
+template <class Visit>
+void forEachIntersectingPair(std::span<const glm::vec4> positions, std::span<const std::uint32_t> triangles,
+                             Visit visit) {
+  assert(triangles.size() % 3 == 0);
   using Box = CGAL::Box_intersection_d::Box_with_handle_d<double, 3, const std::uint32_t*>;
   const std::size_t count = triangles.size() / 3;
   std::vector<Primitive> primitives(count);
@@ -99,9 +99,6 @@ IntersectionCensus countIntersectionsByGroup(std::span<const glm::vec4> position
     primitives[t] = makePrimitive(p[0], p[1], p[2]);
     boxes.emplace_back(p[0].bbox() + p[1].bbox() + p[2].bbox(), tri);
   }
-  IntersectionCensus census;
-  census.groupCount = groupCount;
-  census.counts.assign(groupCount * groupCount, 0);
   const std::uint32_t* base = triangles.data();
   auto report = [&](const Box& a, const Box& b) {
     const std::uint32_t* s = a.handle();
@@ -110,12 +107,35 @@ IntersectionCensus countIntersectionsByGroup(std::span<const glm::vec4> position
       for (int j = 0; j < 3; ++j)
         if (s[i] == t[j]) return;  // neighbours share a vertex: skipped by definition
     const std::size_t ts = std::size_t(s - base) / 3, tt = std::size_t(t - base) / 3;
-    if (!primitivesIntersect(primitives[ts], primitives[tt])) return;
-    const std::size_t ga = groupOfTriangle[ts], gb = groupOfTriangle[tt];
-    ++census.counts[std::min(ga, gb) * groupCount + std::max(ga, gb)];
+    if (primitivesIntersect(primitives[ts], primitives[tt])) visit(ts, tt);
   };
   CGAL::box_self_intersection_d(boxes.begin(), boxes.end(), report);
+}
+
+}  // namespace
+
+IntersectionCensus countIntersectionsByGroup(std::span<const glm::vec4> positions,
+                                             std::span<const std::uint32_t> triangles,
+                                             std::span<const std::uint32_t> groupOfTriangle, std::size_t groupCount) {
+  assert(groupOfTriangle.size() == triangles.size() / 3);
+  IntersectionCensus census;
+  census.groupCount = groupCount;
+  census.counts.assign(groupCount * groupCount, 0);
+  forEachIntersectingPair(positions, triangles, [&](std::size_t ts, std::size_t tt) {
+    const std::size_t ga = groupOfTriangle[ts], gb = groupOfTriangle[tt];
+    ++census.counts[std::min(ga, gb) * groupCount + std::max(ga, gb)];
+  });
   return census;
+}
+
+std::vector<std::array<std::uint32_t, 2>> intersectingTrianglePairs(std::span<const glm::vec4> positions,
+                                                                    std::span<const std::uint32_t> triangles) {
+  std::vector<std::array<std::uint32_t, 2>> pairs;
+  forEachIntersectingPair(positions, triangles, [&](std::size_t ts, std::size_t tt) {
+    pairs.push_back({std::uint32_t(std::min(ts, tt)), std::uint32_t(std::max(ts, tt))});
+  });
+  std::sort(pairs.begin(), pairs.end());
+  return pairs;
 }
 
 std::size_t countSelfIntersections(std::span<const glm::vec4> positions, std::span<const std::uint32_t> triangles) {

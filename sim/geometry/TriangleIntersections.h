@@ -4,6 +4,7 @@
 /// vertex index are neighbours and never count. A degenerate triangle is tested as the
 /// segment or point it spans (a collapsed ring still counts where it touches another
 /// triangle); a triangle with a non-finite vertex is skipped. About 0.1 s for 80k triangles.
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -29,5 +30,9 @@ struct IntersectionCensus {
 IntersectionCensus countIntersectionsByGroup(std::span<const glm::vec4> positions,
                                              std::span<const std::uint32_t> triangles,
                                              std::span<const std::uint32_t> groupOfTriangle, std::size_t groupCount);
+
+/// The intersecting pairs themselves: triangle indices (first < second), sorted.
+std::vector<std::array<std::uint32_t, 2>> intersectingTrianglePairs(std::span<const glm::vec4> positions,
+                                                                    std::span<const std::uint32_t> triangles);
 
 }  // namespace hg

@@ -99,6 +99,8 @@ Status PreparedDrape::sewGarments(const DrapeScene& scene, const ClothSolverFact
   dressed->model = ClothModel{};  // moved into `m_model`
   m_start = dressed->state;
   m_pieceOfVertex = dressed->garmentOfVertex;
+  // Self contact's layers: the garments in the outfit's order, inner first.
+  if (m_settings.selfContact.enabled) m_settings.selfContact.layerOfVertex = m_pieceOfVertex;
   m_dressing = std::move(dressed).value();
   return Status::success();
 }

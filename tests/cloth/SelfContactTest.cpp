@@ -1,7 +1,8 @@
 // Self and cloth-cloth contact on the CPU backend (sim/cloth/SelfContact.h): stacked sheets
 // pressed together, a small patch shot at a sheet at 20 m/s, two edges crossing at 20 m/s;
 // no intersection (exact CGAL count) on both integrators, and the same runs without self
-// contact cross (so the checks can fail); bitwise identical for 1 and 2 threads.
+// contact cross (so the checks can fail); a layer started through another is untangled;
+// bitwise identical for 1 and 2 threads.
 #include <cstring>
 
 #include <gtest/gtest.h>
@@ -129,6 +130,30 @@ INSTANTIATE_TEST_SUITE_P(Integrators, SelfContactTest,
                            return std::string(param.param == ClothIntegrator::SymplecticEuler ? "explicit"
                                                                                               : "projective");
                          });
+
+TEST(SelfContactUntangling, AnOuterLayerStartedThroughTheInnerOneIsPushedOutAndReported) {
+  // A pinned sheet at y = 1 (layer 0) and a free one (layer 1) tilted through it: its -x
+  // side starts up to 9 mm below the first, its +x side above.
+  TriangleMesh upper = squareMesh(9, 0.3f, {0.018f, 1.0f, 0.018f});
+  for (glm::vec3& p : upper.positions) p.y += 0.07f * p.x;
+  const auto model = clothOf({squareMesh(15, 0.5f, {0, 1, 0}), upper});
+  ClothSettings settings = contactSettings(true, ClothIntegrator::ProjectiveJacobi, glm::vec3(0.0f));
+  settings.selfContact.layerOfVertex.assign(model->vertexCount(), 1u);
+  std::fill_n(settings.selfContact.layerOfVertex.begin(), 15 * 15, 0u);
+  ASSERT_GT(countSelfIntersections(restState(*model).positions, model->triangles), 0u);
+  auto solver = createCpuClothSolver(model, settings);
+  ASSERT_TRUE(solver) << solver.error().message;
+  for (int f = 0; f < 30; ++f) ASSERT_EQ((*solver)->step(), StepStatus::Ok) << "frame " << f;
+  const ClothState last = (*solver)->readState();
+  EXPECT_EQ(countSelfIntersections(last.positions, model->triangles), 0u);
+  EXPECT_GT(lowestFree(last), 1.0f);
+  const std::optional<SelfContactReport> report = (*solver)->selfContactReport();
+  ASSERT_TRUE(report);
+  EXPECT_GT(report->firstFramePairs, 0u);
+  EXPECT_GT(report->untangledAtFrame, 0);
+  EXPECT_LT(report->untangledAtFrame, 30);
+  EXPECT_EQ(report->frames, 30);
+}
 
 TEST(SelfContactDeterminism, OneAndTwoThreadsAreBitwiseIdentical) {
   // 2 x 1296 vertices: above the solvers' parallel threshold.

@@ -453,7 +453,7 @@ TEST_P(OutfitSceneHash, IsTheSameForAnyThreadCountAndHeapAndPinned) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Shipped, OutfitSceneHash,
-                         ::testing::Values(PinnedOutfit{"outfit_on_mannequin.json", "85d7e96b6ef1d5c9"},
+                         ::testing::Values(PinnedOutfit{"outfit_on_mannequin.json", "6eb3e308e95e2e60"},
                                            PinnedOutfit{"outfit_posed_from_bvh.json", "f54102450e82aaad"},
                                            PinnedOutfit{"outfit_arms_down.json", "f64ff586a0bb49e8"}),
                          [](const ::testing::TestParamInfo<PinnedOutfit>& param) {
