@@ -282,6 +282,18 @@ Status stageFiles(OutputSet& outputs, const DrapeScene& scene, const PreparedDra
   return Status::success();
 }
 
+/// Prints each failed gate; kExitQualityGate when one failed (unless --no-gates), else 0.
+int failedGates(const std::vector<QualityGate>& gates, bool noGates) {
+  bool failed = false;
+  for (const QualityGate& g : gates) {
+    if (g.passed) continue;
+    failed = true;
+    std::fprintf(stderr, "hagoromo: %s: quality gate '%s' failed: %g %s %g (outputs written for inspection)\n",
+                 noGates ? "warning" : "error", g.name.c_str(), g.value, g.atMost ? ">" : "<", g.limit);
+  }
+  return failed && !noGates ? kExitQualityGate : kExitOk;
+}
+
 /// Stages every output, then the metrics, and moves them into place together
 /// (apps/common/OutputSet.h); prints the summary.
 int writeDrape(const DrapeOutcome& outcome, DrapeFrames& run, const DrapePictures& pictures) {
@@ -289,12 +301,14 @@ int writeDrape(const DrapeOutcome& outcome, DrapeFrames& run, const DrapePicture
   if (Status s = stageFiles(outputs, outcome.scene, outcome.drape, run, pictures); !s) return fail(s.error());
   std::optional<ExactDistances> exact;
   if (const TriangleMesh* body = outcome.drape.bodySurface()) exact = exactDistances(run.state, *body);
-  const nlohmann::json metrics = drapeMetrics(outcome, outputs.finalPathStrings(), exact ? &*exact : nullptr);
+  nlohmann::json metrics = drapeMetrics(outcome, outputs.finalPathStrings(), exact ? &*exact : nullptr);
+  const std::vector<QualityGate> gates = evaluateQualityGates(qualityMeasures(outcome, metrics), outcome.scene.gates);
+  metrics["quality_gates"] = gatesReport(gates, !outcome.options.noGates);
   if (exact && outcome.options.measurePenetration && !outcome.options.quiet) printPenetration(outcome.drape, *exact);
   if (Status s = outputs.writeText(outcome.scene.name + ".json", metrics.dump(2) + "\n"); !s) return fail(s.error());
   if (Status s = outputs.commit(); !s) return fail(s.error());
   if (!outcome.options.quiet) printDrapeSummary(outcome, outputs);
-  return kExitOk;
+  return failedGates(gates, outcome.options.noGates);
 }
 
 }  // namespace
@@ -316,6 +330,9 @@ CLI::App* addDrapeCommand(CLI::App& app, DrapeOptions& options) {
   command->add_flag("--measure-intersections", options.measureIntersections,
                     "Add exact intersecting triangle pairs (within and between garments, cloth vs body) to the "
                     "metrics (always there for garments)");
+  command->add_flag("--no-gates", options.noGates,
+                    "Report the quality gates (intersections, vertices inside the body, strain, collapse) in the "
+                    "metrics without failing the run (exit 6) when one fails");
   command->footer("Example: hagoromo drape scenes/cloth_on_sphere.json --backend cpu --out /tmp/drape");
   return command;
 }

@@ -30,6 +30,7 @@ struct DrapeOptions {
   bool quiet = false;
   bool measurePenetration = false;    ///< penetration percentiles against the exact body mesh in the metrics
   bool measureIntersections = false;  ///< exact intersecting triangle pairs in the metrics (always with garments)
+  bool noGates = false;               ///< report the quality gates without failing the run
 };
 
 /// Adds the `drape` subcommand to `app`, bound to `options`.

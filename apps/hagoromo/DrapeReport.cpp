@@ -233,6 +233,35 @@ nlohmann::json intersectionsReport(const DrapeOutcome& run) {
   return report;
 }
 
+QualityMeasures qualityMeasures(const DrapeOutcome& run, const nlohmann::json& metrics) {
+  QualityMeasures m;
+  if (const auto i = metrics.find("intersections"); i != metrics.end()) {
+    std::size_t pairs = (*i)["cloth_total"].get<std::size_t>();
+    if ((*i)["cloth_body"].is_number()) pairs += (*i)["cloth_body"].get<std::size_t>();
+    m.intersectingPairs = pairs;
+  }
+  if (const auto e = metrics.find("exact_reference"); e != metrics.end() && (*e)["vertices_inside_body"].is_number())
+    m.verticesInsideBody = (*e)["vertices_inside_body"].get<std::size_t>();
+  const ClothModel& model = *run.drape.model();
+  m.largestStrain = largestStrain(model, run.state);
+  const std::vector<std::uint32_t>& pieceOfVertex = run.drape.pieceOfVertex();
+  std::size_t pieces = 1;
+  for (std::uint32_t p : pieceOfVertex) pieces = std::max<std::size_t>(pieces, p + 1);
+  m.areaRatioOfPiece = areaRatioOfPieces(model, run.state, pieceOfVertex, pieces);
+  m.pieceNames = pieceNames(run.scene, pieces);
+  return m;
+}
+
+nlohmann::json gatesReport(const std::vector<QualityGate>& gates, bool enforced) {
+  nlohmann::json list = nlohmann::json::array();
+  bool passed = true;
+  for (const QualityGate& g : gates) {
+    list.push_back({{"name", g.name}, {"value", g.value}, {g.atMost ? "max" : "min", g.limit}, {"passed", g.passed}});
+    passed = passed && g.passed;
+  }
+  return {{"passed", passed}, {"enforced", enforced}, {"gates", list}};
+}
+
 ExactDistances exactDistances(const ClothState& state, const TriangleMesh& body) {
   ExactDistances exact;
   exact.points.resize(state.positions.size());

@@ -56,6 +56,13 @@ nlohmann::json drapeMetrics(const DrapeOutcome& run, const std::vector<std::stri
 /// body). In the metrics of every garment run, and of any run with --measure-intersections.
 nlohmann::json intersectionsReport(const DrapeOutcome& run);
 
+/// What the quality gates look at, from the run and its metrics (intersections and the
+/// exact reference where they were measured).
+QualityMeasures qualityMeasures(const DrapeOutcome& run, const nlohmann::json& metrics);
+/// The metrics' "quality_gates" block: every gate, whether all passed, whether they decide
+/// the exit code.
+nlohmann::json gatesReport(const std::vector<QualityGate>& gates, bool enforced);
+
 /// With --measure-penetration: the exact reference's penetration percentiles, a line.
 void printPenetration(const PreparedDrape& drape, const ExactDistances& exact);
 

@@ -36,6 +36,7 @@
 #include "sim/garment/Dressing.h"
 #include "sim/geometry/Obb.h"
 #include "sim/radar/ClothSweep.h"
+#include "sim/scene/QualityGates.h"
 #include "sim/spheretree/SphereTree.h"
 
 namespace hg {
@@ -139,6 +140,7 @@ struct DrapeScene {
   std::optional<ClothSweepSettings> continuousCollision;
   std::vector<SceneBoxSpec> boxes;   ///< analytic box colliders ("boxes")
   std::vector<ScenePropSpec> props;  ///< rigid props ("props")
+  QualityGateLimits gates;           ///< what makes a finished run a failure ("gates")
 };
 
 /// The scene's props and boxes made ready for the cloth (buildSceneProps,

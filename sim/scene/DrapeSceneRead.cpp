@@ -528,6 +528,19 @@ Table<ScenePropSpec> propKeys() {
   return prop;
 }
 
+Table<QualityGateLimits> gateKeys() {
+  Table<QualityGateLimits> t("The quality gates of the last frame (sim/scene/QualityGates.h)");
+  t.add("max_intersecting_pairs", &QualityGateLimits::maxIntersectingPairs, integer<std::size_t>(0, 1LL << 30), "",
+        "Exact intersecting triangle pairs (within and between garments, cloth vs body), where measured");
+  t.add("max_vertices_inside_body", &QualityGateLimits::maxVerticesInsideBody, integer<std::size_t>(0, 1LL << 30), "",
+        "Cloth vertices inside the body (exact reference)");
+  t.add("max_strain", &QualityGateLimits::maxStrain, number(between(0.0, 100.0)), "",
+        "Largest |length / rest length - 1| over the cloth's edges");
+  t.add("min_area_ratio", &QualityGateLimits::minAreaRatio, number(between(0.0, 1.0)), "",
+        "Smallest area / rest area of a garment (or the cloth): below it the cloth collapsed");
+  return t;
+}
+
 Table<DrapeReading> rootKeys() {
   Table<SphereBlock> sphere("A sphere collider");
   sphere.add("center", &SphereBlock::center, fields::vec3(), "m", "Centre");
@@ -564,6 +577,8 @@ Table<DrapeReading> rootKeys() {
         "", "Analytic box colliders");
   t.add("props", nested(&DrapeReading::scene, &DrapeScene::props), list(object(propKeys())), "",
         "Rigid props under the cloth");
+  t.add("gates", nested(&DrapeReading::scene, &DrapeScene::gates), object(gateKeys()), "",
+        "What makes a finished run a failure (exit 6, outputs still written; --no-gates: report only)");
   t.check(finishScene);
   return t;
 }

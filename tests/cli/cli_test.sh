@@ -104,6 +104,22 @@ check "garments without an avatar" 2 "garments need an avatar" -- "$hagoromo" dr
 echo '{"avatar": {}, "garments": [{"type": "kimono"}]}' >"$work/kimono.json"
 check "unknown garment type" 2 "unknown garment type 'kimono'" -- "$hagoromo" drape "$work/kimono.json" --out "$work/x"
 
+# Quality gates: a finished drape with a bad result (here a sheet of 0.5 N/m hanging from
+# two corners stretches 12-fold) exits 6, names the gate and still writes its outputs;
+# --no-gates reports the same without failing.
+cat >"$work/soft.json" <<JSON
+{"name": "soft", "cloth": {"resolution": 12, "size": 0.5, "tensile_stiffness": 0.5, "pinned": [0, 11]},
+ "solver": {"frames": 60}, "output": {"image_width": 64, "image_height": 64}}
+JSON
+check "a failed quality gate: exit 6, the gate named" 6 "quality gate 'strain' failed" -- \
+  "$hagoromo" drape "$work/soft.json" --backend cpu --out "$work/soft_out" -q
+if [[ -s "$work/soft_out/soft.obj" ]] && grep -q '"passed": false' "$work/soft_out/soft.json"; then
+  passes=$((passes + 1)); else echo "FAIL: a failed gate did not write its outputs and metrics"; failures=$((failures + 1)); fi
+check "--no-gates: the failed gate is a warning, exit 0" 0 "warning: quality gate 'strain' failed" -- \
+  "$hagoromo" drape "$work/soft.json" --backend cpu --out "$work/soft_out2" -q --no-gates
+echo '{"gates": {"max_strain": -1}}' >"$work/bad_gate.json"
+check "a bad gate limit names the key" 2 "gates.max_strain" -- "$hagoromo" drape "$work/bad_gate.json" --out "$work/x"
+
 # An interrupted run leaves no file behind (outputs are written only at the end, atomically).
 cat >"$work/long.json" <<JSON
 {"name": "long", "cloth": {"resolution": 40}, "solver": {"frames": 100000}}

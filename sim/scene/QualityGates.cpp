@@ -1,0 +1,67 @@
+#include "sim/scene/QualityGates.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <glm/geometric.hpp>
+
+#include "sim/cloth/ClothSolver.h"
+
+namespace hg {
+namespace {
+
+QualityGate gate(std::string name, double value, double limit, bool atMost) {
+  return {std::move(name), value, limit, atMost, atMost ? value <= limit : value >= limit};
+}
+
+float triangleArea(const glm::vec4* x, const std::uint32_t* t) {
+  const glm::vec3 a(x[t[0]]), b(x[t[1]]), c(x[t[2]]);
+  return 0.5f * glm::length(glm::cross(b - a, c - a));
+}
+
+}  // namespace
+
+std::vector<QualityGate> evaluateQualityGates(const QualityMeasures& measures, const QualityGateLimits& limits) {
+  std::vector<QualityGate> gates;
+  if (measures.intersectingPairs)
+    gates.push_back(
+        gate("intersections", double(*measures.intersectingPairs), double(limits.maxIntersectingPairs), true));
+  if (measures.verticesInsideBody)
+    gates.push_back(
+        gate("vertices_inside_body", double(*measures.verticesInsideBody), double(limits.maxVerticesInsideBody), true));
+  // NaN fails: the comparison is false.
+  gates.push_back(gate("strain", double(measures.largestStrain), double(limits.maxStrain), true));
+  for (std::size_t p = 0; p < measures.areaRatioOfPiece.size(); ++p)
+    gates.push_back(gate("area:" + (p < measures.pieceNames.size() ? measures.pieceNames[p] : std::to_string(p)),
+                         double(measures.areaRatioOfPiece[p]), double(limits.minAreaRatio), false));
+  return gates;
+}
+
+float largestStrain(const ClothModel& model, const ClothState& state) {
+  float largest = 0.0f;
+  for (const kernels::ClothSpring& s : model.springs) {
+    if (!(s.restLength > 0.0f)) continue;
+    const float length = glm::length(glm::vec3(state.positions[s.b] - state.positions[s.a]));
+    const float strain = std::abs(length / s.restLength - 1.0f);
+    if (!(strain <= largest)) largest = strain;  // a NaN length stays NaN
+  }
+  return largest;
+}
+
+std::vector<float> areaRatioOfPieces(const ClothModel& model, const ClothState& state,
+                                     std::span<const std::uint32_t> pieceOfVertex, std::size_t pieces) {
+  std::vector<double> area(pieces, 0.0), rest(pieces, 0.0);
+  for (std::size_t t = 0; 3 * t < model.triangles.size(); ++t) {
+    const std::uint32_t* tri = model.triangles.data() + 3 * t;
+    const std::size_t piece = pieceOfVertex.empty() ? 0 : pieceOfVertex[tri[0]];
+    if (piece >= pieces) continue;
+    area[piece] += triangleArea(state.positions.data(), tri);
+    rest[piece] += triangleArea(model.restPositions.data(), tri);
+  }
+  std::vector<float> ratio(pieces, 1.0f);
+  for (std::size_t p = 0; p < pieces; ++p)
+    if (rest[p] > 0.0) ratio[p] = float(area[p] / rest[p]);
+  return ratio;
+}
+
+}  // namespace hg

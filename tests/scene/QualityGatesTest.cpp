@@ -1,0 +1,57 @@
+// Quality gates (sim/scene/QualityGates.h): analytic strains and areas, which gates exist
+// for what was measured, and pass/fail at the limits.
+#include <gtest/gtest.h>
+
+#include "sim/cloth/ClothSolver.h"
+#include "sim/scene/QualityGates.h"
+#include "tests/support/ClothFixtures.h"
+
+namespace hg {
+namespace {
+
+TEST(QualityGates, StrainAndAreaOfAScaledSheetAreAnalytic) {
+  const auto model = test::sheet(5, {}, {}, std::nullopt, 1.0f);
+  ClothState state = restState(*model);
+  EXPECT_NEAR(largestStrain(*model, state), 0.0f, 1e-6f);
+  EXPECT_NEAR(areaRatioOfPieces(*model, state, {}, 1)[0], 1.0f, 1e-5f);
+  // Shrunk to 40 % in x and z about the centre: strain 0.6, area 0.16.
+  const glm::vec3 centre(0.0f, 1.3f, 0.0f);
+  for (glm::vec4& p : state.positions)
+    p = glm::vec4(centre + (glm::vec3(p) - centre) * glm::vec3(0.4f, 1.0f, 0.4f), p.w);
+  EXPECT_NEAR(largestStrain(*model, state), 0.6f, 1e-5f);
+  EXPECT_NEAR(areaRatioOfPieces(*model, state, {}, 1)[0], 0.16f, 1e-5f);
+}
+
+TEST(QualityGates, OnlyMeasuredValuesAreGatedAndTheLimitsDecide) {
+  QualityMeasures m;
+  m.largestStrain = 0.1f;
+  m.areaRatioOfPiece = {0.9f, 0.3f};
+  m.pieceNames = {"skirt", "tshirt"};
+  std::vector<QualityGate> gates = evaluateQualityGates(m, {});
+  ASSERT_EQ(gates.size(), 3u);  // no intersections or body measured
+  EXPECT_EQ(gates[0].name, "strain");
+  EXPECT_TRUE(gates[0].passed);
+  EXPECT_EQ(gates[1].name, "area:skirt");
+  EXPECT_TRUE(gates[1].passed);
+  EXPECT_EQ(gates[2].name, "area:tshirt");
+  EXPECT_FALSE(gates[2].passed);  // collapsed below half its area
+
+  m.intersectingPairs = 0;
+  m.verticesInsideBody = 3;
+  gates = evaluateQualityGates(m, {});
+  ASSERT_EQ(gates.size(), 5u);
+  EXPECT_EQ(gates[0].name, "intersections");
+  EXPECT_TRUE(gates[0].passed);  // 0 <= 0
+  EXPECT_EQ(gates[1].name, "vertices_inside_body");
+  EXPECT_FALSE(gates[1].passed);
+  QualityGateLimits lenient;
+  lenient.maxVerticesInsideBody = 3;
+  lenient.minAreaRatio = 0.25f;
+  for (const QualityGate& g : evaluateQualityGates(m, lenient)) EXPECT_TRUE(g.passed) << g.name;
+
+  m.largestStrain = std::nanf("");
+  EXPECT_FALSE(evaluateQualityGates(m, lenient)[2].passed);  // NaN never passes
+}
+
+}  // namespace
+}  // namespace hg
