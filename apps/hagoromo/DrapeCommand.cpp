@@ -51,6 +51,8 @@ struct DrapeFrames {
   NamedMeshSequence snapshots;         ///< with an avatar: the shape keys of the .glb
   /// Per-frame OBJs (output.obj_every): frame number and the cloth's positions.
   std::vector<std::pair<int, std::vector<glm::vec3>>> shapes;
+  /// With --measure-intersections-every N: the intersection counts every N frames.
+  nlohmann::json intersectionsByFrame = nlohmann::json::array();
 };
 
 /// The pictures of the final state and the view that drew them (its cloth mesh is exported).
@@ -170,6 +172,12 @@ Status runFrames(const DrapeScene& scene, PreparedDrape& drape, const DrapeOptio
       addSnapshot(run.snapshots, frame, drape.solver().readState(), drape.settings().frameDt);
     if (scene.objEvery > 0 && frame % scene.objEvery == 0)
       run.shapes.emplace_back(frame, positionsOf(drape.solver().readState()));
+    if (options.intersectionsEvery > 0 && frame % options.intersectionsEvery == 0) {
+      nlohmann::json counts = intersectionsReport(scene, drape, drape.solver().readState());
+      counts.erase("method");
+      counts["frame"] = frame;
+      run.intersectionsByFrame.push_back(std::move(counts));
+    }
   }
   return Status::success();
 }
@@ -302,6 +310,7 @@ int writeDrape(const DrapeOutcome& outcome, DrapeFrames& run, const DrapePicture
   std::optional<ExactDistances> exact;
   if (const TriangleMesh* body = outcome.drape.bodySurface()) exact = exactDistances(run.state, *body);
   nlohmann::json metrics = drapeMetrics(outcome, outputs.finalPathStrings(), exact ? &*exact : nullptr);
+  if (outcome.options.intersectionsEvery > 0) metrics["intersections_by_frame"] = run.intersectionsByFrame;
   const std::vector<QualityGate> gates = evaluateQualityGates(qualityMeasures(outcome, metrics), outcome.scene.gates);
   metrics["quality_gates"] = gatesReport(gates, !outcome.options.noGates);
   if (exact && outcome.options.measurePenetration && !outcome.options.quiet) printPenetration(outcome.drape, *exact);
@@ -330,6 +339,11 @@ CLI::App* addDrapeCommand(CLI::App& app, DrapeOptions& options) {
   command->add_flag("--measure-intersections", options.measureIntersections,
                     "Add exact intersecting triangle pairs (within and between garments, cloth vs body) to the "
                     "metrics (always there for garments)");
+  command
+      ->add_option("--measure-intersections-every", options.intersectionsEvery,
+                   "Also count the exact intersecting triangle pairs every N frames (metrics: "
+                   "intersections_by_frame)")
+      ->check(CLI::Range(1, limits::kMaxFrames));
   command->add_flag("--no-gates", options.noGates,
                     "Report the quality gates (intersections, vertices inside the body, strain, collapse) in the "
                     "metrics without failing the run (exit 6) when one fails");

@@ -31,6 +31,7 @@ struct DrapeOptions {
   bool measurePenetration = false;    ///< penetration percentiles against the exact body mesh in the metrics
   bool measureIntersections = false;  ///< exact intersecting triangle pairs in the metrics (always with garments)
   bool noGates = false;               ///< report the quality gates without failing the run
+  int intersectionsEvery = 0;         ///< > 0: also count intersections every this many frames
 };
 
 /// Adds the `drape` subcommand to `app`, bound to `options`.

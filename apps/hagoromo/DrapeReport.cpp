@@ -195,17 +195,21 @@ nlohmann::json selfContactReport(const SelfContactSettings& settings, const std:
 }  // namespace
 
 nlohmann::json intersectionsReport(const DrapeOutcome& run) {
-  const ClothModel& model = *run.drape.model();
-  const std::vector<std::uint32_t>& pieceOfVertex = run.drape.pieceOfVertex();
+  return intersectionsReport(run.scene, run.drape, run.state);
+}
+
+nlohmann::json intersectionsReport(const DrapeScene& scene, const PreparedDrape& drape, const ClothState& state) {
+  const ClothModel& model = *drape.model();
+  const std::vector<std::uint32_t>& pieceOfVertex = drape.pieceOfVertex();
   std::size_t pieces = 1;
   for (std::uint32_t p : pieceOfVertex) pieces = std::max<std::size_t>(pieces, std::size_t(p) + 1);
   // Cloth triangles first (each in the piece of its first vertex), then the body's.
-  std::vector<glm::vec4> positions = run.state.positions;
+  std::vector<glm::vec4> positions = state.positions;
   std::vector<std::uint32_t> triangles = model.triangles;
   std::vector<std::uint32_t> groups;
   for (std::size_t t = 0; t < model.triangles.size() / 3; ++t)
     groups.push_back(pieceOfVertex.empty() ? 0u : pieceOfVertex[model.triangles[3 * t]]);
-  const TriangleMesh* body = run.drape.bodySurface();
+  const TriangleMesh* body = drape.bodySurface();
   if (body) {
     const auto offset = std::uint32_t(positions.size());
     for (const glm::vec3& x : body->positions) positions.emplace_back(x, 1.0f);
@@ -213,7 +217,7 @@ nlohmann::json intersectionsReport(const DrapeOutcome& run) {
     groups.resize(triangles.size() / 3, std::uint32_t(pieces));
   }
   const IntersectionCensus census = countIntersectionsByGroup(positions, triangles, groups, pieces + (body ? 1 : 0));
-  const std::vector<std::string> names = pieceNames(run.scene, pieces);
+  const std::vector<std::string> names = pieceNames(scene, pieces);
   nlohmann::json within = nlohmann::json::object(), between = nlohmann::json::object();
   std::size_t total = 0, clothBody = 0;
   for (std::size_t a = 0; a < pieces; ++a) {
@@ -333,7 +337,8 @@ nlohmann::json drapeMetrics(const DrapeOutcome& run, const std::vector<std::stri
   };
   if (!scene.boxes.empty() || !scene.props.empty()) metrics["props"] = propsReport(scene, run.drape.props());
   if (const SceneBody* body = run.drape.body(); body && exact) addBodyReports(metrics, run, *body, *exact);
-  if (run.options.measureIntersections || !scene.garments.empty()) metrics["intersections"] = intersectionsReport(run);
+  if (run.options.measureIntersections || run.options.intersectionsEvery > 0 || !scene.garments.empty())
+    metrics["intersections"] = intersectionsReport(run);
   metrics["self_contact"] = selfContactReport(settings.selfContact, run.drape.solver().selfContactReport());
   return metrics;
 }

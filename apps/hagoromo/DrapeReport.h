@@ -55,6 +55,8 @@ nlohmann::json drapeMetrics(const DrapeOutcome& run, const std::vector<std::stri
 /// within each garment (or the cloth), between garments, and cloth vs body (null without a
 /// body). In the metrics of every garment run, and of any run with --measure-intersections.
 nlohmann::json intersectionsReport(const DrapeOutcome& run);
+/// The same for any state of the prepared drape (the body in its current pose).
+nlohmann::json intersectionsReport(const DrapeScene& scene, const PreparedDrape& drape, const ClothState& state);
 
 /// What the quality gates look at, from the run and its metrics (intersections and the
 /// exact reference where they were measured).

@@ -117,6 +117,12 @@ if [[ -s "$work/soft_out/soft.obj" ]] && grep -q '"passed": false' "$work/soft_o
   passes=$((passes + 1)); else echo "FAIL: a failed gate did not write its outputs and metrics"; failures=$((failures + 1)); fi
 check "--no-gates: the failed gate is a warning, exit 0" 0 "warning: quality gate 'strain' failed" -- \
   "$hagoromo" drape "$work/soft.json" --backend cpu --out "$work/soft_out2" -q --no-gates
+check "intersections counted every 2nd frame" 0 - -- \
+  "$hagoromo" drape "$small" --backend cpu --frames 4 --measure-intersections-every 2 --out "$work/every_out" -q
+if python3 -c "import json, sys; m = json.load(open(sys.argv[1]))
+sys.exit([f['frame'] for f in m['intersections_by_frame']] != [2, 4] or 'cloth_total' not in m['intersections'])" \
+   "$work/every_out/small.json"; then passes=$((passes + 1)); else
+  echo "FAIL: intersections_by_frame lacks frames 2 and 4"; failures=$((failures + 1)); fi
 echo '{"gates": {"max_strain": -1}}' >"$work/bad_gate.json"
 check "a bad gate limit names the key" 2 "gates.max_strain" -- "$hagoromo" drape "$work/bad_gate.json" --out "$work/x"
 
