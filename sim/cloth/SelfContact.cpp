@@ -74,19 +74,39 @@ void SelfContact::beginFrame(std::span<const glm::vec4> x) {
   ++m_report.frames;
 }
 
+glm::vec3 SelfContact::triangleNormal(std::span<const glm::vec4> x, std::uint32_t triangle) const {
+  const std::uint32_t* t = m_triangles.data() + 3 * std::size_t(triangle);
+  const glm::vec3 n = glm::cross(at(x, t[1]) - at(x, t[0]), at(x, t[2]) - at(x, t[0]));
+  return glm::length(n) > 0.0f ? n : glm::vec3(0.0f, 1.0f, 0.0f);
+}
+
+glm::vec3 SelfContact::centroid(std::span<const glm::vec4> x, std::uint32_t triangle) const {
+  const std::uint32_t* t = m_triangles.data() + 3 * std::size_t(triangle);
+  return (at(x, t[0]) + at(x, t[1]) + at(x, t[2])) / 3.0f;
+}
+
 std::uint32_t SelfContact::layerOf(std::uint32_t triangle) const {
   return m_settings.layerOfVertex.empty() ? 0u : m_settings.layerOfVertex[m_triangles[3 * std::size_t(triangle)]];
 }
 
-void SelfContact::pushOuterLayers(std::span<const glm::vec4> start, std::span<glm::vec4> positions) {
+void SelfContact::pushTangledApart(std::span<const glm::vec4> start, std::span<glm::vec4> positions) {
   std::fill(m_corrections.begin(), m_corrections.end(), glm::vec4(0.0f));
-  for (const auto& [a, b] : m_tangles) {
-    if (layerOf(a) == layerOf(b)) continue;
-    const std::uint32_t inner = layerOf(a) < layerOf(b) ? a : b, outer = inner == a ? b : a;
-    const std::uint32_t* t = m_triangles.data() + 3 * std::size_t(inner);
-    const glm::vec3 normal = glm::cross(at(start, t[1]) - at(start, t[0]), at(start, t[2]) - at(start, t[0]));
+  auto pushTriangle = [&](std::uint32_t triangle, glm::vec3 direction) {
     for (int k = 0; k < 3; ++k)
-      m_corrections[m_triangles[3 * std::size_t(outer) + std::size_t(k)]] += glm::vec4(normal, 1.0f);
+      m_corrections[m_triangles[3 * std::size_t(triangle) + std::size_t(k)]] += glm::vec4(direction, 1.0f);
+  };
+  for (const auto& [a, b] : m_tangles) {
+    if (layerOf(a) != layerOf(b)) {
+      // The outer layer goes out along the inner one's normal.
+      const std::uint32_t inner = layerOf(a) < layerOf(b) ? a : b, outer = inner == a ? b : a;
+      pushTriangle(outer, glm::normalize(triangleNormal(start, inner)));
+      continue;
+    }
+    // One layer: each triangle goes to the side of the other where most of it already is.
+    const glm::vec3 n = glm::normalize(triangleNormal(start, a));
+    const float side = glm::dot(centroid(start, b) - centroid(start, a), n) >= 0.0f ? 1.0f : -1.0f;
+    pushTriangle(b, side * n);
+    pushTriangle(a, -side * n);
   }
   for (std::size_t i = 0; i < positions.size(); ++i) {
     const float length = glm::length(glm::vec3(m_corrections[i]));
@@ -200,8 +220,8 @@ SelfContactStep SelfContact::apply(std::span<const glm::vec4> start, std::span<g
   step.queryRadius = queryRadius();
   findPairs(start, step.queryRadius);
   step.pairs = m_pairs.size();
-  // The outward push of tangled layers moves positions only: it is not a velocity.
-  if (!m_tangles.empty()) pushOuterLayers(start, positions);
+  // The push that untangles moves positions only: it is not a velocity.
+  if (!m_tangles.empty()) pushTangledApart(start, positions);
   const std::vector<glm::vec4> before(positions.begin(), positions.end());
   step.separated = separate(start, positions);
   for (std::int64_t i = 0; i < n; ++i) {

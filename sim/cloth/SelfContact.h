@@ -69,10 +69,11 @@ class SelfContact {
   /// At the start of a frame: finds the triangle pairs that intersect (exact, as the
   /// metrics count them). Their vertices are exempt from the separation and the
   /// truncation for the frame, so that the cloth's own forces can pull them back through
-  /// (in the manner of the global intersection analysis of Baraff et al. 2003); where the
-  /// two triangles are on different layers, the outer one's vertices are pushed along the
-  /// inner one's normal by the thickness every substep (garment panels are wound
-  /// counter-clockwise seen from outside).
+  /// (in the manner of the global intersection analysis of Baraff et al. 2003), and they
+  /// are pushed apart by the thickness every substep: on different layers the outer
+  /// triangle along the inner one's normal (garment panels are wound counter-clockwise
+  /// seen from outside); on one layer each triangle to the side of the other where its
+  /// centroid is.
   void beginFrame(std::span<const glm::vec4> x);
 
   /// After a substep moved the vertices from `start` to `positions` (xyz m, w inverse
@@ -99,9 +100,11 @@ class SelfContact {
   /// The substep's query radius from m_moves (see the class comment).
   float queryRadius();
   std::size_t separate(std::span<const glm::vec4> start, std::span<glm::vec4> positions);
-  /// The outer triangles of tangled pairs on different layers, pushed outward.
-  void pushOuterLayers(std::span<const glm::vec4> start, std::span<glm::vec4> positions);
+  /// The triangles of tangled pairs pushed apart (see beginFrame), positions only.
+  void pushTangledApart(std::span<const glm::vec4> start, std::span<glm::vec4> positions);
   std::uint32_t layerOf(std::uint32_t triangle) const;
+  glm::vec3 triangleNormal(std::span<const glm::vec4> x, std::uint32_t triangle) const;  ///< unnormalized
+  glm::vec3 centroid(std::span<const glm::vec4> x, std::uint32_t triangle) const;
 
   SelfContactSettings m_settings;
   std::vector<std::uint32_t> m_triangles;               ///< 3 per triangle

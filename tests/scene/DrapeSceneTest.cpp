@@ -453,9 +453,9 @@ TEST_P(OutfitSceneHash, IsTheSameForAnyThreadCountAndHeapAndPinned) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Shipped, OutfitSceneHash,
-                         ::testing::Values(PinnedOutfit{"outfit_on_mannequin.json", "6eb3e308e95e2e60"},
-                                           PinnedOutfit{"outfit_posed_from_bvh.json", "f54102450e82aaad"},
-                                           PinnedOutfit{"outfit_arms_down.json", "f64ff586a0bb49e8"}),
+                         ::testing::Values(PinnedOutfit{"outfit_on_mannequin.json", "dd88542b34d137fd"},
+                                           PinnedOutfit{"outfit_posed_from_bvh.json", "ccf5c3448f4b92ba"},
+                                           PinnedOutfit{"outfit_arms_down.json", "e1923fd4054c3cb2"}),
                          [](const ::testing::TestParamInfo<PinnedOutfit>& param) {
                            std::string name = param.param.scene;
                            return name.substr(0, name.find('.'));
