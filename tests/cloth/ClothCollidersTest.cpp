@@ -19,13 +19,7 @@ namespace {
 
 /// A small square sheet (resolution^2 vertices, `size` m wide) centred at `centre`.
 std::shared_ptr<const ClothModel> smallSheet(int resolution, float size, glm::vec3 centre) {
-  SquareClothSpec spec;
-  spec.resolution = resolution;
-  spec.size = size;
-  spec.center = centre;
-  auto mesh = makeSquareSheet(spec);
-  EXPECT_TRUE(mesh) << mesh.error().message;
-  auto model = buildClothModel(*mesh, ClothMaterial{});
+  auto model = buildClothModel(test::squareSheetMesh(resolution, size, centre), ClothMaterial{});
   EXPECT_TRUE(model) << model.error().message;
   return std::make_shared<const ClothModel>(std::move(model).value());
 }

@@ -14,17 +14,6 @@
 namespace hg {
 namespace {
 
-/// A square sheet mesh (SquareClothSpec) of `resolution` vertices a side.
-TriangleMesh squareMesh(int resolution, float size, glm::vec3 center) {
-  SquareClothSpec spec;
-  spec.resolution = resolution;
-  spec.size = size;
-  spec.center = center;
-  auto mesh = makeSquareSheet(spec);
-  EXPECT_TRUE(mesh) << mesh.error().message;
-  return *mesh;
-}
-
 /// The parts as one cloth; every vertex of the first part is pinned.
 std::shared_ptr<const ClothModel> clothOf(const std::vector<TriangleMesh>& parts) {
   TriangleMesh mesh;
@@ -87,12 +76,24 @@ float lowestFree(const ClothState& state) {
   return y;
 }
 
+/// The free part shot down at 20 m/s for 20 frames: with self contact it never crosses
+/// the pinned part and stays above y = 1; without, it passes below.
+void expectShotStopsAboveTheSheet(std::shared_ptr<const ClothModel> model, ClothIntegrator integrator) {
+  const glm::vec3 shot(0.0f, -20.0f, 0.0f);
+  const Outcome with = simulate(model, contactSettings(true, integrator, glm::vec3(0.0f)), shot, 20);
+  EXPECT_EQ(with.mostIntersections, 0u);
+  EXPECT_GT(lowestFree(with.last), 1.0f);
+  const Outcome without = simulate(model, contactSettings(false, integrator, glm::vec3(0.0f)), shot, 20);
+  EXPECT_LT(lowestFree(without.last), 1.0f);
+}
+
 class SelfContactTest : public ::testing::TestWithParam<ClothIntegrator> {};
 
 TEST_P(SelfContactTest, StackedSheetsPressedTogetherNeverCross) {
   // A pinned 0.5 m sheet at y = 1 and a free 0.3 m one 1.5 cm above it, its vertices over
   // the other's cell centres, pressed down by 5 g.
-  const auto model = clothOf({squareMesh(15, 0.5f, {0, 1, 0}), squareMesh(9, 0.3f, {0.018f, 1.015f, 0.018f})});
+  const auto model =
+      clothOf({test::squareSheetMesh(15, 0.5f, {0, 1, 0}), test::squareSheetMesh(9, 0.3f, {0.018f, 1.015f, 0.018f})});
   const glm::vec3 pressing(0.0f, -50.0f, 0.0f);
   const Outcome with = simulate(model, contactSettings(true, GetParam(), pressing), glm::vec3(0.0f), 30);
   EXPECT_EQ(with.mostIntersections, 0u);
@@ -102,13 +103,9 @@ TEST_P(SelfContactTest, StackedSheetsPressedTogetherNeverCross) {
 }
 
 TEST_P(SelfContactTest, APatchShotAtASheetAt20MetersPerSecondStopsOnIt) {
-  const auto model = clothOf({squareMesh(3, 0.4f, {0, 1, 0}), squareMesh(2, 0.02f, {0.03f, 1.1f, 0.05f})});
-  const Outcome with = simulate(model, contactSettings(true, GetParam(), glm::vec3(0.0f)), {0.0f, -20.0f, 0.0f}, 20);
-  EXPECT_EQ(with.mostIntersections, 0u);
-  EXPECT_GT(lowestFree(with.last), 1.0f);
-  const Outcome without =
-      simulate(model, contactSettings(false, GetParam(), glm::vec3(0.0f)), {0.0f, -20.0f, 0.0f}, 20);
-  EXPECT_LT(lowestFree(without.last), 1.0f);
+  const auto model =
+      clothOf({test::squareSheetMesh(3, 0.4f, {0, 1, 0}), test::squareSheetMesh(2, 0.02f, {0.03f, 1.1f, 0.05f})});
+  expectShotStopsAboveTheSheet(model, GetParam());
 }
 
 TEST_P(SelfContactTest, EdgesCrossingAt20MetersPerSecondDoNotPassThrough) {
@@ -116,12 +113,7 @@ TEST_P(SelfContactTest, EdgesCrossingAt20MetersPerSecondDoNotPassThrough) {
   // on its bottom edge along z 5 cm above: falling, that edge crosses the first at (0, 1, 0).
   const auto model = clothOf({triangle({-0.2f, 1.0f, 0.0f}, {0.2f, 1.0f, 0.0f}, {0.0f, 0.9f, 0.0f}),
                               triangle({0.0f, 1.05f, -0.2f}, {0.0f, 1.05f, 0.2f}, {0.0f, 1.15f, 0.0f})});
-  const Outcome with = simulate(model, contactSettings(true, GetParam(), glm::vec3(0.0f)), {0.0f, -20.0f, 0.0f}, 20);
-  EXPECT_EQ(with.mostIntersections, 0u);
-  EXPECT_GT(lowestFree(with.last), 1.0f);
-  const Outcome without =
-      simulate(model, contactSettings(false, GetParam(), glm::vec3(0.0f)), {0.0f, -20.0f, 0.0f}, 20);
-  EXPECT_LT(lowestFree(without.last), 1.0f);
+  expectShotStopsAboveTheSheet(model, GetParam());
 }
 
 INSTANTIATE_TEST_SUITE_P(Integrators, SelfContactTest,
@@ -134,9 +126,9 @@ INSTANTIATE_TEST_SUITE_P(Integrators, SelfContactTest,
 TEST(SelfContactUntangling, AnOuterLayerStartedThroughTheInnerOneIsPushedOutAndReported) {
   // A pinned sheet at y = 1 (layer 0) and a free one (layer 1) tilted through it: its -x
   // side starts up to 9 mm below the first, its +x side above.
-  TriangleMesh upper = squareMesh(9, 0.3f, {0.018f, 1.0f, 0.018f});
+  TriangleMesh upper = test::squareSheetMesh(9, 0.3f, {0.018f, 1.0f, 0.018f});
   for (glm::vec3& p : upper.positions) p.y += 0.07f * p.x;
-  const auto model = clothOf({squareMesh(15, 0.5f, {0, 1, 0}), upper});
+  const auto model = clothOf({test::squareSheetMesh(15, 0.5f, {0, 1, 0}), upper});
   ClothSettings settings = contactSettings(true, ClothIntegrator::ProjectiveJacobi, glm::vec3(0.0f));
   settings.selfContact.layerOfVertex.assign(model->vertexCount(), 1u);
   std::fill_n(settings.selfContact.layerOfVertex.begin(), 15 * 15, 0u);
@@ -157,7 +149,8 @@ TEST(SelfContactUntangling, AnOuterLayerStartedThroughTheInnerOneIsPushedOutAndR
 
 TEST(SelfContactDeterminism, OneAndTwoThreadsAreBitwiseIdentical) {
   // 2 x 1296 vertices: above the solvers' parallel threshold.
-  const auto model = clothOf({squareMesh(36, 0.6f, {0, 1, 0}), squareMesh(36, 0.6f, {0.008f, 1.012f, 0.008f})});
+  const auto model =
+      clothOf({test::squareSheetMesh(36, 0.6f, {0, 1, 0}), test::squareSheetMesh(36, 0.6f, {0.008f, 1.012f, 0.008f})});
   ClothState last[2];
   for (int threads : {1, 2}) {
     ClothSettings settings = contactSettings(true, ClothIntegrator::ProjectiveJacobi, {0.0f, -30.0f, 0.0f});

@@ -17,6 +17,17 @@
 
 namespace hg::test {
 
+/// The mesh of a square sheet (SquareClothSpec) of `resolution` vertices a side.
+inline TriangleMesh squareSheetMesh(int resolution, float size, glm::vec3 centre) {
+  SquareClothSpec spec;
+  spec.resolution = resolution;
+  spec.size = size;
+  spec.center = centre;
+  auto mesh = makeSquareSheet(spec);
+  EXPECT_TRUE(mesh) << mesh.error().message;
+  return mesh ? *mesh : TriangleMesh{};
+}
+
 /// A horizontal square sheet of resolution x resolution vertices, 1.6 m wide at y = 1.3.
 inline std::shared_ptr<const ClothModel> sheet(int resolution, PinSet pinned = {}, ClothMaterial material = {},
                                                std::optional<AnisotropyTexture> anisotropy = std::nullopt,
