@@ -33,7 +33,7 @@ SelfContact::SelfContact(const ClothModel& model, const SelfContactSettings& set
   const std::size_t triangleCount = m_triangles.size() / 3;
   constexpr std::uint32_t kNone = ~0u;
   m_ownerOfVertex.assign(model.vertexCount(), kNone);
-  // Unique edges, numbered in order of first use; (smaller, larger) vertex -> edge.
+  // Unique edges as (smaller, larger) vertex, numbered in that order; each triangle's three.
   std::vector<std::pair<glm::uvec2, std::uint32_t>> sides;  // edge, triangle * 3 + side
   sides.reserve(3 * triangleCount);
   for (std::uint32_t t = 0; t < triangleCount; ++t)
@@ -210,9 +210,8 @@ float SelfContact::queryRadius() {
 }
 
 SelfContactStep SelfContact::apply(std::span<const glm::vec4> start, std::span<glm::vec4> positions,
-                                   std::span<glm::vec4> velocities, float dt, int threads) {
+                                   std::span<glm::vec4> velocities, float dt) {
   assert(start.size() == positions.size() && velocities.size() == positions.size());
-  (void)threads;
   const auto n = std::int64_t(positions.size());
   m_moves.resize(positions.size());
   for (std::int64_t i = 0; i < n; ++i) m_moves[i] = glm::length(glm::vec3(positions[i] - start[i]));

@@ -14,8 +14,8 @@
 /// kMaxQueryRadius), so free-flying cloth is not slowed while a few fast vertices are.
 /// Intersections present at the start of a frame are untangled (beginFrame), without the
 /// guarantee. Limits: pinned (kinematic) vertices are not truncated; the body-contact push
-/// of the substep can be shortened by the truncation next to other cloth. Deterministic:
-/// the result does not depend on the thread count.
+/// of the substep can be shortened by the truncation next to other cloth. It runs on one
+/// thread so far, so the result does not depend on the thread count.
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -80,7 +80,7 @@ class SelfContact {
   /// mass): untangles, separates, truncates and changes `velocities` by the position
   /// change / dt.
   SelfContactStep apply(std::span<const glm::vec4> start, std::span<glm::vec4> positions,
-                        std::span<glm::vec4> velocities, float dt, int threads);
+                        std::span<glm::vec4> velocities, float dt);
 
   const SelfContactSettings& settings() const { return m_settings; }
   const SelfContactReport& report() const { return m_report; }
