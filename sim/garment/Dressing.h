@@ -54,6 +54,9 @@ struct GarmentSpec {
   /// Scene input: a fabric preset and explicit keys for `material` (resolved by the scene).
   std::string fabric;
   std::optional<float> arealDensity, tensileStiffness, bendingRigidity;
+  /// Self contact's layer, inner first (sim/cloth/SelfContact.h); none: its place in the
+  /// outfit.
+  std::optional<std::uint32_t> layer;
 };
 
 struct DressingSettings {

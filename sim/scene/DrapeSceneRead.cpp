@@ -283,6 +283,8 @@ Value<GarmentSpec> garmentValue() {
                "Its own tensile stiffness");
   material.add("bending_rigidity", &GarmentSpec::bendingRigidity, optional(number(positive())), "N m",
                "Its own bending rigidity");
+  material.add("layer", &GarmentSpec::layer, optional(integer<std::uint32_t>(0, 64)), "",
+               "With solver.self_contact: its layer, inner first (default: its place in the garments list)");
 
   Table<GarmentSpec> tshirt("A T-shirt: bodice and set-in short sleeves (sim/garment/Patterns.h)");
   tshirt.add("chest_ease", nested(&GarmentSpec::tshirt, &TShirtOptions::chestEase), number(), "m",

@@ -99,8 +99,13 @@ Status PreparedDrape::sewGarments(const DrapeScene& scene, const ClothSolverFact
   dressed->model = ClothModel{};  // moved into `m_model`
   m_start = dressed->state;
   m_pieceOfVertex = dressed->garmentOfVertex;
-  // Self contact's layers: the garments in the outfit's order, inner first.
-  if (m_settings.selfContact.enabled) m_settings.selfContact.layerOfVertex = m_pieceOfVertex;
+  // Self contact's layers, inner first: each garment's "layer", else its place in the outfit.
+  if (m_settings.selfContact.enabled) {
+    std::vector<std::uint32_t>& layers = m_settings.selfContact.layerOfVertex;
+    layers.resize(m_pieceOfVertex.size());
+    for (std::size_t v = 0; v < layers.size(); ++v)
+      layers[v] = scene.garments[m_pieceOfVertex[v]].layer.value_or(m_pieceOfVertex[v]);
+  }
   m_dressing = std::move(dressed).value();
   return Status::success();
 }

@@ -106,6 +106,28 @@ TEST(DrapeScene, SelfContactIsOffByDefaultAndReadAsTrueOrAnObject) {
   expectError(R"({"solver": {"self_contact": "yes"}})", "solver.self_contact");
 }
 
+TEST(DrapeScene, SelfContactLayersFollowTheOutfitOrderUnlessAGarmentNamesItsLayer) {
+  const std::string outfit = R"({"avatar": {"mannequin": {"cell_size": 0.02}, "contact_cell_size": 0.02},
+    "dressing": {"edge_length": 0.045}, "solver": {"backend": "cpu", "self_contact": true},
+    "garments": [{"type": "skirt"}, {"type": "tshirt"LAYER}]})";
+  for (const std::string& layer : {std::string(""), std::string(R"(, "layer": 0)")}) {
+    std::string text = outfit;
+    text.replace(text.find("LAYER"), 5, layer);
+    auto scene = parseDrapeScene(text, "inline");
+    ASSERT_TRUE(scene) << scene.error().message;
+    auto prepared = PreparedDrape::prepare(*scene, [](std::shared_ptr<const ClothModel> model, const ClothSettings& s) {
+      return createCpuClothSolver(std::move(model), s);
+    });
+    ASSERT_TRUE(prepared) << prepared.error().message;
+    const std::vector<std::uint32_t>& layers = prepared->settings().selfContact.layerOfVertex;
+    const std::vector<std::uint32_t>& pieces = prepared->pieceOfVertex();
+    ASSERT_EQ(layers.size(), pieces.size());
+    for (std::size_t v = 0; v < layers.size(); ++v)
+      ASSERT_EQ(layers[v], layer.empty() ? pieces[v] : 0u) << "vertex " << v << " of garment " << pieces[v];
+  }
+  expectError(R"({"avatar": {}, "garments": [{"type": "skirt", "layer": -1}]})", "garments[0].layer");
+}
+
 TEST(DrapeScene, AvatarIsReadAndBadAvatarsNameTheKey) {
   auto scene = parseDrapeScene(
       R"({"avatar": {"mannequin": {"height": 1.62, "hip_girth": 1.0, "pose": "t_pose"}, "contact_cell_size": 0.012, "contact": {"method": "distance_grid"}}})",
