@@ -127,7 +127,7 @@ void SelfContact::addPair(std::span<const glm::vec4> x, glm::uvec4 vertices, glm
   }
   const bool tangled = m_tangled[vertices.x] || m_tangled[vertices.y] || m_tangled[vertices.z] || m_tangled[vertices.w];
   if (distance > 0.0f && distance - reach < m_settings.thickness && !tangled)
-    m_pairs.push_back({vertices, weights, separation / distance, distance});
+    m_pairs.push_back({vertices, weights, separation, separation / distance});
 }
 
 void SelfContact::addVertexTriangle(std::span<const glm::vec4> x, std::uint32_t v, std::uint32_t triangle,
@@ -171,7 +171,7 @@ void SelfContact::findPairs(std::span<const glm::vec4> start, float queryRadius)
   }
 }
 
-std::size_t SelfContact::separate(std::span<const glm::vec4> start, std::span<glm::vec4> positions) {
+std::size_t SelfContact::separate(std::span<glm::vec4> positions) {
   std::size_t separated = 0;
   for (int pass = 0; pass < m_settings.iterations; ++pass) {
     std::fill(m_corrections.begin(), m_corrections.end(), glm::vec4(0.0f));
@@ -180,11 +180,10 @@ std::size_t SelfContact::separate(std::span<const glm::vec4> start, std::span<gl
       const glm::uvec4 v = p.vertices;
       const std::span<const glm::vec4> x(positions.data(), positions.size());
       const glm::vec3 now = kernels::pairSeparation(p.weights, at(x, v.x), at(x, v.y), at(x, v.z), at(x, v.w));
-      const glm::vec3 then =
-          kernels::pairSeparation(p.weights, at(start, v.x), at(start, v.y), at(start, v.z), at(start, v.w));
       const glm::vec4 inverseMass(x[v.x].w, x[v.y].w, x[v.z].w, x[v.w].w);
-      const glm::vec3 direction = kernels::pairCorrection(p.weights, inverseMass, p.normal, glm::dot(p.normal, now),
-                                                          now - then, m_settings.thickness, m_settings.friction);
+      const glm::vec3 direction =
+          kernels::pairCorrection(p.weights, inverseMass, p.normal, glm::dot(p.normal, now), now - p.startSeparation,
+                                  m_settings.thickness, m_settings.friction);
       if (direction == glm::vec3(0.0f)) continue;
       ++active;
       for (int k = 0; k < 4; ++k)
@@ -222,7 +221,7 @@ SelfContactStep SelfContact::apply(std::span<const glm::vec4> start, std::span<g
   // The push that untangles moves positions only: it is not a velocity.
   if (!m_tangles.empty()) pushTangledApart(start, positions);
   const std::vector<glm::vec4> before(positions.begin(), positions.end());
-  step.separated = separate(start, positions);
+  step.separated = separate(positions);
   for (std::int64_t i = 0; i < n; ++i) {
     if (!(positions[i].w > 0.0f) || m_tangled[i]) {  // pinned (kinematic) or untangling: free
       velocities[i] += glm::vec4((glm::vec3(positions[i]) - glm::vec3(before[i])) / dt, 0.0f);

@@ -86,12 +86,12 @@ class SelfContact {
   const SelfContactReport& report() const { return m_report; }
 
  private:
-  /// A pair: its four vertices, weights, the unit normal and distance at the start.
+  /// A pair: its four vertices, weights, its separation vector and unit normal at the start.
   struct Pair {
     glm::uvec4 vertices;
     glm::vec4 weights;
+    glm::vec3 startSeparation;  ///< m
     glm::vec3 normal;
-    float distance;
   };
   void findPairs(std::span<const glm::vec4> start, float queryRadius);
   void addVertexTriangle(std::span<const glm::vec4> x, std::uint32_t v, std::uint32_t triangle, float queryRadius);
@@ -99,7 +99,7 @@ class SelfContact {
   void addPair(std::span<const glm::vec4> x, glm::uvec4 vertices, glm::vec4 weights, float queryRadius);
   /// The substep's query radius from m_moves (see the class comment).
   float queryRadius();
-  std::size_t separate(std::span<const glm::vec4> start, std::span<glm::vec4> positions);
+  std::size_t separate(std::span<glm::vec4> positions);
   /// The triangles of tangled pairs pushed apart (see beginFrame), positions only.
   void pushTangledApart(std::span<const glm::vec4> start, std::span<glm::vec4> positions);
   std::uint32_t layerOf(std::uint32_t triangle) const;
