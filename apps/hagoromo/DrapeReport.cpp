@@ -177,7 +177,8 @@ std::vector<std::string> pieceNames(const DrapeScene& scene, std::size_t pieces)
 }
 
 /// solver.self_contact as run, and the untangling: intersecting triangle pairs at the start
-/// of the first and of the last frame, and the first frame that started with none.
+/// of the first and of the last frame, and the first frame that started with none; the
+/// pairs the GPU backend's pair buffer could not hold (0 on the CPU backend).
 nlohmann::json selfContactReport(const SelfContactSettings& settings, const std::optional<SelfContactReport>& report) {
   if (!settings.enabled || !report) return nlohmann::json(nullptr);
   return {{"thickness_m", settings.thickness},
@@ -189,7 +190,8 @@ nlohmann::json selfContactReport(const SelfContactSettings& settings, const std:
           {"tangled_pairs_first_frame", report->firstFramePairs},
           {"tangled_pairs_last_frame", report->lastFramePairs},
           {"untangled_at_frame",
-           report->untangledAtFrame >= 0 ? nlohmann::json(report->untangledAtFrame) : nlohmann::json(nullptr)}};
+           report->untangledAtFrame >= 0 ? nlohmann::json(report->untangledAtFrame) : nlohmann::json(nullptr)},
+          {"dropped_pairs", report->droppedPairs}};
 }
 
 }  // namespace

@@ -198,14 +198,15 @@ std::size_t SelfContact::separate(std::span<glm::vec4> positions) {
 }
 
 float SelfContact::queryRadius() {
-  // The 99th percentile of the moves: a few fast vertices (a push out of the body) are
-  // truncated rather than widening every vertex's search.
-  m_sortedMoves = m_moves;
-  const auto at99 = m_sortedMoves.begin() + std::ptrdiff_t(m_sortedMoves.size() * 99 / 100);
-  if (at99 == m_sortedMoves.end()) return 2.0f * m_settings.thickness;
-  std::nth_element(m_sortedMoves.begin(), at99, m_sortedMoves.end());
-  const float thickness = m_settings.thickness;
-  return std::min(kMaxQueryRadius, std::max(2.0f * thickness, thickness + 2.2f * *at99));
+  // The 99th percentile of the moves, from their histogram as the GPU backend takes it
+  // (kernels/self_contact.glslh queryRadiusOfBucket).
+  if (m_moves.empty()) return 2.0f * m_settings.thickness;
+  std::array<std::uint32_t, HG_SELF_CONTACT_MOVE_BUCKETS> histogram{};
+  for (float move : m_moves) ++histogram[kernels::moveBucket(move)];
+  const std::uint32_t rank = kernels::queryMoveRank(std::uint32_t(m_moves.size()));
+  std::uint32_t bucket = 0, below = histogram[0];
+  while (below <= rank) below += histogram[++bucket];
+  return kernels::queryRadiusOfBucket(bucket, m_settings.thickness);
 }
 
 SelfContactStep SelfContact::apply(std::span<const glm::vec4> start, std::span<glm::vec4> positions,

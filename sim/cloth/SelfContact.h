@@ -48,6 +48,9 @@ struct SelfContactReport {
   std::size_t lastFramePairs = 0;   ///< at the start of the last frame
   int untangledAtFrame = -1;        ///< the first frame that started with none (-1: never)
   int frames = 0;                   ///< frames begun
+  /// GPU backend: pairs found past its pair buffer's capacity, never separated (the
+  /// displacement bound still held for them); 0 on the CPU backend.
+  std::uint64_t droppedPairs = 0;
 };
 
 /// What one substep's pass found and did.
@@ -62,7 +65,7 @@ class SelfContact {
  public:
   /// The largest query radius, m: a vertex far from other cloth moves at most 0.45 times
   /// this per substep (22.5 mm; 10.8 m/s at 480 substeps per second).
-  static constexpr float kMaxQueryRadius = 0.05f;
+  static constexpr float kMaxQueryRadius = HG_SELF_CONTACT_MAX_QUERY_RADIUS;
 
   SelfContact(const ClothModel& model, const SelfContactSettings& settings);
 
@@ -84,6 +87,13 @@ class SelfContact {
 
   const SelfContactSettings& settings() const { return m_settings; }
   const SelfContactReport& report() const { return m_report; }
+  /// The mesh's triangles (3 vertices each) and unique edges (smaller vertex first).
+  std::span<const std::uint32_t> triangles() const { return m_triangles; }
+  std::span<const glm::uvec2> edges() const { return m_edges; }
+  /// The intersecting triangle pairs found by the last beginFrame, and per vertex whether
+  /// it belongs to one of them.
+  std::span<const std::array<std::uint32_t, 2>> tangles() const { return m_tangles; }
+  std::span<const std::uint8_t> tangledVertices() const { return m_tangled; }
 
  private:
   /// A pair: its four vertices, weights, its separation vector and unit normal at the start.
@@ -115,7 +125,6 @@ class SelfContact {
   std::vector<Pair> m_pairs;                            ///< scratch of one substep
   std::vector<float> m_nearest;                         ///< per vertex, m
   std::vector<float> m_moves;                           ///< per vertex: the substep's displacement, m
-  std::vector<float> m_sortedMoves;                     ///< scratch of queryRadius()
   std::vector<glm::vec4> m_corrections;                 ///< per vertex: sum (xyz) and count (w)
   std::vector<std::array<std::uint32_t, 2>> m_tangles;  ///< intersecting triangle pairs of this frame
   std::vector<std::uint8_t> m_tangled;                  ///< per vertex: part of a tangle

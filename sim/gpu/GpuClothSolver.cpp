@@ -31,6 +31,7 @@ class GpuClothSolver final : public GpuClothSolverBase {
 
   StepStatus advance(int substeps, float velocityDamping) override {
     const kernels::ClothStepParams params = m_settings.stepParams(*m_model, substeps, velocityDamping);
+    beginSelfContactFrame();
     beginAdvance(params);
     const GLuint vertexGroups = groupsFor(m_model->vertexCount());
     const GLuint elementGroups = groupsFor(m_model->springs.size() + m_model->hinges.size());
@@ -44,6 +45,7 @@ class GpuClothSolver final : public GpuClothSolverBase {
       glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HG_BINDING_VELOCITIES_OUT, m_velocities[out].id());
       if (vertexGroups > 0) glDispatchCompute(vertexGroups, 1, 1);
       glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+      applySelfContact(m_positions[in], m_positions[out], m_velocities[out], params.dt);
       m_current = out;
       dispatchPlasticity(params, m_positions[out], elementGroups);
     }
@@ -65,16 +67,15 @@ Result<std::unique_ptr<ClothSolver>> createGpuClothSolver(std::shared_ptr<const 
   if (!resolved) return resolved.error();
   const ClothSettings& settings = *resolved;
   if (Status s = settings.validate(); !s) return s.error();
-  if (settings.selfContact.enabled)
-    return Error{"self_contact: the GPU backend has no self contact yet; use \"backend\": \"cpu\""};
   if (settings.integrator == ClothIntegrator::ProjectiveJacobi)
     return createGpuProjectiveClothSolver(std::move(model), settings);
   const gl::ShaderRegistry& registry = gpuShaders();
   GpuClothSharedPrograms programs;
   gl::Program step;
   if (Status s = buildGpuClothPrograms(registry, programs, {{&step, "cloth_step.comp"}}); !s) return s.error();
-  return std::unique_ptr<ClothSolver>(
-      new GpuClothSolver(std::move(model), settings, std::move(programs), std::move(step)));
+  auto solver = std::make_unique<GpuClothSolver>(std::move(model), settings, std::move(programs), std::move(step));
+  if (Status s = solver->enableSelfContact(); !s) return s.error();
+  return std::unique_ptr<ClothSolver>(std::move(solver));
 }
 
 Result<std::unique_ptr<ClothSolver>> createClothSolver(Backend backend, std::shared_ptr<const ClothModel> model,

@@ -43,6 +43,14 @@ GpuClothSolverBase::GpuClothSolverBase(std::shared_ptr<const ClothModel> model, 
   m_featureDisplacements = gl::createBuffer(std::max<std::size_t>(m.vertexCount(), 1) * sizeof(glm::vec4));
 }
 
+Status GpuClothSolverBase::enableSelfContact() {
+  if (!m_settings.selfContact.enabled) return Status::success();
+  auto built = GpuSelfContact::create(*m_model, m_settings.selfContact);
+  if (!built) return built.error();
+  m_selfContact = std::move(built).value();
+  return Status::success();
+}
+
 void GpuClothSolverBase::resolveBodyFeatures() {
   const GLuint vertexGroups = groupsFor(m_model->vertexCount());
   if (vertexGroups == 0) return;

@@ -18,6 +18,7 @@
 #include "gl/GlObjects.h"
 #include "gl/ShaderRegistry.h"
 #include "sim/cloth/ClothSolver.h"
+#include "sim/gpu/GpuSelfContact.h"
 
 namespace hg {
 
@@ -55,6 +56,12 @@ class GpuClothSolverBase : public ClothSolver {
 
  public:
   std::vector<kernels::ClothHinge> readHinges() const override;
+  std::optional<SelfContactReport> selfContactReport() const override {
+    return m_selfContact ? std::optional(m_selfContact->report()) : std::nullopt;
+  }
+  /// With settings().selfContact.enabled: builds the self-contact passes
+  /// (sim/gpu/GpuSelfContact.h), which then run after every substep; error: a shader's log.
+  Status enableSelfContact();
 
  protected:
   /// Creates and fills the model's buffers; the derived constructor creates its state
@@ -88,10 +95,20 @@ class GpuClothSolverBase : public ClothSolver {
   /// and there are elements.
   void dispatchPlasticity(const kernels::ClothStepParams& params, const gl::Buffer& positions,
                           GLuint elementGroups) const;
+  /// Start of advance() with self contact: the tangle analysis of the frame's start (one
+  /// readback of the state).
+  void beginSelfContactFrame() {
+    if (m_selfContact) m_selfContact->beginFrame(readState().positions);
+  }
+  /// With self contact: after a substep moved the state from `start` to `positions`.
+  void applySelfContact(const gl::Buffer& start, const gl::Buffer& positions, const gl::Buffer& velocities, float dt) {
+    if (m_selfContact) m_selfContact->apply(start, positions, velocities, dt);
+  }
   /// End of advance(): the anomaly bits of the step (one word read back).
   StepStatus readStatus() const;
 
   GpuClothSharedPrograms m_sharedPrograms;
+  std::unique_ptr<GpuSelfContact> m_selfContact;  ///< with settings().selfContact.enabled
   gl::Buffer m_params, m_springOffsets, m_springEntries, m_springs, m_hingeOffsets, m_hingeEntries, m_hinges, m_status,
       m_elementForces;
   /// The body's signed distance values (settings().colliders.distanceGrid) as an R32F 3D texture (one

@@ -26,6 +26,7 @@ class GpuProjectiveClothSolver final : public GpuClothSolverBase {
     m_velocities = gl::createBuffer(stateBytes);
     m_predicted = gl::createBuffer(stateBytes);
     for (gl::Buffer& iterate : m_iterates) iterate = gl::createBuffer(stateBytes);
+    if (settings.selfContact.enabled) m_start = gl::createBuffer(stateBytes);
     initializeState();
   }
 
@@ -35,6 +36,7 @@ class GpuProjectiveClothSolver final : public GpuClothSolverBase {
 
   StepStatus advance(int substeps, float velocityDamping) override {
     const kernels::ClothStepParams params = m_settings.stepParams(*m_model, substeps, velocityDamping);
+    beginSelfContactFrame();
     beginAdvance(params);
     const GLuint vertexGroups = groupsFor(m_model->vertexCount());
     const GLuint elementGroups = groupsFor(m_model->springs.size() + m_model->hinges.size());
@@ -70,11 +72,18 @@ class GpuProjectiveClothSolver final : public GpuClothSolverBase {
       }
       m_base = slot(iterations);
 
+      if (m_selfContact) {  // the substep's start, for the self contact after the finish
+        glCopyNamedBufferSubData(m_positions.id(), m_start.id(), 0, 0,
+                                 GLsizeiptr(m_model->vertexCount() * sizeof(glm::vec4)));
+        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+      }
       glUseProgram(m_programs.finish.id());
       bind(HG_BINDING_PD_CURRENT, m_iterates[m_base]);
       bind(HG_BINDING_POSITIONS_OUT, m_positions);
+      bind(HG_BINDING_VELOCITIES_OUT, m_velocities);
       glDispatchCompute(vertexGroups, 1, 1);
       glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+      applySelfContact(m_start, m_positions, m_velocities, params.dt);
 
       dispatchPlasticity(params, m_positions, elementGroups);
     }
@@ -88,6 +97,7 @@ class GpuProjectiveClothSolver final : public GpuClothSolverBase {
   GpuProjectivePrograms m_programs;
   gl::Buffer m_positions, m_velocities;  // the state, updated in place by the finish pass
   gl::Buffer m_predicted;                // y of the current substep
+  gl::Buffer m_start;                    // with self contact: the positions at the substep's start
   gl::Buffer m_iterates[3];              // rotating u^{k-1}, u^k, u^{k+1}: x - y, m
   std::size_t m_base = 0;                // the buffer of u^0 (the last solution's)
 };
@@ -110,8 +120,10 @@ Result<std::unique_ptr<ClothSolver>> createGpuProjectiveClothSolver(std::shared_
                                         {&programs.finish, "cloth_pd_finish.comp"}});
       !s)
     return s.error();
-  return std::unique_ptr<ClothSolver>(
-      new GpuProjectiveClothSolver(std::move(model), settings, std::move(sharedPrograms), std::move(programs)));
+  auto solver = std::make_unique<GpuProjectiveClothSolver>(std::move(model), settings, std::move(sharedPrograms),
+                                                           std::move(programs));
+  if (Status s = solver->enableSelfContact(); !s) return s.error();
+  return std::unique_ptr<ClothSolver>(std::move(solver));
 }
 
 }  // namespace hg

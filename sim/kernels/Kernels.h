@@ -46,6 +46,7 @@ inline bool any(glm::bvec3 b) { return glm::any(b); }
 #include "sim/kernels/depth_layout.glslh"
 #include "sim/kernels/particle_skinning_layout.glslh"
 #include "sim/kernels/radar_layout.glslh"
+#include "sim/kernels/self_contact_layout.glslh"
 #include "sim/kernels/skinning_layout.glslh"
 #include "sim/kernels/snow_layout.glslh"
 #include "sim/kernels/sphere_tree_layout.glslh"
@@ -115,6 +116,9 @@ static_assert(offsetof(VertexBinding, offset3) == 80);
 static_assert(sizeof(SnowMap) == 80);
 static_assert(offsetof(SnowMap, texel) == 48);
 static_assert(offsetof(SnowMap, texels) == 64);
+static_assert(sizeof(SelfContactPair) == 64);
+static_assert(offsetof(SelfContactControl, pairDispatch) == 16 && offsetof(SelfContactControl, droppedPairs) == 32);
+static_assert(offsetof(SelfContactControl, moveHistogram) == 48);
 static_assert(sizeof(glm::mat4) == 64);  // std430 mat4: four vec4 columns, as GLM
 
 }  // namespace hg::kernels

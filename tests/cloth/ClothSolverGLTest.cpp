@@ -259,21 +259,6 @@ ClothState busyStart(const ClothModel& model) {
   return start;
 }
 
-// Self contact (sim/cloth/SelfContact.h) has no GPU passes yet: the GPU backend says so
-// instead of running without it.
-TEST_F(ClothCrossCheckGLTest, SelfContactIsRefusedByTheGpuBackendWithTheReason) {
-  ClothSettings settings;
-  settings.selfContact.enabled = true;
-  for (ClothIntegrator integrator : {ClothIntegrator::SymplecticEuler, ClothIntegrator::ProjectiveJacobi}) {
-    settings.integrator = integrator;
-    auto gpu = createClothSolver(Backend::Gpu, test::sheet(4), settings);
-    ASSERT_FALSE(gpu);
-    EXPECT_NE(gpu.error().message.find("self_contact: the GPU backend has no self contact yet"), std::string::npos)
-        << gpu.error().message;
-    EXPECT_TRUE(createClothSolver(Backend::Cpu, test::sheet(4), settings));
-  }
-}
-
 TEST_F(ClothCrossCheckGLTest, OneSubstepAgreesTightly) {
   auto model = sheet(35);  // 1225 vertices: not a multiple of the workgroup size
   ClothSettings settings;

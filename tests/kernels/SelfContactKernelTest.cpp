@@ -1,6 +1,8 @@
 // kernels/self_contact.glslh: closest points against brute-force sampling, the pair
-// correction's separation and friction, the displacement bound and truncation.
+// correction's separation and friction, the displacement bound and truncation, the query
+// radius from the move histogram, and the GPU grid's neighbourhood guarantee.
 #include <algorithm>
+#include <cmath>
 #include <random>
 
 #include <gtest/gtest.h>
@@ -88,6 +90,56 @@ TEST(SelfContactKernel, DisplacementIsTruncatedToLessThanHalfTheNearestGap) {
   const glm::vec3 t = truncatedPosition(start, start + glm::vec3(0, 0.03f, 0.04f), 0.01f);
   EXPECT_NEAR(glm::length(t - start), 0.01f, 1e-6f);
   EXPECT_NEAR(t.z - start.z, 0.008f, 1e-6f);
+}
+
+TEST(SelfContactKernel, QueryRadiusComesFromThe99thPercentileBucket) {
+  EXPECT_EQ(queryMoveRank(1u), 0u);
+  EXPECT_EQ(queryMoveRank(100u), 99u);
+  EXPECT_EQ(queryMoveRank(150u), 148u);                // floor(148.5)
+  EXPECT_EQ(queryMoveRank(4000000000u), 3960000000u);  // no overflow
+  EXPECT_EQ(moveBucket(0.0f), 0u);
+  EXPECT_EQ(moveBucket(1.0f), HG_SELF_CONTACT_MOVE_BUCKETS - 1u);
+  EXPECT_EQ(moveBucket(std::nanf("")), HG_SELF_CONTACT_MOVE_BUCKETS - 1u);
+  const float thickness = 0.003f;
+  for (float move : {0.0f, 1e-4f, 2e-3f, 7e-3f}) {
+    // The radius of a move's bucket is at least the exact formula's and at most one bucket above it.
+    const float radius = queryRadiusOfBucket(moveBucket(move), thickness);
+    const float exact = std::max(2.0f * thickness, thickness + 2.2f * move);
+    EXPECT_GE(radius, exact) << move;
+    EXPECT_LE(radius, exact + 2.2f * HG_SELF_CONTACT_MOVE_BUCKET + 1e-7f) << move;
+  }
+  EXPECT_EQ(queryRadiusOfBucket(HG_SELF_CONTACT_MOVE_BUCKETS - 1u, thickness), HG_SELF_CONTACT_MAX_QUERY_RADIUS);
+}
+
+TEST(SelfContactKernel, PairsWithinTheQueryRadiusLieInNeighbouringGridCells) {
+  // The GPU's grid (self_contact_prepare.comp): cell = 1.01 (radius + longest edge). A
+  // vertex within the radius of a triangle is in a cell next to the triangle centroid's;
+  // two edges within it have their midpoints in neighbouring cells.
+  std::mt19937 rng(11);
+  int checked = 0;
+  for (int trial = 0; trial < 20000; ++trial) {
+    const glm::vec3 origin = 3.0f * randomPoint(rng);
+    const float edge = 0.02f, radius = 0.01f, cell = 1.01f * (radius + edge);
+    const glm::vec3 a = origin, b = a + 0.5f * edge * randomPoint(rng), c = a + 0.5f * edge * randomPoint(rng);
+    const glm::vec3 p = a + 0.05f * randomPoint(rng);
+    const glm::vec3 w = triangleClosestWeights(p, a, b, c);
+    if (glm::length(p - (w.x * a + w.y * b + w.z * c)) >= radius) continue;
+    const glm::ivec3 gap = selfContactCell(p, cell) - selfContactCell((a + b + c) / 3.0f, cell);
+    EXPECT_LE(glm::max(glm::max(std::abs(gap.x), std::abs(gap.y)), std::abs(gap.z)), 1);
+    const glm::vec3 q = p + 0.5f * edge * randomPoint(rng);
+    const glm::vec2 st = segmentClosestParameters(a, b, p, q);
+    if (glm::length((a + st.x * (b - a)) - (p + st.y * (q - p))) >= radius) continue;
+    const glm::ivec3 midGap = selfContactCell(0.5f * (a + b), cell) - selfContactCell(0.5f * (p + q), cell);
+    EXPECT_LE(glm::max(glm::max(std::abs(midGap.x), std::abs(midGap.y)), std::abs(midGap.z)), 1);
+    ++checked;
+  }
+  EXPECT_GT(checked, 100);
+}
+
+TEST(SelfContactKernel, CellHashStaysInTheTableForNegativeCells) {
+  for (glm::ivec3 cell : {glm::ivec3(0), glm::ivec3(-1, -7, 3), glm::ivec3(1 << 29, -(1 << 29), 5)})
+    EXPECT_LT(selfContactCellHash(cell, 1024u), 1024u);
+  EXPECT_NE(selfContactCellHash(glm::ivec3(-1, 0, 0), 1u << 20), selfContactCellHash(glm::ivec3(1, 0, 0), 1u << 20));
 }
 
 }  // namespace

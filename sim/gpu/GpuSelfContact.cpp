@@ -1,0 +1,237 @@
+#include "sim/gpu/GpuSelfContact.h"
+
+#include <algorithm>
+#include <bit>
+#include <cstddef>
+#include <vector>
+
+#include "sim/cloth/ClothModel.h"
+#include "sim/gpu/GpuShaders.h"
+#include "sim/kernels/Kernels.h"
+
+namespace hg {
+namespace {
+
+// Uniform locations, as declared in sim/gpu/shaders/self_contact_*.comp.
+namespace prepare {
+constexpr GLint kVertexCount = 0, kEdgeCount = 1, kMode = 2, kThickness = 3;
+}
+namespace grid {
+constexpr GLint kTriangleCount = 0, kEdgeCount = 1, kTableSize = 2, kMode = 3;
+}
+namespace pairs {
+constexpr GLint kVertexCount = 0, kTriangleCount = 1, kEdgeCount = 2, kTableSize = 3, kThickness = 4, kPairCapacity = 5;
+}
+namespace separate {
+constexpr GLint kCount = 0, kMode = 1, kThickness = 2, kFriction = 3, kDt = 4;
+constexpr std::uint32_t kPairs = 0, kApplyPairs = 1, kTangles = 2, kApplyTangles = 3, kTruncate = 4, kDispatch = 5;
+}  // namespace separate
+namespace scan {  // particle_skin_scan.comp, a general exclusive prefix sum
+constexpr GLint kCount = 0, kMode = 1;
+}
+
+/// The most table entries of the hashed grid: its prefix sum's block totals then stay
+/// within one dispatch's workgroups (2^21 / 64 = 32768).
+constexpr std::uint32_t kMaxTableSize = 1u << 21;
+/// Pairs the pair buffer holds per vertex (a cloth pressed onto another layer has a few).
+constexpr std::uint32_t kPairsPerVertex = 8, kPairsAtLeast = 4096;
+
+GLuint workgroups(std::size_t count) { return GLuint((count + HG_WORKGROUP_SIZE - 1) / HG_WORKGROUP_SIZE); }
+
+void bind(GLuint binding, const gl::Buffer& buffer) {
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, binding, buffer.id());
+}
+
+/// A buffer of at least 16 bytes (a zero-length storage buffer cannot be bound).
+gl::Buffer buffer(std::size_t bytes, const void* data = nullptr) {
+  if (bytes == 0) {
+    const glm::uvec4 none(0u);
+    return gl::createBuffer(sizeof(none), &none);
+  }
+  return gl::createBuffer(bytes, data);
+}
+
+}  // namespace
+
+Result<std::unique_ptr<GpuSelfContact>> GpuSelfContact::create(const ClothModel& model,
+                                                               const SelfContactSettings& settings) {
+  Programs programs;
+  const gl::ShaderRegistry& registry = gpuShaders();
+  for (auto [program, name] :
+       {std::pair{&programs.prepare, "self_contact_prepare.comp"}, std::pair{&programs.grid, "self_contact_grid.comp"},
+        std::pair{&programs.scan, "particle_skin_scan.comp"}, std::pair{&programs.pairs, "self_contact_pairs.comp"},
+        std::pair{&programs.separate, "self_contact_separate.comp"}}) {
+    auto built = registry.buildCompute(name);
+    if (!built) return built.error();
+    *program = std::move(built).value();
+  }
+  return std::unique_ptr<GpuSelfContact>(new GpuSelfContact(model, settings, std::move(programs)));
+}
+
+GpuSelfContact::GpuSelfContact(const ClothModel& model, const SelfContactSettings& settings, Programs programs)
+    : m_frameAnalysis(model, settings), m_programs(std::move(programs)) {
+  const std::span<const std::uint32_t> triangles = m_frameAnalysis.triangles();
+  const std::span<const glm::uvec2> edges = m_frameAnalysis.edges();
+  m_vertexCount = std::uint32_t(model.vertexCount());
+  m_triangleCount = std::uint32_t(triangles.size() / 3);
+  m_edgeCount = std::uint32_t(edges.size());
+  const std::uint32_t items = m_triangleCount + m_edgeCount;
+  m_tableSize = std::min(kMaxTableSize, std::bit_ceil(std::max(items, 64u)));
+  m_pairCapacity = std::max(kPairsAtLeast, kPairsPerVertex * m_vertexCount);
+
+  m_control = buffer(sizeof(kernels::SelfContactControl));
+  glClearNamedBufferData(m_control.id(), GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, nullptr);
+  m_triangles = buffer(triangles.size_bytes(), triangles.data());
+  m_edges = buffer(edges.size_bytes(), edges.data());
+  m_cells = buffer((m_tableSize + 1) * sizeof(std::uint32_t));
+  m_scanBlocks = buffer(workgroups(m_tableSize + 1) * sizeof(std::uint32_t));
+  m_cellRanks = buffer(std::size_t(items) * sizeof(glm::uvec2));
+  m_items = buffer(std::size_t(items) * sizeof(std::uint32_t));
+  m_nearest = buffer(std::size_t(m_vertexCount) * sizeof(std::uint32_t));
+  m_pairs = buffer(std::size_t(m_pairCapacity) * sizeof(kernels::SelfContactPair));
+  m_corrections = buffer(std::size_t(m_vertexCount) * sizeof(glm::ivec4));
+  glClearNamedBufferData(m_corrections.id(), GL_R32I, GL_RED_INTEGER, GL_INT, nullptr);
+  m_tangled = buffer(std::size_t(m_vertexCount) * sizeof(std::uint32_t));
+  glClearNamedBufferData(m_tangled.id(), GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, nullptr);
+  m_tangles = buffer(0);
+  std::vector<std::uint32_t> layers = m_frameAnalysis.settings().layerOfVertex;
+  layers.resize(m_vertexCount, 0u);  // empty: one layer
+  m_layers = buffer(layers.size() * sizeof(std::uint32_t), layers.data());
+  m_before = buffer(std::size_t(m_vertexCount) * sizeof(glm::vec4));
+}
+
+void GpuSelfContact::beginFrame(std::span<const glm::vec4> positions) {
+  m_frameAnalysis.beginFrame(positions);
+  const auto tangles = m_frameAnalysis.tangles();
+  m_tangleCount = tangles.size();
+  if (!tangles.empty()) m_tangles = buffer(tangles.size_bytes(), tangles.data());
+  const auto flags = m_frameAnalysis.tangledVertices();
+  const bool anyTangled = std::find(flags.begin(), flags.end(), std::uint8_t(1)) != flags.end();
+  if (anyTangled || m_anyTangled) {
+    const std::vector<std::uint32_t> words(flags.begin(), flags.end());
+    glNamedBufferSubData(m_tangled.id(), 0, GLsizeiptr(words.size() * sizeof(std::uint32_t)), words.data());
+  }
+  m_anyTangled = anyTangled;
+  // The pairs dropped since the last frame began (the readback waits for the passes).
+  std::uint32_t dropped = 0;
+  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+  gl::readBuffer(m_control, sizeof(dropped), &dropped, offsetof(kernels::SelfContactControl, droppedPairs));
+  m_droppedPairs += dropped;
+  const std::uint32_t zero = 0;
+  glNamedBufferSubData(m_control.id(), offsetof(kernels::SelfContactControl, droppedPairs), sizeof(zero), &zero);
+}
+
+SelfContactReport GpuSelfContact::report() const {
+  SelfContactReport report = m_frameAnalysis.report();
+  report.droppedPairs = m_droppedPairs;
+  return report;
+}
+
+void GpuSelfContact::dispatch(const gl::Program& program, GLint modeLocation, std::size_t invocations,
+                              std::uint32_t mode) {
+  glUseProgram(program.id());
+  glUniform1ui(modeLocation, mode);
+  if (invocations > 0) glDispatchCompute(workgroups(invocations), 1, 1);
+  glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
+}
+
+void GpuSelfContact::buildGrid(std::uint32_t items) {
+  glClearNamedBufferData(m_cells.id(), GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, nullptr);
+  glProgramUniform1ui(m_programs.grid.id(), grid::kTriangleCount, m_triangleCount);
+  glProgramUniform1ui(m_programs.grid.id(), grid::kEdgeCount, m_edgeCount);
+  glProgramUniform1ui(m_programs.grid.id(), grid::kTableSize, m_tableSize);
+  bind(HG_BINDING_SELF_CONTACT_CELLS, m_cells);
+  bind(HG_BINDING_SELF_CONTACT_CELL_RANKS, m_cellRanks);
+  bind(HG_BINDING_SELF_CONTACT_ITEMS, m_items);
+  dispatch(m_programs.grid, grid::kMode, items, 0u);
+  // Exclusive prefix sum of the tableSize + 1 counts: per-workgroup scans, one workgroup
+  // over the block totals, the block offsets added.
+  const std::size_t entries = std::size_t(m_tableSize) + 1, blocks = workgroups(entries);
+  glUseProgram(m_programs.scan.id());
+  bind(HG_BINDING_PARTICLE_SCAN, m_cells);
+  bind(HG_BINDING_PARTICLE_SCAN_BLOCKS, m_scanBlocks);
+  const std::pair<std::size_t, GLuint> passes[] = {{entries, 0u}, {blocks, 1u}, {entries, 2u}};
+  for (const auto& [elements, mode] : passes) {
+    glUniform1ui(scan::kCount, GLuint(elements));
+    glUniform1ui(scan::kMode, mode);
+    glDispatchCompute(mode == 1u ? 1u : GLuint(blocks), 1, 1);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+  }
+  dispatch(m_programs.grid, grid::kMode, items, 1u);
+}
+
+void GpuSelfContact::apply(const gl::Buffer& start, const gl::Buffer& positions, const gl::Buffer& velocities,
+                           float dt) {
+  if (m_vertexCount == 0) return;
+  const SelfContactSettings& settings = m_frameAnalysis.settings();
+  // Clear the substep's fields of the control block (not droppedPairs) and its histogram.
+  glClearNamedBufferSubData(m_control.id(), GL_R32UI, 0, offsetof(kernels::SelfContactControl, droppedPairs),
+                            GL_RED_INTEGER, GL_UNSIGNED_INT, nullptr);
+  glClearNamedBufferSubData(m_control.id(), GL_R32UI, offsetof(kernels::SelfContactControl, moveHistogram),
+                            sizeof(kernels::SelfContactControl::moveHistogram), GL_RED_INTEGER, GL_UNSIGNED_INT,
+                            nullptr);
+  bind(HG_BINDING_POSITIONS_IN, start);
+  bind(HG_BINDING_POSITIONS_OUT, positions);
+  bind(HG_BINDING_VELOCITIES_OUT, velocities);
+  bind(HG_BINDING_SELF_CONTACT_CONTROL, m_control);
+  bind(HG_BINDING_SELF_CONTACT_TRIANGLES, m_triangles);
+  bind(HG_BINDING_SELF_CONTACT_EDGES, m_edges);
+  bind(HG_BINDING_SELF_CONTACT_NEAREST, m_nearest);
+
+  // 1. Query radius and cell size.
+  const GLuint prepareProgram = m_programs.prepare.id();
+  glProgramUniform1ui(prepareProgram, prepare::kVertexCount, m_vertexCount);
+  glProgramUniform1ui(prepareProgram, prepare::kEdgeCount, m_edgeCount);
+  glProgramUniform1f(prepareProgram, prepare::kThickness, settings.thickness);
+  dispatch(m_programs.prepare, prepare::kMode, std::max(m_vertexCount, m_edgeCount), 0u);
+  dispatch(m_programs.prepare, prepare::kMode, 1, 1u);
+
+  // 2. The grid; 3. the pairs.
+  buildGrid(m_triangleCount + m_edgeCount);
+  const GLuint pairsProgram = m_programs.pairs.id();
+  glProgramUniform1ui(pairsProgram, pairs::kVertexCount, m_vertexCount);
+  glProgramUniform1ui(pairsProgram, pairs::kTriangleCount, m_triangleCount);
+  glProgramUniform1ui(pairsProgram, pairs::kEdgeCount, m_edgeCount);
+  glProgramUniform1ui(pairsProgram, pairs::kTableSize, m_tableSize);
+  glProgramUniform1f(pairsProgram, pairs::kThickness, settings.thickness);
+  glProgramUniform1ui(pairsProgram, pairs::kPairCapacity, m_pairCapacity);
+  bind(HG_BINDING_SELF_CONTACT_PAIRS, m_pairs);
+  bind(HG_BINDING_SELF_CONTACT_TANGLED, m_tangled);
+  glUseProgram(pairsProgram);
+  glDispatchCompute(workgroups(std::size_t(m_vertexCount) + m_edgeCount), 1, 1);
+  glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+
+  // 4. Untangling push, separation, truncation.
+  const GLuint separateProgram = m_programs.separate.id();
+  glProgramUniform1f(separateProgram, separate::kThickness, settings.thickness);
+  glProgramUniform1f(separateProgram, separate::kFriction, settings.friction);
+  glProgramUniform1f(separateProgram, separate::kDt, dt);
+  bind(HG_BINDING_SELF_CONTACT_CORRECTIONS, m_corrections);
+  bind(HG_BINDING_SELF_CONTACT_TANGLES, m_tangles);
+  bind(HG_BINDING_SELF_CONTACT_LAYERS, m_layers);
+  bind(HG_BINDING_SELF_CONTACT_BEFORE, m_before);
+  auto run = [&](std::uint32_t mode, std::size_t invocations, std::uint32_t count) {
+    glProgramUniform1ui(separateProgram, separate::kCount, count);
+    dispatch(m_programs.separate, separate::kMode, invocations, mode);
+  };
+  if (m_tangleCount > 0) {
+    run(separate::kTangles, m_tangleCount, std::uint32_t(m_tangleCount));
+    run(separate::kApplyTangles, m_vertexCount, m_vertexCount);
+  }
+  glCopyNamedBufferSubData(positions.id(), m_before.id(), 0, 0, GLsizeiptr(m_vertexCount * sizeof(glm::vec4)));
+  glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
+  run(separate::kDispatch, 1, m_pairCapacity);
+  glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, m_control.id());
+  for (int pass = 0; pass < settings.iterations; ++pass) {
+    glProgramUniform1ui(separateProgram, separate::kCount, m_pairCapacity);  // mode 0: the pairs' capacity
+    glUseProgram(separateProgram);
+    glUniform1ui(separate::kMode, separate::kPairs);
+    glDispatchComputeIndirect(GLintptr(offsetof(kernels::SelfContactControl, pairDispatch)));
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    run(separate::kApplyPairs, m_vertexCount, m_vertexCount);
+  }
+  glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, 0);
+  run(separate::kTruncate, m_vertexCount, m_vertexCount);
+}
+
+}  // namespace hg

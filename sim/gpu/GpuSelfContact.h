@@ -1,0 +1,66 @@
+#pragma once
+/// Self and cloth-cloth contact of the GPU backend (docs/methods.md section 8): the CPU
+/// backend's pass (sim/cloth/SelfContact.h) as compute passes on the same per-pair math
+/// (kernels/self_contact.glslh), after every substep:
+///  1. the query radius from the histogram of the substep's moves, and the longest edge
+///     (self_contact_prepare.comp);
+///  2. a hashed uniform grid of triangle centroids and edge midpoints at the substep's
+///     start, cell = query radius + longest edge, built by a counting sort
+///     (self_contact_grid.comp, particle_skin_scan.comp);
+///  3. vertex-triangle and edge-edge pairs from the 27 cells around each vertex and edge
+///     midpoint: nearest distances (atomicMin) and the pairs to separate
+///     (self_contact_pairs.comp);
+///  4. the untangling push, the Jacobi separation passes, the displacement truncation and
+///     the velocity update (self_contact_separate.comp), with fixed-point integer sums, so
+///     the result does not depend on the order of the atomics.
+/// The intersecting triangle pairs at the start of a frame are found on the CPU by the
+/// same exact test as the CPU backend's (SelfContact::beginFrame, CGAL), from one readback
+/// of the positions per frame. Requires a current OpenGL 4.5 context.
+#include <cstdint>
+#include <memory>
+#include <span>
+
+#include <glm/vec4.hpp>
+
+#include "gl/GlObjects.h"
+#include "sim/cloth/SelfContact.h"
+#include "sim/core/Result.h"
+
+namespace hg {
+
+class GpuSelfContact {
+ public:
+  /// Builds the passes and the model's buffers; error: a shader's build log.
+  static Result<std::unique_ptr<GpuSelfContact>> create(const ClothModel& model, const SelfContactSettings& settings);
+
+  /// At the start of a frame, with the positions there (xyz m, w inverse mass): finds the
+  /// tangles (SelfContact::beginFrame) and uploads them.
+  void beginFrame(std::span<const glm::vec4> positions);
+  /// After a substep moved the vertices from `start` to `positions` (vec4 per vertex):
+  /// corrects `positions` and `velocities` in place. Binds POSITIONS_IN, POSITIONS_OUT and
+  /// VELOCITIES_OUT to these buffers and its own bindings; changes the current program.
+  void apply(const gl::Buffer& start, const gl::Buffer& positions, const gl::Buffer& velocities, float dt);
+
+  /// The untangling so far, with the pairs dropped past the pair buffer's capacity.
+  SelfContactReport report() const;
+
+ private:
+  struct Programs {
+    gl::Program prepare, grid, scan, pairs, separate;
+  };
+  GpuSelfContact(const ClothModel& model, const SelfContactSettings& settings, Programs programs);
+  void buildGrid(std::uint32_t items);
+  /// One invocation per element, the mode uniform at `modeLocation`, then a barrier.
+  static void dispatch(const gl::Program& program, GLint modeLocation, std::size_t invocations, std::uint32_t mode);
+
+  SelfContact m_frameAnalysis;  ///< the CPU pass, for its exact tangle analysis (beginFrame) only
+  Programs m_programs;
+  std::uint32_t m_vertexCount = 0, m_triangleCount = 0, m_edgeCount = 0, m_tableSize = 0, m_pairCapacity = 0;
+  std::size_t m_tangleCount = 0;
+  bool m_anyTangled = false;         ///< the uploaded tangled flags hold a 1
+  std::uint64_t m_droppedPairs = 0;  ///< over the run
+  gl::Buffer m_control, m_triangles, m_edges, m_cells, m_scanBlocks, m_cellRanks, m_items, m_nearest, m_pairs,
+      m_corrections, m_tangled, m_tangles, m_layers, m_before;
+};
+
+}  // namespace hg

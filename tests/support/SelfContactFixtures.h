@@ -1,0 +1,116 @@
+#pragma once
+// Scenes of the self-contact tests on both backends (tests/cloth/SelfContactTest.cpp,
+// SelfContactGLTest.cpp): cloths made of parts whose first part is pinned, a run that
+// counts intersecting triangle pairs (exact, CGAL) after every frame.
+#include <algorithm>
+#include <memory>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "sim/cloth/ClothSolver.h"
+#include "sim/geometry/TriangleIntersections.h"
+#include "tests/support/ClothFixtures.h"
+
+namespace hg::test {
+
+/// The parts as one cloth; every vertex of the first part is pinned.
+inline std::shared_ptr<const ClothModel> clothOfParts(const std::vector<TriangleMesh>& parts) {
+  TriangleMesh mesh;
+  for (const TriangleMesh& part : parts) appendMesh(mesh, part);
+  PinSet pinned;
+  for (std::uint32_t v = 0; v < parts[0].vertexCount(); ++v) pinned.push_back(v);
+  auto model = buildClothModel(mesh, ClothMaterial{}, pinned);
+  EXPECT_TRUE(model) << model.error().message;
+  return std::make_shared<const ClothModel>(std::move(model).value());
+}
+
+/// One triangle abc.
+inline TriangleMesh singleTriangle(glm::vec3 a, glm::vec3 b, glm::vec3 c) {
+  TriangleMesh m;
+  m.positions = {a, b, c};
+  m.uvs = {{0, 0}, {1, 0}, {0, 1}};
+  m.indices = {0, 1, 2};
+  return m;
+}
+
+/// No colliders, no damping, `gravity`; the projective integrator at 10 substeps, the
+/// explicit one at its stable count.
+inline ClothSettings contactSettings(bool selfContact, ClothIntegrator integrator, glm::vec3 gravity) {
+  ClothSettings s = withoutColliders();
+  s.gravity = gravity;
+  s.velocityDamping = 0.0f;
+  s.integrator = integrator;
+  s.substeps = integrator == ClothIntegrator::ProjectiveJacobi ? 10 : 0;
+  s.selfContact.enabled = selfContact;
+  return s;
+}
+
+struct ContactOutcome {
+  std::size_t mostIntersections = 0;  ///< over the frames
+  ClothState last;
+  std::optional<SelfContactReport> report;
+};
+
+/// Runs `frames` frames from the rest state with every free vertex given `velocity`,
+/// counting intersecting triangle pairs after each frame.
+/// A backend's solver factory (createCpuClothSolver, createGpuClothSolver).
+using SolverFactory = Result<std::unique_ptr<ClothSolver>> (*)(std::shared_ptr<const ClothModel>, const ClothSettings&);
+
+inline ContactOutcome simulateContact(SolverFactory create, std::shared_ptr<const ClothModel> model,
+                                      const ClothSettings& settings, glm::vec3 velocity, int frames) {
+  auto solver = create(model, settings);
+  EXPECT_TRUE(solver) << solver.error().message;
+  ContactOutcome run;
+  if (!solver) return run;
+  ClothState state = restState(*model);
+  for (std::size_t i = 0; i < state.positions.size(); ++i)
+    if (state.positions[i].w > 0.0f) state.velocities[i] = glm::vec4(velocity, 0.0f);
+  (*solver)->writeState(state);
+  for (int f = 0; f < frames; ++f) {
+    EXPECT_EQ((*solver)->step(), StepStatus::Ok) << "frame " << f;
+    run.last = (*solver)->readState();
+    run.mostIntersections =
+        std::max(run.mostIntersections, countSelfIntersections(run.last.positions, model->triangles));
+  }
+  run.report = (*solver)->selfContactReport();
+  return run;
+}
+
+inline float lowestFree(const ClothState& state) {
+  float y = 1e30f;
+  for (const glm::vec4& p : state.positions)
+    if (p.w > 0.0f) y = std::min(y, p.y);
+  return y;
+}
+
+/// A pinned 0.5 m sheet at y = 1 and a free 0.3 m one 1.5 cm above it, its vertices over
+/// the other's cell centres.
+inline std::shared_ptr<const ClothModel> stackedSheets() {
+  return clothOfParts({squareSheetMesh(15, 0.5f, {0, 1, 0}), squareSheetMesh(9, 0.3f, {0.018f, 1.015f, 0.018f})});
+}
+
+/// A 2 cm patch 10 cm above a pinned 0.4 m sheet.
+inline std::shared_ptr<const ClothModel> patchOverSheet() {
+  return clothOfParts({squareSheetMesh(3, 0.4f, {0, 1, 0}), squareSheetMesh(2, 0.02f, {0.03f, 1.1f, 0.05f})});
+}
+
+/// A pinned triangle hanging from its top edge along x at y = 1, and a free one standing
+/// on its bottom edge along z 5 cm above: falling, that edge crosses the first at (0, 1, 0).
+inline std::shared_ptr<const ClothModel> crossingEdges() {
+  return clothOfParts({singleTriangle({-0.2f, 1.0f, 0.0f}, {0.2f, 1.0f, 0.0f}, {0.0f, 0.9f, 0.0f}),
+                       singleTriangle({0.0f, 1.05f, -0.2f}, {0.0f, 1.05f, 0.2f}, {0.0f, 1.15f, 0.0f})});
+}
+
+/// A pinned sheet at y = 1 (layer 0) and a free one (layer 1) tilted through it: its -x
+/// side starts up to 9 mm below the first, its +x side above. Sets the layers in `settings`.
+inline std::shared_ptr<const ClothModel> tangledLayers(ClothSettings& settings) {
+  TriangleMesh upper = squareSheetMesh(9, 0.3f, {0.018f, 1.0f, 0.018f});
+  for (glm::vec3& p : upper.positions) p.y += 0.07f * p.x;
+  auto model = clothOfParts({squareSheetMesh(15, 0.5f, {0, 1, 0}), upper});
+  settings.selfContact.layerOfVertex.assign(model->vertexCount(), 1u);
+  std::fill_n(settings.selfContact.layerOfVertex.begin(), 15 * 15, 0u);
+  return model;
+}
+
+}  // namespace hg::test
