@@ -30,10 +30,11 @@ namespace scan {  // particle_skin_scan.comp, a general exclusive prefix sum
 constexpr GLint kCount = 0, kMode = 1;
 }
 
-/// The most table entries of the hashed grid: its prefix sum's block totals then stay
-/// within one dispatch's workgroups (2^21 / 64 = 32768).
-constexpr std::uint32_t kMaxTableSize = 1u << 21;
-/// Pairs the pair buffer holds per vertex (a cloth pressed onto another layer has a few).
+/// The most entries of each of the hashed grid's two tables (triangles, edges): the prefix
+/// sum's block totals then stay within one dispatch's workgroups (2^21 / 64 = 32768).
+constexpr std::uint32_t kMaxTableSize = 1u << 20;
+/// Pairs the pair buffer holds per vertex at first (a cloth pressed onto another layer has
+/// a few); a frame whose substeps found more grows it for the frames after.
 constexpr std::uint32_t kPairsPerVertex = 8, kPairsAtLeast = 4096;
 
 GLuint workgroups(std::size_t count) { return GLuint((count + HG_WORKGROUP_SIZE - 1) / HG_WORKGROUP_SIZE); }
@@ -76,15 +77,15 @@ GpuSelfContact::GpuSelfContact(const ClothModel& model, const SelfContactSetting
   m_triangleCount = std::uint32_t(triangles.size() / 3);
   m_edgeCount = std::uint32_t(edges.size());
   const std::uint32_t items = m_triangleCount + m_edgeCount;
-  m_tableSize = std::min(kMaxTableSize, std::bit_ceil(std::max(items, 64u)));
+  m_tableSize = std::min(kMaxTableSize, std::bit_ceil(std::max(std::max(m_triangleCount, m_edgeCount), 64u)));
   m_pairCapacity = std::max(kPairsAtLeast, kPairsPerVertex * m_vertexCount);
 
   m_control = buffer(sizeof(kernels::SelfContactControl));
   glClearNamedBufferData(m_control.id(), GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, nullptr);
   m_triangles = buffer(triangles.size_bytes(), triangles.data());
   m_edges = buffer(edges.size_bytes(), edges.data());
-  m_cells = buffer((m_tableSize + 1) * sizeof(std::uint32_t));
-  m_scanBlocks = buffer(workgroups(m_tableSize + 1) * sizeof(std::uint32_t));
+  m_cells = buffer((2 * std::size_t(m_tableSize) + 1) * sizeof(std::uint32_t));
+  m_scanBlocks = buffer(workgroups(2 * std::size_t(m_tableSize) + 1) * sizeof(std::uint32_t));
   m_cellRanks = buffer(std::size_t(items) * sizeof(glm::uvec2));
   m_items = buffer(std::size_t(items) * sizeof(std::uint32_t));
   m_nearest = buffer(std::size_t(m_vertexCount) * sizeof(std::uint32_t));
@@ -112,13 +113,18 @@ void GpuSelfContact::beginFrame(std::span<const glm::vec4> positions) {
     glNamedBufferSubData(m_tangled.id(), 0, GLsizeiptr(words.size() * sizeof(std::uint32_t)), words.data());
   }
   m_anyTangled = anyTangled;
-  // The pairs dropped since the last frame began (the readback waits for the passes).
-  std::uint32_t dropped = 0;
+  // The pairs dropped since the last frame began and the most pairs of a substep (the
+  // readback waits for the passes); a pair buffer that overflowed grows for the next frames.
+  std::uint32_t counts[2] = {};  // droppedPairs, peakPairs
   glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-  gl::readBuffer(m_control, sizeof(dropped), &dropped, offsetof(kernels::SelfContactControl, droppedPairs));
-  m_droppedPairs += dropped;
-  const std::uint32_t zero = 0;
-  glNamedBufferSubData(m_control.id(), offsetof(kernels::SelfContactControl, droppedPairs), sizeof(zero), &zero);
+  gl::readBuffer(m_control, sizeof(counts), counts, offsetof(kernels::SelfContactControl, droppedPairs));
+  m_droppedPairs += counts[0];
+  const std::uint32_t zeros[2] = {};
+  glNamedBufferSubData(m_control.id(), offsetof(kernels::SelfContactControl, droppedPairs), sizeof(zeros), zeros);
+  if (counts[1] > m_pairCapacity) {
+    m_pairCapacity = std::bit_ceil(counts[1] + counts[1] / 4);
+    m_pairs = buffer(std::size_t(m_pairCapacity) * sizeof(kernels::SelfContactPair));
+  }
 }
 
 SelfContactReport GpuSelfContact::report() const {
@@ -144,9 +150,9 @@ void GpuSelfContact::buildGrid(std::uint32_t items) {
   bind(HG_BINDING_SELF_CONTACT_CELL_RANKS, m_cellRanks);
   bind(HG_BINDING_SELF_CONTACT_ITEMS, m_items);
   dispatch(m_programs.grid, grid::kMode, items, 0u);
-  // Exclusive prefix sum of the tableSize + 1 counts: per-workgroup scans, one workgroup
+  // Exclusive prefix sum of the 2 tableSize + 1 counts: per-workgroup scans, one workgroup
   // over the block totals, the block offsets added.
-  const std::size_t entries = std::size_t(m_tableSize) + 1, blocks = workgroups(entries);
+  const std::size_t entries = 2 * std::size_t(m_tableSize) + 1, blocks = workgroups(entries);
   glUseProgram(m_programs.scan.id());
   bind(HG_BINDING_PARTICLE_SCAN, m_cells);
   bind(HG_BINDING_PARTICLE_SCAN_BLOCKS, m_scanBlocks);

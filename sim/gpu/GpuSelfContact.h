@@ -34,7 +34,8 @@ class GpuSelfContact {
   static Result<std::unique_ptr<GpuSelfContact>> create(const ClothModel& model, const SelfContactSettings& settings);
 
   /// At the start of a frame, with the positions there (xyz m, w inverse mass): finds the
-  /// tangles (SelfContact::beginFrame) and uploads them.
+  /// tangles (SelfContact::beginFrame) and uploads them; counts the pairs the last frame
+  /// dropped and grows the pair buffer to the last frame's peak.
   void beginFrame(std::span<const glm::vec4> positions);
   /// After a substep moved the vertices from `start` to `positions` (vec4 per vertex):
   /// corrects `positions` and `velocities` in place. Binds POSITIONS_IN, POSITIONS_OUT and

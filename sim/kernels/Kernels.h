@@ -118,6 +118,7 @@ static_assert(offsetof(SnowMap, texel) == 48);
 static_assert(offsetof(SnowMap, texels) == 64);
 static_assert(sizeof(SelfContactPair) == 64);
 static_assert(offsetof(SelfContactControl, pairDispatch) == 16 && offsetof(SelfContactControl, droppedPairs) == 32);
+static_assert(offsetof(SelfContactControl, peakPairs) == 36);
 static_assert(offsetof(SelfContactControl, moveHistogram) == 48);
 static_assert(sizeof(glm::mat4) == 64);  // std430 mat4: four vec4 columns, as GLM
 

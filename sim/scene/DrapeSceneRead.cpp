@@ -356,7 +356,8 @@ Table<DrapeReading> solverKeys() {
 
   Table<SelfContactSettings> self(
       "Self and cloth-cloth contact: every part of the cloth (every garment) keeps its thickness from every "
-      "other and no substep creates an intersection (sim/cloth/SelfContact.h; CPU backend). true: on with "
+      "other and no substep creates an intersection (sim/cloth/SelfContact.h, sim/gpu/GpuSelfContact.h; both "
+      "backends). true: on with "
       "the defaults");
   self.add("thickness", &SelfContactSettings::thickness, number(between(1e-4, 0.05)), "m",
            "Kept between parts of the cloth that share no vertex");

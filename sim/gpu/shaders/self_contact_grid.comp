@@ -1,7 +1,8 @@
 #version 450 core
 // Self contact on the GPU (docs/methods.md section 8; sim/gpu/GpuSelfContact.cpp): the
-// hashed grid of the substep's start, a counting sort of the items (every triangle by its
-// centroid, then every edge by its midpoint) by table entry, one invocation per item:
+// hashed grids of the substep's start, a counting sort of the items (every triangle by its
+// centroid into the first table, then every edge by its midpoint into the second) by
+// table entry, one invocation per item:
 //  mode 0: the item finds its entry (kernels/self_contact.glslh selfContactCellHash) and
 //          takes a rank in it by an atomic increment of the entry's count (cells[]
 //          cleared to 0 before); an item with a non-finite position takes none;
@@ -22,7 +23,7 @@ layout(std430, binding = HG_BINDING_SELF_CONTACT_CELL_RANKS) buffer CellRanks { 
 layout(std430, binding = HG_BINDING_SELF_CONTACT_ITEMS) writeonly buffer Items { uint items[]; };
 layout(location = 0) uniform uint triangleCount;
 layout(location = 1) uniform uint edgeCount;
-layout(location = 2) uniform uint tableSize;  // a power of two
+layout(location = 2) uniform uint tableSize;  // entries of each table, a power of two
 layout(location = 3) uniform uint mode;
 
 const uint kNoEntry = 0xffffffffu;
@@ -45,7 +46,8 @@ void main() {
       cellRanks[i] = uvec2(kNoEntry, 0u);
       return;
     }
-    uint entry = selfContactCellHash(selfContactCell(centre, control.cellSize), tableSize);
+    uint entry = selfContactCellHash(selfContactCell(centre, control.cellSize), tableSize) +
+                 (i < triangleCount ? 0u : tableSize);
     cellRanks[i] = uvec2(entry, atomicAdd(cells[entry], 1u));
   } else {
     uvec2 entryRank = cellRanks[i];

@@ -2,8 +2,9 @@
 // Self contact on the GPU (docs/methods.md section 8; sim/gpu/GpuSelfContact.cpp): the
 // pairs of the substep, as the CPU backend's SelfContact::findPairs finds them, one
 // invocation per vertex (its vertex-triangle pairs) and per edge (its edge-edge pairs
-// with higher-numbered edges). Candidates are the items of the hashed grid's entries of
-// the 27 cells around the vertex (or the edge's midpoint), each entry visited once;
+// with higher-numbered edges). Candidates are the items of the entries of the 27 cells
+// around the vertex in the triangles' table (around the edge's midpoint in the edges'
+// table), each entry visited once;
 // for every pair closer than the query radius at the start the nearest distance of its
 // four vertices is lowered (atomicMin), and a pair that the substep may have brought
 // within the thickness is appended for the separation (a pair past the capacity is
@@ -91,18 +92,17 @@ void main() {
   for (int dz = -1; dz <= 1; ++dz)
     for (int dy = -1; dy <= 1; ++dy)
       for (int dx = -1; dx <= 1; ++dx) {
-        uint entry = selfContactCellHash(home + ivec3(dx, dy, dz), tableSize);
+        uint entry = selfContactCellHash(home + ivec3(dx, dy, dz), tableSize) + (isVertex ? 0u : tableSize);
         bool seen = false;
         for (uint k = 0u; k < visitedCount; ++k) seen = seen || visited[k] == entry;
         if (seen) continue;
         visited[visitedCount++] = entry;
         for (uint k = cells[entry]; k < cells[entry + 1u]; ++k) {
           uint item = items[k];
-          if (isVertex) {
-            if (item < triangleCount) vertexTriangle(i, item, queryRadius);
-          } else if (item >= triangleCount && item - triangleCount > edge) {
+          if (isVertex)
+            vertexTriangle(i, item, queryRadius);
+          else if (item - triangleCount > edge)
             edgeEdge(e, item - triangleCount, queryRadius);
-          }
         }
       }
 }

@@ -11,7 +11,7 @@
 //  mode 4, per vertex: the displacement over the substep truncated to the vertex's bound
 //          (free, untangled vertices) and the velocity changed by the position change
 //          since POSITIONS_BEFORE over dt;
-//  mode 5, one invocation: the workgroups of the pair pass.
+//  mode 5, one invocation: the workgroups of the pair pass; the peak pair count.
 // Sums are fixed point in integer atomics (2^-26 m for corrections, 2^-20 for the unit
 // push directions): exact, so the result does not depend on the order of the atomics.
 #include "kernels/self_contact.glslh"
@@ -127,6 +127,7 @@ void main() {
     positions[i].xyz = truncated;
     velocities[i].xyz += (truncated - previous) / dt;
   } else if (i == 0u) {
+    control.peakPairs = max(control.peakPairs, control.pairCount);
     control.pairDispatch = uvec4((min(control.pairCount, count) + uint(HG_WORKGROUP_SIZE) - 1u) / uint(HG_WORKGROUP_SIZE), 1u, 1u, 0u);
   }
 }
