@@ -35,7 +35,7 @@ constexpr GLint kCount = 0, kMode = 1;
 constexpr std::uint32_t kMaxTableSize = 1u << 20;
 /// Pairs the pair buffer holds per vertex at first (a cloth pressed onto another layer has
 /// a few); a frame whose substeps found more grows it for the frames after.
-constexpr std::uint32_t kPairsPerVertex = 8, kPairsAtLeast = 4096;
+constexpr std::uint32_t kPairsPerVertex = 16, kPairsAtLeast = 4096;
 
 GLuint workgroups(std::size_t count) { return GLuint((count + HG_WORKGROUP_SIZE - 1) / HG_WORKGROUP_SIZE); }
 
@@ -114,7 +114,7 @@ void GpuSelfContact::beginFrame(std::span<const glm::vec4> positions) {
   }
   m_anyTangled = anyTangled;
   // The pairs dropped since the last frame began and the most pairs of a substep (the
-  // readback waits for the passes); a pair buffer that overflowed grows for the next frames.
+  // readback waits for the passes); a pair buffer that overflowed grows to twice the peak.
   std::uint32_t counts[2] = {};  // droppedPairs, peakPairs
   glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
   gl::readBuffer(m_control, sizeof(counts), counts, offsetof(kernels::SelfContactControl, droppedPairs));
@@ -122,7 +122,7 @@ void GpuSelfContact::beginFrame(std::span<const glm::vec4> positions) {
   const std::uint32_t zeros[2] = {};
   glNamedBufferSubData(m_control.id(), offsetof(kernels::SelfContactControl, droppedPairs), sizeof(zeros), zeros);
   if (counts[1] > m_pairCapacity) {
-    m_pairCapacity = std::bit_ceil(counts[1] + counts[1] / 4);
+    m_pairCapacity = std::bit_ceil(2 * counts[1]);
     m_pairs = buffer(std::size_t(m_pairCapacity) * sizeof(kernels::SelfContactPair));
   }
 }

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "sim/cloth/CpuClothSolver.h"
+#include "sim/geometry/TriangleIntersections.h"
 #include "sim/motion/CharacterIO.h"
 #include "sim/scene/DrapeBody.h"
 #include "sim/scene/DrapeFabric.h"
@@ -472,6 +473,33 @@ TEST_P(OutfitSceneHash, IsTheSameForAnyThreadCountAndHeapAndPinned) {
   const std::string two = outfitHash(path, 2);
   EXPECT_EQ(one, two) << "1 vs 2 threads";
   EXPECT_EQ(one, GetParam().hash);
+}
+
+// scenes/sheet_folds_on_ground.json: an upright sheet falls and piles up in folds with
+// self contact, without a single intersecting triangle pair (exact) at every 10th frame
+// (the GPU backend runs a coarse copy in tests/cloth/SelfContactGLTest.cpp).
+TEST(ShippedFoldScene, PilesUpWithoutIntersectionsAtEvery10thFrame) {
+  auto loaded = loadDrapeScene(kScenes / "sheet_folds_on_ground.json");
+  ASSERT_TRUE(loaded) << loaded.error().message;
+  DrapeScene scene = std::move(loaded).value();
+  ASSERT_TRUE(scene.settings.selfContact.enabled);
+  const ClothSolverFactory cpu = [](std::shared_ptr<const ClothModel> model, const ClothSettings& settings) {
+    return createCpuClothSolver(std::move(model), settings);
+  };
+  auto prepared = PreparedDrape::prepare(scene, cpu);
+  ASSERT_TRUE(prepared) << prepared.error().message;
+  ASSERT_TRUE(prepared->createSolver(cpu));
+  const std::vector<std::uint32_t>& triangles = prepared->model()->triangles;
+  float lowest = 1e30f;
+  for (int frame = 1; frame <= 50; ++frame) {  // it lands at about frame 33
+    const Result<StepStatus> status = prepared->advance();
+    ASSERT_TRUE(status && *status == StepStatus::Ok) << "frame " << frame;
+    if (frame % 10 != 0) continue;
+    const ClothState state = prepared->solver().readState();
+    EXPECT_EQ(countSelfIntersections(state.positions, triangles), 0u) << "frame " << frame;
+    for (const glm::vec4& p : state.positions) lowest = std::min(lowest, p.y);
+  }
+  EXPECT_LT(lowest, 0.01f) << "it landed";
 }
 
 INSTANTIATE_TEST_SUITE_P(Shipped, OutfitSceneHash,

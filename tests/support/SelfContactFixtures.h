@@ -113,4 +113,29 @@ inline std::shared_ptr<const ClothModel> tangledLayers(ClothSettings& settings) 
   return model;
 }
 
+/// An upright square sheet (0.6 m, 13 x 13 vertices, 5 cm apart, nothing pinned) whose
+/// bottom edge is 5 cm above the ground and whose top leans 2 cm toward +z, so that it
+/// folds onto itself when it lands (a coarse sheets_folds_on_ground.json).
+inline std::shared_ptr<const ClothModel> uprightSheet() {
+  TriangleMesh mesh = squareSheetMesh(13, 0.6f, {0.0f, 0.0f, 0.0f});
+  for (glm::vec3& p : mesh.positions) {
+    const float height = p.z + 0.3f;  // 0 .. 0.6 m up the sheet
+    p = glm::vec3(p.x, 0.05f + height, 0.02f * height / 0.6f);
+  }
+  auto model = buildClothModel(mesh, ClothMaterial{}, {});
+  EXPECT_TRUE(model) << model.error().message;
+  return std::make_shared<const ClothModel>(std::move(model).value());
+}
+
+/// The settings of the fold: the projective integrator (10 substeps, 30 iterations), the
+/// ground at y = 0, gravity, damping 0.3 1/s.
+inline ClothSettings foldSettings(bool selfContact) {
+  ClothSettings s = contactSettings(selfContact, ClothIntegrator::ProjectiveJacobi, {0.0f, -9.81f, 0.0f});
+  s.colliders.grounds = {GroundCollider{}};
+  s.solverIterations = 30;
+  s.velocityDamping = 0.3f;
+  s.contactOffset = 0.004f;
+  return s;
+}
+
 }  // namespace hg::test
