@@ -11,6 +11,7 @@
 
 #include "sim/core/Finite.h"
 #include "sim/gpu/GlPassState.h"
+#include "sim/gpu/GpuScan.h"
 #include "sim/gpu/GpuShaders.h"
 
 namespace hg {
@@ -19,9 +20,6 @@ namespace {
 // Uniform locations, as declared in sim/gpu/shaders/particle_skin_*.comp.
 namespace grid {  // particle_skin_grid.comp, particle_skin_neighbours.comp (+ particle_skin_grid.glsl)
 constexpr GLint kCount = 0, kMode = 1, kOrigin = 2, kDims = 3, kInteractionGap = 4;
-}
-namespace scan {  // particle_skin_scan.comp
-constexpr GLint kCount = 0, kMode = 1;
 }
 namespace links {  // particle_skin_links.comp
 constexpr GLint kCount = 0, kFinestRadius = 1, kSpringStiffness = 2, kSpringDamping = 3;
@@ -100,21 +98,10 @@ Result<SearchPrograms> buildSearchPrograms(const gl::ShaderRegistry& registry) {
   return programs;
 }
 
-/// Exclusive prefix sum of `count` uints of `data` in place (particle_skin_scan.comp):
-/// per-workgroup scans, one workgroup over the block totals, the block offsets added.
+/// Exclusive prefix sum of `count` uints of `data` in place (sim/gpu/GpuScan.h).
 void exclusiveScan(const gl::Program& program, const gl::Buffer& data, std::size_t count) {
-  const std::size_t blocks = workgroups(count);
-  const gl::Buffer blockSums = makeBuffer(blocks * sizeof(std::uint32_t));
-  glUseProgram(program.id());
-  bind(HG_BINDING_PARTICLE_SCAN, data);
-  bind(HG_BINDING_PARTICLE_SCAN_BLOCKS, blockSums);
-  const std::pair<std::size_t, GLuint> passes[] = {{count, 0u}, {blocks, 1u}, {count, 2u}};
-  for (const auto& [elements, mode] : passes) {
-    glUniform1ui(scan::kCount, GLuint(elements));
-    glUniform1ui(scan::kMode, mode);
-    glDispatchCompute(mode == 1u ? 1u : GLuint(blocks), 1, 1);
-    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-  }
+  const gl::Buffer blockSums = makeBuffer(workgroups(count) * sizeof(std::uint32_t));
+  exclusiveScanInPlace(program, data, blockSums, count);
 }
 
 /// The CSR of interacting pairs, on the GPU.

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "sim/cloth/ClothModel.h"
+#include "sim/gpu/GpuScan.h"
 #include "sim/gpu/GpuShaders.h"
 #include "sim/kernels/Kernels.h"
 
@@ -26,9 +27,6 @@ namespace separate {
 constexpr GLint kCount = 0, kMode = 1, kThickness = 2, kFriction = 3, kDt = 4;
 constexpr std::uint32_t kPairs = 0, kApplyPairs = 1, kTangles = 2, kApplyTangles = 3, kTruncate = 4, kDispatch = 5;
 }  // namespace separate
-namespace scan {  // particle_skin_scan.comp, a general exclusive prefix sum
-constexpr GLint kCount = 0, kMode = 1;
-}
 
 /// The most entries of each of the hashed grid's two tables (triangles, edges): the prefix
 /// sum's block totals then stay within one dispatch's workgroups (2^21 / 64 = 32768).
@@ -150,19 +148,7 @@ void GpuSelfContact::buildGrid(std::uint32_t items) {
   bind(HG_BINDING_SELF_CONTACT_CELL_RANKS, m_cellRanks);
   bind(HG_BINDING_SELF_CONTACT_ITEMS, m_items);
   dispatch(m_programs.grid, grid::kMode, items, 0u);
-  // Exclusive prefix sum of the 2 tableSize + 1 counts: per-workgroup scans, one workgroup
-  // over the block totals, the block offsets added.
-  const std::size_t entries = 2 * std::size_t(m_tableSize) + 1, blocks = workgroups(entries);
-  glUseProgram(m_programs.scan.id());
-  bind(HG_BINDING_PARTICLE_SCAN, m_cells);
-  bind(HG_BINDING_PARTICLE_SCAN_BLOCKS, m_scanBlocks);
-  const std::pair<std::size_t, GLuint> passes[] = {{entries, 0u}, {blocks, 1u}, {entries, 2u}};
-  for (const auto& [elements, mode] : passes) {
-    glUniform1ui(scan::kCount, GLuint(elements));
-    glUniform1ui(scan::kMode, mode);
-    glDispatchCompute(mode == 1u ? 1u : GLuint(blocks), 1, 1);
-    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-  }
+  exclusiveScanInPlace(m_programs.scan, m_cells, m_scanBlocks, 2 * std::size_t(m_tableSize) + 1);
   dispatch(m_programs.grid, grid::kMode, items, 1u);
 }
 
