@@ -60,8 +60,13 @@ struct GarmentSpec {
 };
 
 struct DressingSettings {
-  float edgeLength = 0.02f;       ///< m, target triangle edge of the panels
-  float clearance = 0.012f;       ///< m kept between the placed panels and the body
+  float edgeLength = 0.02f;  ///< m, target triangle edge of the panels
+  float clearance = 0.012f;  ///< m kept between the placed panels and the body
+  /// m added to the clearance per layer (GarmentSpec::layer, else the place in the outfit),
+  /// so that outer garments start outside inner ones (sewing runs without self contact).
+  /// 0: every garment at the clearance (the shipped outfit of a skirt under a T-shirt sews
+  /// with 68 tangled pairs at 0 and 755 at 2.5 cm; a jacket over a T-shirt needs it).
+  float layerGap = 0.0f;
   float seamStiffness = 1500.0f;  ///< N/m of each rest-length-0 seam spring
   float seamDamping = 0.01f;      ///< N s/m axial damping of the seam springs
   float sewingDamping = 10.0f;    ///< 1/s velocity damping while sewing (settles the panels)
