@@ -221,7 +221,8 @@ SelfContactStep SelfContact::apply(std::span<const glm::vec4> start, std::span<g
   step.pairs = m_pairs.size();
   // The push that untangles moves positions only: it is not a velocity.
   if (!m_tangles.empty()) pushTangledApart(start, positions);
-  const std::vector<glm::vec4> before(positions.begin(), positions.end());
+  m_before.assign(positions.begin(), positions.end());
+  const std::vector<glm::vec4>& before = m_before;
   step.separated = separate(positions);
   for (std::int64_t i = 0; i < n; ++i) {
     if (!(positions[i].w > 0.0f) || m_tangled[i]) {  // pinned (kinematic) or untangling: free

@@ -126,6 +126,7 @@ class SelfContact {
   std::vector<float> m_nearest;                         ///< per vertex, m
   std::vector<float> m_moves;                           ///< per vertex: the substep's displacement, m
   std::vector<glm::vec4> m_corrections;                 ///< per vertex: sum (xyz) and count (w)
+  std::vector<glm::vec4> m_before;                      ///< scratch of apply(): positions before the separation
   std::vector<std::array<std::uint32_t, 2>> m_tangles;  ///< intersecting triangle pairs of this frame
   std::vector<std::uint8_t> m_tangled;                  ///< per vertex: part of a tangle
   SelfContactReport m_report;
