@@ -198,15 +198,13 @@ std::size_t SelfContact::separate(std::span<glm::vec4> positions) {
 }
 
 float SelfContact::queryRadius() {
-  // The 99th percentile of the moves, from their histogram as the GPU backend takes it
-  // (kernels/self_contact.glslh queryRadiusOfBucket).
+  // The exact 99th percentile of the moves (the GPU backend rounds it up to its histogram
+  // bucket's upper edge: kernels/self_contact.glslh queryRadiusOfBucket).
   if (m_moves.empty()) return 2.0f * m_settings.thickness;
-  std::array<std::uint32_t, HG_SELF_CONTACT_MOVE_BUCKETS> histogram{};
-  for (float move : m_moves) ++histogram[kernels::moveBucket(move)];
-  const std::uint32_t rank = kernels::queryMoveRank(std::uint32_t(m_moves.size()));
-  std::uint32_t bucket = 0, below = histogram[0];
-  while (below <= rank) below += histogram[++bucket];
-  return kernels::queryRadiusOfBucket(bucket, m_settings.thickness);
+  m_sortedMoves = m_moves;
+  const auto at = m_sortedMoves.begin() + std::ptrdiff_t(kernels::queryMoveRank(std::uint32_t(m_moves.size())));
+  std::nth_element(m_sortedMoves.begin(), at, m_sortedMoves.end());
+  return kernels::queryRadiusOfMove(*at, m_settings.thickness);
 }
 
 SelfContactStep SelfContact::apply(std::span<const glm::vec4> start, std::span<glm::vec4> positions,

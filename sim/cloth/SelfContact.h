@@ -125,6 +125,7 @@ class SelfContact {
   std::vector<Pair> m_pairs;                            ///< scratch of one substep
   std::vector<float> m_nearest;                         ///< per vertex, m
   std::vector<float> m_moves;                           ///< per vertex: the substep's displacement, m
+  std::vector<float> m_sortedMoves;                     ///< scratch of queryRadius()
   std::vector<glm::vec4> m_corrections;                 ///< per vertex: sum (xyz) and count (w)
   std::vector<glm::vec4> m_before;                      ///< scratch of apply(): positions before the separation
   std::vector<std::array<std::uint32_t, 2>> m_tangles;  ///< intersecting triangle pairs of this frame

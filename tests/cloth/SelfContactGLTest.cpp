@@ -90,7 +90,8 @@ TEST_F(SelfContactCrossCheckGLTest, AnOuterLayerStartedThroughTheInnerOneIsUntan
 
 TEST_F(SelfContactCrossCheckGLTest, PressedSheetsAgreeWithTheCpuBackend) {
   // Six frames of the stacked sheets under 5 g on both integrators: the same kernels, so
-  // the backends differ by rounding (float sums on the CPU, fixed point on the GPU), which
+  // the backends differ by rounding (float sums on the CPU, fixed point on the GPU; the GPU's
+  // query radius rounded up to its histogram bucket), which
   // contact amplifies a little.
   for (ClothIntegrator integrator : {ClothIntegrator::SymplecticEuler, ClothIntegrator::ProjectiveJacobi}) {
     const ClothSettings settings = contactSettings(true, integrator, {0.0f, -50.0f, 0.0f});

@@ -102,9 +102,9 @@ TEST(SelfContactKernel, QueryRadiusComesFromThe99thPercentileBucket) {
   EXPECT_EQ(moveBucket(std::nanf("")), HG_SELF_CONTACT_MOVE_BUCKETS - 1u);
   const float thickness = 0.003f;
   for (float move : {0.0f, 1e-4f, 2e-3f, 7e-3f}) {
-    // The radius of a move's bucket is at least the exact formula's and at most one bucket above it.
+    // The GPU radius (of the move's bucket) is at least the CPU's (of the move) and at most 2.2 buckets above it.
     const float radius = queryRadiusOfBucket(moveBucket(move), thickness);
-    const float exact = std::max(2.0f * thickness, thickness + 2.2f * move);
+    const float exact = queryRadiusOfMove(move, thickness);
     EXPECT_GE(radius, exact) << move;
     EXPECT_LE(radius, exact + 2.2f * HG_SELF_CONTACT_MOVE_BUCKET + 1e-7f) << move;
   }

@@ -505,7 +505,7 @@ TEST(ShippedFoldScene, PilesUpWithoutIntersectionsAtEvery10thFrame) {
 INSTANTIATE_TEST_SUITE_P(Shipped, OutfitSceneHash,
                          ::testing::Values(PinnedOutfit{"outfit_on_mannequin.json", "dd88542b34d137fd"},
                                            PinnedOutfit{"outfit_posed_from_bvh.json", "ccf5c3448f4b92ba"},
-                                           PinnedOutfit{"outfit_arms_down.json", "bb6cf04579cecc47"}),
+                                           PinnedOutfit{"outfit_arms_down.json", "e1923fd4054c3cb2"}),
                          [](const ::testing::TestParamInfo<PinnedOutfit>& param) {
                            std::string name = param.param.scene;
                            return name.substr(0, name.find('.'));

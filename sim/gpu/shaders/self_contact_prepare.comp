@@ -5,8 +5,8 @@
 //          histogram and its nearest distance reset to the largest query radius; the
 //          edge's length at the start into the longest edge (atomicMax of float bits,
 //          which order as the floats do for lengths >= 0);
-//  mode 1, one invocation: the query radius from the histogram (its 99th percentile, as
-//          the CPU backend takes it) and the hashed grid's cell size, query radius +
+//  mode 1, one invocation: the query radius from the histogram (its 99th percentile,
+//          rounded up to its bucket's upper edge) and the hashed grid's cell size, query radius +
 //          longest edge (x 1.01 against rounding), so that a vertex within the query
 //          radius of a triangle lies within one cell of the triangle's centroid along each
 //          axis, and two edges within it have their midpoints so.
