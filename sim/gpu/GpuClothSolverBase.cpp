@@ -51,6 +51,14 @@ Status GpuClothSolverBase::enableSelfContact() {
   return Status::success();
 }
 
+void GpuClothSolverBase::beginSelfContactFrame() {
+  if (!m_selfContact) return;
+  m_frameStart.resize(m_model->vertexCount());  // positions only: the tangle analysis needs no velocities
+  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+  gl::readBuffer(positionsBuffer(), m_frameStart.size() * sizeof(glm::vec4), m_frameStart.data());
+  m_selfContact->beginFrame(m_frameStart);
+}
+
 void GpuClothSolverBase::resolveBodyFeatures() {
   const GLuint vertexGroups = groupsFor(m_model->vertexCount());
   if (vertexGroups == 0) return;

@@ -96,10 +96,8 @@ class GpuClothSolverBase : public ClothSolver {
   void dispatchPlasticity(const kernels::ClothStepParams& params, const gl::Buffer& positions,
                           GLuint elementGroups) const;
   /// Start of advance() with self contact: the tangle analysis of the frame's start (one
-  /// readback of the state).
-  void beginSelfContactFrame() {
-    if (m_selfContact) m_selfContact->beginFrame(readState().positions);
-  }
+  /// readback of the positions).
+  void beginSelfContactFrame();
   /// With self contact: after a substep moved the state from `start` to `positions`.
   void applySelfContact(const gl::Buffer& start, const gl::Buffer& positions, const gl::Buffer& velocities, float dt) {
     if (m_selfContact) m_selfContact->apply(start, positions, velocities, dt);
@@ -109,6 +107,7 @@ class GpuClothSolverBase : public ClothSolver {
 
   GpuClothSharedPrograms m_sharedPrograms;
   std::unique_ptr<GpuSelfContact> m_selfContact;  ///< with settings().selfContact.enabled
+  std::vector<glm::vec4> m_frameStart;            ///< beginSelfContactFrame's readback of the positions
   gl::Buffer m_params, m_springOffsets, m_springEntries, m_springs, m_hingeOffsets, m_hingeEntries, m_hinges, m_status,
       m_elementForces;
   /// The body's signed distance values (settings().colliders.distanceGrid) as an R32F 3D texture (one

@@ -80,7 +80,6 @@ class GpuProjectiveClothSolver final : public GpuClothSolverBase {
       glUseProgram(m_programs.finish.id());
       bind(HG_BINDING_PD_CURRENT, m_iterates[m_base]);
       bind(HG_BINDING_POSITIONS_OUT, m_positions);
-      bind(HG_BINDING_VELOCITIES_OUT, m_velocities);
       glDispatchCompute(vertexGroups, 1, 1);
       glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
       applySelfContact(m_start, m_positions, m_velocities, params.dt);

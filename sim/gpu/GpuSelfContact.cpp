@@ -97,6 +97,27 @@ GpuSelfContact::GpuSelfContact(const ClothModel& model, const SelfContactSetting
   layers.resize(m_vertexCount, 0u);  // empty: one layer
   m_layers = buffer(layers.size() * sizeof(std::uint32_t), layers.data());
   m_before = buffer(std::size_t(m_vertexCount) * sizeof(glm::vec4));
+  setConstantUniforms();
+}
+
+void GpuSelfContact::setConstantUniforms() const {
+  const SelfContactSettings& settings = m_frameAnalysis.settings();
+  const GLuint prepareProgram = m_programs.prepare.id(), gridProgram = m_programs.grid.id(),
+               pairsProgram = m_programs.pairs.id(), separateProgram = m_programs.separate.id();
+  glProgramUniform1ui(prepareProgram, prepare::kVertexCount, m_vertexCount);
+  glProgramUniform1ui(prepareProgram, prepare::kEdgeCount, m_edgeCount);
+  glProgramUniform1f(prepareProgram, prepare::kThickness, settings.thickness);
+  glProgramUniform1ui(gridProgram, grid::kTriangleCount, m_triangleCount);
+  glProgramUniform1ui(gridProgram, grid::kEdgeCount, m_edgeCount);
+  glProgramUniform1ui(gridProgram, grid::kTableSize, m_tableSize);
+  glProgramUniform1ui(pairsProgram, pairs::kVertexCount, m_vertexCount);
+  glProgramUniform1ui(pairsProgram, pairs::kTriangleCount, m_triangleCount);
+  glProgramUniform1ui(pairsProgram, pairs::kEdgeCount, m_edgeCount);
+  glProgramUniform1ui(pairsProgram, pairs::kTableSize, m_tableSize);
+  glProgramUniform1f(pairsProgram, pairs::kThickness, settings.thickness);
+  glProgramUniform1ui(pairsProgram, pairs::kPairCapacity, m_pairCapacity);
+  glProgramUniform1f(separateProgram, separate::kThickness, settings.thickness);
+  glProgramUniform1f(separateProgram, separate::kFriction, settings.friction);
 }
 
 void GpuSelfContact::beginFrame(std::span<const glm::vec4> positions) {
@@ -122,6 +143,7 @@ void GpuSelfContact::beginFrame(std::span<const glm::vec4> positions) {
   if (counts[1] > m_pairCapacity) {
     m_pairCapacity = std::bit_ceil(2 * counts[1]);
     m_pairs = buffer(std::size_t(m_pairCapacity) * sizeof(kernels::SelfContactPair));
+    glProgramUniform1ui(m_programs.pairs.id(), pairs::kPairCapacity, m_pairCapacity);
   }
 }
 
@@ -139,11 +161,9 @@ void GpuSelfContact::dispatch(const gl::Program& program, GLint modeLocation, st
   glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
 }
 
-void GpuSelfContact::buildGrid(std::uint32_t items) {
+void GpuSelfContact::buildGrid() {
+  const std::size_t items = std::size_t(m_triangleCount) + m_edgeCount;
   glClearNamedBufferData(m_cells.id(), GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, nullptr);
-  glProgramUniform1ui(m_programs.grid.id(), grid::kTriangleCount, m_triangleCount);
-  glProgramUniform1ui(m_programs.grid.id(), grid::kEdgeCount, m_edgeCount);
-  glProgramUniform1ui(m_programs.grid.id(), grid::kTableSize, m_tableSize);
   bind(HG_BINDING_SELF_CONTACT_CELLS, m_cells);
   bind(HG_BINDING_SELF_CONTACT_CELL_RANKS, m_cellRanks);
   bind(HG_BINDING_SELF_CONTACT_ITEMS, m_items);
@@ -155,7 +175,6 @@ void GpuSelfContact::buildGrid(std::uint32_t items) {
 void GpuSelfContact::apply(const gl::Buffer& start, const gl::Buffer& positions, const gl::Buffer& velocities,
                            float dt) {
   if (m_vertexCount == 0) return;
-  const SelfContactSettings& settings = m_frameAnalysis.settings();
   // Clear the substep's fields of the control block (not droppedPairs) and its histogram.
   glClearNamedBufferSubData(m_control.id(), GL_R32UI, 0, offsetof(kernels::SelfContactControl, droppedPairs),
                             GL_RED_INTEGER, GL_UNSIGNED_INT, nullptr);
@@ -171,32 +190,19 @@ void GpuSelfContact::apply(const gl::Buffer& start, const gl::Buffer& positions,
   bind(HG_BINDING_SELF_CONTACT_NEAREST, m_nearest);
 
   // 1. Query radius and cell size.
-  const GLuint prepareProgram = m_programs.prepare.id();
-  glProgramUniform1ui(prepareProgram, prepare::kVertexCount, m_vertexCount);
-  glProgramUniform1ui(prepareProgram, prepare::kEdgeCount, m_edgeCount);
-  glProgramUniform1f(prepareProgram, prepare::kThickness, settings.thickness);
   dispatch(m_programs.prepare, prepare::kMode, std::max(m_vertexCount, m_edgeCount), 0u);
   dispatch(m_programs.prepare, prepare::kMode, 1, 1u);
 
   // 2. The grid; 3. the pairs.
-  buildGrid(m_triangleCount + m_edgeCount);
-  const GLuint pairsProgram = m_programs.pairs.id();
-  glProgramUniform1ui(pairsProgram, pairs::kVertexCount, m_vertexCount);
-  glProgramUniform1ui(pairsProgram, pairs::kTriangleCount, m_triangleCount);
-  glProgramUniform1ui(pairsProgram, pairs::kEdgeCount, m_edgeCount);
-  glProgramUniform1ui(pairsProgram, pairs::kTableSize, m_tableSize);
-  glProgramUniform1f(pairsProgram, pairs::kThickness, settings.thickness);
-  glProgramUniform1ui(pairsProgram, pairs::kPairCapacity, m_pairCapacity);
+  buildGrid();
   bind(HG_BINDING_SELF_CONTACT_PAIRS, m_pairs);
   bind(HG_BINDING_SELF_CONTACT_TANGLED, m_tangled);
-  glUseProgram(pairsProgram);
+  glUseProgram(m_programs.pairs.id());
   glDispatchCompute(workgroups(std::size_t(m_vertexCount) + m_edgeCount), 1, 1);
   glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
 
   // 4. Untangling push, separation, truncation.
   const GLuint separateProgram = m_programs.separate.id();
-  glProgramUniform1f(separateProgram, separate::kThickness, settings.thickness);
-  glProgramUniform1f(separateProgram, separate::kFriction, settings.friction);
   glProgramUniform1f(separateProgram, separate::kDt, dt);
   bind(HG_BINDING_SELF_CONTACT_CORRECTIONS, m_corrections);
   bind(HG_BINDING_SELF_CONTACT_TANGLES, m_tangles);
@@ -214,7 +220,7 @@ void GpuSelfContact::apply(const gl::Buffer& start, const gl::Buffer& positions,
   glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
   run(separate::kDispatch, 1, m_pairCapacity);
   glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, m_control.id());
-  for (int pass = 0; pass < settings.iterations; ++pass) {
+  for (int pass = 0; pass < m_frameAnalysis.settings().iterations; ++pass) {
     glProgramUniform1ui(separateProgram, separate::kCount, m_pairCapacity);  // mode 0: the pairs' capacity
     glUseProgram(separateProgram);
     glUniform1ui(separate::kMode, separate::kPairs);

@@ -50,7 +50,10 @@ class GpuSelfContact {
     gl::Program prepare, grid, scan, pairs, separate;
   };
   GpuSelfContact(const ClothModel& model, const SelfContactSettings& settings, Programs programs);
-  void buildGrid(std::uint32_t items);
+  /// The uniforms that stay for the model's life (counts, table size, thickness, friction;
+  /// the pair capacity is set again when the pair buffer grows).
+  void setConstantUniforms() const;
+  void buildGrid();
   /// One invocation per element, the mode uniform at `modeLocation`, then a barrier.
   static void dispatch(const gl::Program& program, GLint modeLocation, std::size_t invocations, std::uint32_t mode);
 
