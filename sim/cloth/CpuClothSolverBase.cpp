@@ -18,7 +18,7 @@ CpuClothSolverBase::CpuClothSolverBase(std::shared_ptr<const ClothModel> model, 
 
 void CpuClothSolverBase::applySelfContact(std::span<const glm::vec4> start, ClothState& state,
                                           const kernels::ClothStepParams& params) {
-  m_selfContact->apply(start, state.positions, state.velocities, params.dt);
+  m_selfContact->apply(start, state.positions, state.velocities, params.dt, threads());
 }
 
 void CpuClothSolverBase::writeState(const ClothState& state) {

@@ -1,21 +1,17 @@
 #include "sim/cloth/SelfContact.h"
 
+#include <omp.h>
+
 #include <algorithm>
 #include <array>
 #include <cassert>
+#include <cmath>
 
 #include "sim/cloth/ClothModel.h"
 #include "sim/geometry/TriangleIntersections.h"
-#include "sim/geometry/TrianglePairsNear.h"
 
 namespace hg {
 namespace {
-
-bool hasVertex(const std::uint32_t* triangle, std::uint32_t v) {
-  return triangle[0] == v || triangle[1] == v || triangle[2] == v;
-}
-
-bool shareVertex(glm::uvec2 e, glm::uvec2 f) { return e.x == f.x || e.x == f.y || e.y == f.x || e.y == f.y; }
 
 glm::vec3 at(std::span<const glm::vec4> x, std::uint32_t v) { return glm::vec3(x[v]); }
 
@@ -115,60 +111,107 @@ void SelfContact::pushTangledApart(std::span<const glm::vec4> start, std::span<g
   }
 }
 
-void SelfContact::addPair(std::span<const glm::vec4> x, glm::uvec4 vertices, glm::vec4 weights, float queryRadius) {
+inline bool SelfContact::testPair(std::span<const glm::vec4> x, glm::uvec4 vertices, glm::vec4 weights,
+                                  float queryRadius, std::span<float> nearest, Pair& pair) const {
   const glm::vec3 separation =
       kernels::pairSeparation(weights, at(x, vertices.x), at(x, vertices.y), at(x, vertices.z), at(x, vertices.w));
   const float distance = glm::length(separation);
-  if (!(distance < queryRadius)) return;
+  if (!(distance < queryRadius)) return false;
+  for (int k = 0; k < 4; ++k) nearest[vertices[k]] = std::min(nearest[vertices[k]], distance);
+  if (!(distance - 2.0f * m_largestMove < m_settings.thickness)) return false;  // not even at the fastest
   float reach = 0.0f;  // how much the substep can have shortened the pair: 2 x its largest move
-  for (int k = 0; k < 4; ++k) {
-    m_nearest[vertices[k]] = std::min(m_nearest[vertices[k]], distance);
-    reach = std::max(reach, 2.0f * m_moves[vertices[k]]);
-  }
+  for (int k = 0; k < 4; ++k) reach = std::max(reach, 2.0f * m_moves[vertices[k]]);
   const bool tangled = m_tangled[vertices.x] || m_tangled[vertices.y] || m_tangled[vertices.z] || m_tangled[vertices.w];
-  if (distance > 0.0f && distance - reach < m_settings.thickness && !tangled)
-    m_pairs.push_back({vertices, weights, separation, separation / distance});
+  if (!(distance > 0.0f && distance - reach < m_settings.thickness && !tangled)) return false;
+  pair = {vertices, weights, separation, separation / distance};
+  return true;
 }
 
-void SelfContact::addVertexTriangle(std::span<const glm::vec4> x, std::uint32_t v, std::uint32_t triangle,
-                                    float queryRadius) {
+inline bool SelfContact::testVertexTriangle(std::span<const glm::vec4> x, std::uint32_t v, std::uint32_t triangle,
+                                            float queryRadius, std::span<float> nearest, Pair& pair) const {
   const std::uint32_t* t = m_triangles.data() + 3 * std::size_t(triangle);
   const glm::vec3 p = at(x, v);
   const glm::vec3 lo = glm::min(glm::min(at(x, t[0]), at(x, t[1])), at(x, t[2])) - queryRadius;
   const glm::vec3 hi = glm::max(glm::max(at(x, t[0]), at(x, t[1])), at(x, t[2])) + queryRadius;
-  if (!glm::all(glm::lessThanEqual(lo, p)) || !glm::all(glm::lessThanEqual(p, hi))) return;
+  if (!glm::all(glm::lessThanEqual(lo, p)) || !glm::all(glm::lessThanEqual(p, hi))) return false;
   const glm::uvec4 vertices(v, t[0], t[1], t[2]);
-  addPair(x, vertices, kernels::vertexTriangleWeights(at(x, v), at(x, t[0]), at(x, t[1]), at(x, t[2])), queryRadius);
+  return testPair(x, vertices, kernels::vertexTriangleWeights(p, at(x, t[0]), at(x, t[1]), at(x, t[2])), queryRadius,
+                  nearest, pair);
 }
 
-void SelfContact::addEdgeEdge(std::span<const glm::vec4> x, std::uint32_t e, std::uint32_t f, float queryRadius) {
+inline bool SelfContact::testEdgeEdge(std::span<const glm::vec4> x, std::uint32_t e, std::uint32_t f, float queryRadius,
+                                      std::span<float> nearest, Pair& pair) const {
   const glm::uvec2 a = m_edges[e], b = m_edges[f];
-  if (shareVertex(a, b) || !segmentBoxesNear(at(x, a.x), at(x, a.y), at(x, b.x), at(x, b.y), queryRadius)) return;
+  if (!segmentBoxesNear(at(x, a.x), at(x, a.y), at(x, b.x), at(x, b.y), queryRadius)) return false;
   const glm::uvec4 vertices(a.x, a.y, b.x, b.y);
-  addPair(x, vertices, kernels::edgeEdgeWeights(at(x, a.x), at(x, a.y), at(x, b.x), at(x, b.y)), queryRadius);
+  return testPair(x, vertices, kernels::edgeEdgeWeights(at(x, a.x), at(x, a.y), at(x, b.x), at(x, b.y)), queryRadius,
+                  nearest, pair);
 }
 
-void SelfContact::findPairs(std::span<const glm::vec4> start, float queryRadius) {
-  m_pairs.clear();
-  std::fill(m_nearest.begin(), m_nearest.end(), queryRadius);
-  for (const auto& [a, b] : trianglePairsNear(start, m_triangles, queryRadius)) {
-    const std::uint32_t* ta = m_triangles.data() + 3 * std::size_t(a);
-    const std::uint32_t* tb = m_triangles.data() + 3 * std::size_t(b);
-    // Each vertex and edge takes part through its owner triangle only, so every pair is
-    // found once (the owner's box holds the vertex or edge).
-    for (int k = 0; k < 3; ++k) {
-      if (m_ownerOfVertex[ta[k]] == a && !hasVertex(tb, ta[k])) addVertexTriangle(start, ta[k], b, queryRadius);
-      if (m_ownerOfVertex[tb[k]] == b && !hasVertex(ta, tb[k])) addVertexTriangle(start, tb[k], a, queryRadius);
+SelfContact::PairOrder SelfContact::vertexTriangleOrder(std::uint32_t v, std::uint32_t triangle) const {
+  const std::uint32_t owner = m_ownerOfVertex[v];
+  const std::uint32_t* t = m_triangles.data() + 3 * std::size_t(owner);
+  const std::uint32_t k = t[0] == v ? 0u : t[1] == v ? 1u : 2u;
+  const std::uint32_t a = std::min(owner, triangle), b = std::max(owner, triangle);
+  return {std::uint64_t(a) << 32 | b, 2 * k + (owner == a ? 0u : 1u)};
+}
+
+SelfContact::PairOrder SelfContact::edgeEdgeOrder(std::uint32_t e, std::uint32_t f) const {
+  const std::uint32_t a = m_ownerOfEdge[e], b = m_ownerOfEdge[f];  // a < b: the candidates' rule
+  const glm::uvec3 ea = m_edgesOfTriangle[a], eb = m_edgesOfTriangle[b];
+  const std::uint32_t i = ea[0] == e ? 0u : ea[1] == e ? 1u : 2u, j = eb[0] == f ? 0u : eb[1] == f ? 1u : 2u;
+  return {std::uint64_t(a) << 32 | b, 6 + 3 * i + j};
+}
+
+void SelfContact::findPairs(std::span<const glm::vec4> start, float queryRadius, int threads) {
+  m_candidates.update({m_triangles, m_edges, m_ownerOfEdge}, start, queryRadius, m_largestMove, threads);
+  const auto vertexTriangle = m_candidates.vertexTriangle();
+  const auto edgeEdge = m_candidates.edgeEdge();
+  const std::size_t n = m_nearest.size();
+  const bool parallel = threads > 1 && vertexTriangle.size() + edgeEdge.size() >= 4096;
+  const std::size_t teamSize = parallel ? std::size_t(threads) : 1;
+  m_threadNearest.resize(teamSize);
+  m_threadPairs.resize(teamSize);
+  int team = 1;
+#pragma omp parallel num_threads(threads) if (parallel)
+  {
+    const auto thread = std::size_t(omp_get_thread_num());
+#pragma omp single
+    team = omp_get_num_threads();
+    std::vector<float>& nearest = m_threadNearest[thread];
+    std::vector<OrderedPair>& found = m_threadPairs[thread];
+    nearest.assign(n, queryRadius);
+    found.clear();
+    Pair pair;
+#pragma omp for schedule(static) nowait
+    for (std::int64_t i = 0; i < std::int64_t(vertexTriangle.size()); ++i) {
+      const glm::uvec2 c = vertexTriangle[std::size_t(i)];
+      if (testVertexTriangle(start, c.x, c.y, queryRadius, nearest, pair))
+        found.push_back({vertexTriangleOrder(c.x, c.y), pair});
     }
-    for (int i = 0; i < 3; ++i) {
-      const std::uint32_t e = m_edgesOfTriangle[a][i];
-      if (m_ownerOfEdge[e] != a) continue;
-      for (int j = 0; j < 3; ++j) {
-        const std::uint32_t f = m_edgesOfTriangle[b][j];
-        if (m_ownerOfEdge[f] == b) addEdgeEdge(start, e, f, queryRadius);
-      }
+#pragma omp for schedule(static)
+    for (std::int64_t i = 0; i < std::int64_t(edgeEdge.size()); ++i) {
+      const glm::uvec2 c = edgeEdge[std::size_t(i)];
+      if (testEdgeEdge(start, c.x, c.y, queryRadius, nearest, pair)) found.push_back({edgeEdgeOrder(c.x, c.y), pair});
     }
   }
+  // The nearest distance is a minimum and the pairs are put in the order of their
+  // triangle pairs (that of the CGAL broad phase before): nothing depends on the threads.
+#pragma omp parallel for schedule(static) num_threads(threads) if (parallel)
+  for (std::int64_t i = 0; i < std::int64_t(n); ++i) {
+    float nearest = m_threadNearest[0][std::size_t(i)];
+    for (int t = 1; t < team; ++t) nearest = std::min(nearest, m_threadNearest[std::size_t(t)][std::size_t(i)]);
+    m_nearest[std::size_t(i)] = nearest;
+  }
+  m_ordered.clear();
+  for (int t = 0; t < team; ++t)
+    m_ordered.insert(m_ordered.end(), m_threadPairs[std::size_t(t)].begin(), m_threadPairs[std::size_t(t)].end());
+  std::sort(m_ordered.begin(), m_ordered.end(), [](const OrderedPair& p, const OrderedPair& q) {
+    return p.order.trianglePair != q.order.trianglePair ? p.order.trianglePair < q.order.trianglePair
+                                                        : p.order.rank < q.order.rank;
+  });
+  m_pairs.clear();
+  for (const OrderedPair& p : m_ordered) m_pairs.push_back(p.pair);
 }
 
 std::size_t SelfContact::separate(std::span<glm::vec4> positions) {
@@ -208,20 +251,26 @@ float SelfContact::queryRadius() {
 }
 
 SelfContactStep SelfContact::apply(std::span<const glm::vec4> start, std::span<glm::vec4> positions,
-                                   std::span<glm::vec4> velocities, float dt) {
+                                   std::span<glm::vec4> velocities, float dt, int threads) {
   assert(start.size() == positions.size() && velocities.size() == positions.size());
   const auto n = std::int64_t(positions.size());
+  const bool parallel = threads > 1 && n >= kParallelThreshold;
   m_moves.resize(positions.size());
+#pragma omp parallel for schedule(static) num_threads(threads) if (parallel)
   for (std::int64_t i = 0; i < n; ++i) m_moves[i] = glm::length(glm::vec3(positions[i] - start[i]));
+  m_largestMove = 0.0f;
+  for (float move : m_moves) m_largestMove = std::max(m_largestMove, std::isfinite(move) ? move : INFINITY);
   SelfContactStep step;
   step.queryRadius = queryRadius();
-  findPairs(start, step.queryRadius);
+  findPairs(start, step.queryRadius, threads);
   step.pairs = m_pairs.size();
   // The push that untangles moves positions only: it is not a velocity.
   if (!m_tangles.empty()) pushTangledApart(start, positions);
   m_before.assign(positions.begin(), positions.end());
   const std::vector<glm::vec4>& before = m_before;
   step.separated = separate(positions);
+  std::size_t truncatedCount = 0;
+#pragma omp parallel for schedule(static) num_threads(threads) reduction(+ : truncatedCount) if (parallel)
   for (std::int64_t i = 0; i < n; ++i) {
     if (!(positions[i].w > 0.0f) || m_tangled[i]) {  // pinned (kinematic) or untangling: free
       velocities[i] += glm::vec4((glm::vec3(positions[i]) - glm::vec3(before[i])) / dt, 0.0f);
@@ -229,10 +278,11 @@ SelfContactStep SelfContact::apply(std::span<const glm::vec4> start, std::span<g
     }
     const float bound = kernels::displacementBound(m_nearest[i], step.queryRadius);
     const glm::vec3 truncated = kernels::truncatedPosition(glm::vec3(start[i]), glm::vec3(positions[i]), bound);
-    if (truncated != glm::vec3(positions[i])) ++step.truncated;
+    if (truncated != glm::vec3(positions[i])) ++truncatedCount;
     positions[i] = glm::vec4(truncated, positions[i].w);
     velocities[i] += glm::vec4((truncated - glm::vec3(before[i])) / dt, 0.0f);
   }
+  step.truncated = truncatedCount;
   return step;
 }
 

@@ -15,7 +15,8 @@
 /// Intersections present at the start of a frame are untangled (beginFrame), without the
 /// guarantee. Limits: pinned (kinematic) vertices are not truncated; the body-contact push
 /// of the substep can be shortened by the truncation next to other cloth. It runs on one
-/// thread so far, so the result does not depend on the thread count.
+/// The search runs on the solver's threads; the result does not depend on their number
+/// (nearest distances are minima, the pairs are sorted into one order).
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -25,6 +26,7 @@
 #include <glm/vec3.hpp>
 #include <glm/vec4.hpp>
 
+#include "sim/cloth/SelfContactCandidates.h"
 #include "sim/kernels/Kernels.h"
 
 namespace hg {
@@ -81,9 +83,11 @@ class SelfContact {
 
   /// After a substep moved the vertices from `start` to `positions` (xyz m, w inverse
   /// mass): untangles, separates, truncates and changes `velocities` by the position
-  /// change / dt.
+  /// change / dt. `threads`: OpenMP threads to use (the result is the same for any).
   SelfContactStep apply(std::span<const glm::vec4> start, std::span<glm::vec4> positions,
-                        std::span<glm::vec4> velocities, float dt);
+                        std::span<glm::vec4> velocities, float dt, int threads = 1);
+  /// Builds of the pair lists so far (they are reused while valid).
+  std::size_t candidateBuilds() const { return m_candidates.builds(); }
 
   const SelfContactSettings& settings() const { return m_settings; }
   const SelfContactReport& report() const { return m_report; }
@@ -103,10 +107,29 @@ class SelfContact {
     glm::vec3 startSeparation;  ///< m
     glm::vec3 normal;
   };
-  void findPairs(std::span<const glm::vec4> start, float queryRadius);
-  void addVertexTriangle(std::span<const glm::vec4> x, std::uint32_t v, std::uint32_t triangle, float queryRadius);
-  void addEdgeEdge(std::span<const glm::vec4> x, std::uint32_t e, std::uint32_t f, float queryRadius);
-  void addPair(std::span<const glm::vec4> x, glm::uvec4 vertices, glm::vec4 weights, float queryRadius);
+  /// Where a pair goes in m_pairs: the order in which a search over the pairs of nearby
+  /// triangles (a < b) meets it, rank 2k (+1) for vertex k of a (of b) against the other
+  /// triangle, 6 + 3i + j for edge i of a against edge j of b.
+  struct PairOrder {
+    std::uint64_t trianglePair;  ///< a << 32 | b
+    std::uint32_t rank;
+  };
+  struct OrderedPair {
+    PairOrder order;
+    Pair pair;
+  };
+  static constexpr std::int64_t kParallelThreshold = 2048;  ///< vertices
+  void findPairs(std::span<const glm::vec4> start, float queryRadius, int threads);
+  /// Whether a candidate is within the query radius (then lowering `nearest` of its
+  /// vertices) and close enough to be separated (then written to `pair`).
+  bool testVertexTriangle(std::span<const glm::vec4> x, std::uint32_t v, std::uint32_t triangle, float queryRadius,
+                          std::span<float> nearest, Pair& pair) const;
+  bool testEdgeEdge(std::span<const glm::vec4> x, std::uint32_t e, std::uint32_t f, float queryRadius,
+                    std::span<float> nearest, Pair& pair) const;
+  bool testPair(std::span<const glm::vec4> x, glm::uvec4 vertices, glm::vec4 weights, float queryRadius,
+                std::span<float> nearest, Pair& pair) const;
+  PairOrder vertexTriangleOrder(std::uint32_t v, std::uint32_t triangle) const;
+  PairOrder edgeEdgeOrder(std::uint32_t e, std::uint32_t f) const;
   /// The substep's query radius from m_moves (see the class comment).
   float queryRadius();
   std::size_t separate(std::span<glm::vec4> positions);
@@ -122,9 +145,14 @@ class SelfContact {
   std::vector<glm::uvec3> m_edgesOfTriangle;            ///< the 3 edges of each triangle
   std::vector<std::uint32_t> m_ownerOfVertex;           ///< the first triangle using the vertex
   std::vector<std::uint32_t> m_ownerOfEdge;             ///< the first triangle using the edge
+  SelfContactCandidates m_candidates;                   ///< the broad phase's pair lists
   std::vector<Pair> m_pairs;                            ///< scratch of one substep
+  std::vector<std::vector<float>> m_threadNearest;      ///< scratch of findPairs, per thread
+  std::vector<std::vector<OrderedPair>> m_threadPairs;  ///< scratch of findPairs, per thread
+  std::vector<OrderedPair> m_ordered;                   ///< scratch of findPairs
   std::vector<float> m_nearest;                         ///< per vertex, m
   std::vector<float> m_moves;                           ///< per vertex: the substep's displacement, m
+  float m_largestMove = 0.0f;                           ///< the largest of m_moves (infinite: one is not finite)
   std::vector<float> m_sortedMoves;                     ///< scratch of queryRadius()
   std::vector<glm::vec4> m_corrections;                 ///< per vertex: sum (xyz) and count (w)
   std::vector<glm::vec4> m_before;                      ///< scratch of apply(): positions before the separation

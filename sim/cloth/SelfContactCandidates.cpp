@@ -1,0 +1,198 @@
+#include "sim/cloth/SelfContactCandidates.h"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include <glm/geometric.hpp>
+
+#include "sim/kernels/Kernels.h"
+
+namespace hg {
+namespace {
+
+bool isFinite(glm::vec3 p) { return std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z); }
+
+bool hasVertex(const std::uint32_t* triangle, std::uint32_t v) {
+  return triangle[0] == v || triangle[1] == v || triangle[2] == v;
+}
+
+bool shareVertex(glm::uvec2 e, glm::uvec2 f) { return e.x == f.x || e.x == f.y || e.y == f.x || e.y == f.y; }
+
+/// Spheres (xyz centre, w radius; m) hashed into a table by the grid cell of their centre
+/// (a counting sort), each entry's spheres in increasing index order and stored with their
+/// cell, so that a query reads its entries front to back. Spheres that are not finite or
+/// further than kFar from the origin are left out.
+class SphereGrid {
+ public:
+  /// Cells `range` wide (and 1 %): spheres whose centres are closer than `range` are in
+  /// neighbouring cells.
+  SphereGrid(std::span<const glm::vec4> spheres, float range) : m_cellSize(1.01f * range) {
+    std::uint32_t size = 1;
+    while (size < 2 * spheres.size()) size <<= 1;
+    m_tableSize = size;
+    m_start.assign(std::size_t(size) + 1, 0);
+    std::vector<glm::ivec3> cells(spheres.size());
+    std::vector<std::uint32_t> bucketOf(spheres.size(), kNone);
+    for (std::size_t i = 0; i < spheres.size(); ++i) {
+      if (!isNear(spheres[i])) continue;
+      cells[i] = kernels::selfContactCell(glm::vec3(spheres[i]), m_cellSize);
+      bucketOf[i] = kernels::selfContactCellHash(cells[i], size);
+      ++m_start[bucketOf[i] + 1];
+    }
+    for (std::uint32_t b = 0; b < size; ++b) m_start[b + 1] += m_start[b];
+    m_entries.resize(m_start[size]);
+    std::vector<std::uint32_t> cursor(m_start.begin(), m_start.end() - 1);
+    for (std::size_t i = 0; i < spheres.size(); ++i)
+      if (bucketOf[i] != kNone) m_entries[cursor[bucketOf[i]]++] = {cells[i], std::uint32_t(i), spheres[i]};
+  }
+
+  /// Calls visit(i) once for every sphere i that comes within `gap` of the sphere `query`
+  /// (gap + its radius + the largest sphere's radius at most the grid's range).
+  template <class Visit>
+  void forEachNear(glm::vec4 query, float gap, Visit&& visit) const {
+    if (!isNear(query)) return;
+    const glm::vec3 p(query);
+    const glm::ivec3 center = kernels::selfContactCell(p, m_cellSize);
+    for (int dz = -1; dz <= 1; ++dz)
+      for (int dy = -1; dy <= 1; ++dy)
+        for (int dx = -1; dx <= 1; ++dx) {
+          const glm::ivec3 cell = center + glm::ivec3(dx, dy, dz);
+          const std::uint32_t bucket = kernels::selfContactCellHash(cell, m_tableSize);
+          // Only the spheres of this very cell: other cells hashed to the entry are
+          // visited (or not) as themselves, so no sphere is visited twice.
+          for (std::uint32_t k = m_start[bucket]; k < m_start[bucket + 1]; ++k) {
+            const Entry& entry = m_entries[k];
+            const glm::vec3 d = glm::vec3(entry.sphere) - p;
+            const float limit = gap + query.w + entry.sphere.w;
+            if (entry.cell == cell && glm::dot(d, d) <= limit * limit) visit(entry.index);
+          }
+        }
+  }
+
+ private:
+  static constexpr std::uint32_t kNone = ~0u;
+  /// m: a sphere further out takes part in no pair (a run that far has blown up; its cells
+  /// would pile up at the clamped grid coordinates).
+  static constexpr float kFar = 1e6f;
+  struct Entry {
+    glm::ivec3 cell;
+    std::uint32_t index;
+    glm::vec4 sphere;
+  };
+  static bool isNear(glm::vec4 s) {
+    return std::abs(s.x) < kFar && std::abs(s.y) < kFar && std::abs(s.z) < kFar && s.w >= 0.0f && s.w < kFar;
+  }
+  float m_cellSize;
+  std::uint32_t m_tableSize = 1;
+  std::vector<std::uint32_t> m_start;
+  std::vector<Entry> m_entries;
+};
+
+/// Runs body(i, out) over [0, count) on `threads` threads in contiguous chunks, each
+/// thread appending to its own list; returns the lists joined in index order.
+template <class Body>
+std::vector<glm::uvec2> collectInOrder(std::size_t count, int threads, Body&& body) {
+  std::vector<std::vector<glm::uvec2>> lists(std::size_t(std::max(threads, 1)));
+#pragma omp parallel num_threads(threads) if (threads > 1)
+  {
+    std::vector<glm::uvec2>& out = lists[std::size_t(omp_get_thread_num())];
+#pragma omp for schedule(static)
+    for (std::int64_t i = 0; i < std::int64_t(count); ++i) body(std::uint32_t(i), out);
+  }
+  std::vector<glm::uvec2> joined;
+  for (const auto& list : lists) joined.insert(joined.end(), list.begin(), list.end());
+  return joined;
+}
+
+}  // namespace
+
+float SelfContactCandidates::skin(float radius, float speed) {
+  const float wanted = 2.0f * kReuseSubsteps * speed;
+  if (!(wanted <= kMaxSkin * radius)) return kMinSkin * radius;  // too fast (or not finite) to reuse
+  return std::max(wanted, kMinSkin * radius);
+}
+
+bool SelfContactCandidates::update(const Mesh& mesh, std::span<const glm::vec4> x, float radius, float largestMove,
+                                   int threads) {
+  // A pair closer than `radius` now was closer than radius + 2 D at the build (D the
+  // largest move since); the margin covers the rounding of the distances.
+  const float margin = 1e-6f + 1e-5f * radius;
+  const bool built = m_builtRadius >= 0.0f && m_builtAt.size() == x.size();
+  const float moved = built ? largestMoveSinceBuild(x, threads) : INFINITY;
+  ++m_substepsSinceBuild;
+  if (built && radius + 2.0f * moved + margin <= m_builtRadius) return false;
+  // The fastest vertex's speed, m per substep: over the lists' life, or (first build) the
+  // substep's largest move.
+  const float speed = built ? moved / float(m_substepsSinceBuild) : largestMove;
+  build(mesh, x, radius + skin(radius, speed), threads);
+  m_substepsSinceBuild = 0;
+  return true;
+}
+
+float SelfContactCandidates::largestMoveSinceBuild(std::span<const glm::vec4> x, int threads) const {
+  float largest = 0.0f;
+#pragma omp parallel for schedule(static) num_threads(threads) reduction(max : largest) if (x.size() >= 4096)
+  for (std::int64_t i = 0; i < std::int64_t(x.size()); ++i) {
+    const float move = glm::length(glm::vec3(x[i]) - m_builtAt[i]);
+    largest = std::max(largest, std::isfinite(move) ? move : INFINITY);
+  }
+  return largest;
+}
+
+void SelfContactCandidates::build(const Mesh& mesh, std::span<const glm::vec4> x, float reach, int threads) {
+  const auto at = [&](std::uint32_t v) { return glm::vec3(x[v]); };
+  const std::size_t triangleCount = mesh.triangles.size() / 3;
+  // Each triangle as the sphere around its centroid through its furthest vertex, each edge
+  // as the one around its midpoint through its ends: a pair closer than `reach` has
+  // spheres closer than `reach` (grown a little more than the rounding of their radii).
+  std::vector<glm::vec4> edgeSpheres(mesh.edges.size());
+  float longestHalfEdge = 0.0f, largestTriangle = 0.0f;  // the largest radii, m
+  for (std::size_t e = 0; e < mesh.edges.size(); ++e) {
+    const glm::vec3 a = at(mesh.edges[e].x), b = at(mesh.edges[e].y);
+    edgeSpheres[e] = glm::vec4(0.5f * (a + b), 0.5f * glm::length(b - a));
+    if (std::isfinite(edgeSpheres[e].w)) longestHalfEdge = std::max(longestHalfEdge, edgeSpheres[e].w);
+  }
+  std::vector<glm::vec4> triangleSpheres(triangleCount);
+  for (std::size_t t = 0; t < triangleCount; ++t) {
+    const std::uint32_t* v = mesh.triangles.data() + 3 * t;
+    const glm::vec3 c = (at(v[0]) + at(v[1]) + at(v[2])) / 3.0f;
+    triangleSpheres[t] =
+        glm::vec4(c, std::max({glm::length(at(v[0]) - c), glm::length(at(v[1]) - c), glm::length(at(v[2]) - c)}));
+    if (std::isfinite(triangleSpheres[t].w)) largestTriangle = std::max(largestTriangle, triangleSpheres[t].w);
+  }
+  const float gap = reach * (1.0f + 1e-5f) + 1e-6f + 1e-5f * std::max(largestTriangle, longestHalfEdge);
+
+  // A vertex (radius 0) against triangles; an edge against edges.
+  const SphereGrid triangleGrid(triangleSpheres, gap + largestTriangle);
+  m_vertexTriangle = collectInOrder(x.size(), threads, [&](std::uint32_t v, std::vector<glm::uvec2>& out) {
+    const glm::vec3 p = at(v);
+    if (!isFinite(p)) return;
+    triangleGrid.forEachNear(glm::vec4(p, 0.0f), gap, [&](std::uint32_t t) {
+      const std::uint32_t* tri = mesh.triangles.data() + 3 * std::size_t(t);
+      if (hasVertex(tri, v)) return;
+      const glm::vec4 w = kernels::vertexTriangleWeights(p, at(tri[0]), at(tri[1]), at(tri[2]));
+      if (glm::length(kernels::pairSeparation(w, p, at(tri[0]), at(tri[1]), at(tri[2]))) < reach) out.push_back({v, t});
+    });
+  });
+
+  const SphereGrid edgeGrid(edgeSpheres, gap + 2.0f * longestHalfEdge);
+  m_edgeEdge = collectInOrder(mesh.edges.size(), threads, [&](std::uint32_t e, std::vector<glm::uvec2>& out) {
+    const glm::uvec2 a = mesh.edges[e];
+    if (!isFinite(glm::vec3(edgeSpheres[e]))) return;
+    edgeGrid.forEachNear(edgeSpheres[e], gap, [&](std::uint32_t f) {
+      const glm::uvec2 b = mesh.edges[f];
+      if (mesh.ownerOfEdge[e] >= mesh.ownerOfEdge[f] || shareVertex(a, b)) return;
+      const glm::vec4 w = kernels::edgeEdgeWeights(at(a.x), at(a.y), at(b.x), at(b.y));
+      if (glm::length(kernels::pairSeparation(w, at(a.x), at(a.y), at(b.x), at(b.y))) < reach) out.push_back({e, f});
+    });
+  });
+
+  m_builtAt.resize(x.size());
+  for (std::size_t i = 0; i < x.size(); ++i) m_builtAt[i] = at(std::uint32_t(i));
+  m_builtRadius = reach;
+  ++m_builds;
+}
+
+}  // namespace hg
