@@ -46,9 +46,8 @@
 #include "bench/BenchOutput.h"
 
 #include <BulletSoftBody/btSoftBodyHelpers.h>
-#include <BulletSoftBody/btSoftBodyRigidBodyCollisionConfiguration.h>
-#include <BulletSoftBody/btSoftRigidDynamicsWorld.h>
-#include <btBulletDynamicsCommon.h>
+
+#include "bench/BulletSoftWorld.h"
 
 #include "sim/cloth/ClothModel.h"
 #include "sim/cloth/ClothSolver.h"
@@ -206,19 +205,9 @@ void countSubstep(btDynamicsWorld*, btScalar) { ++g_bulletSubsteps; }
 
 void bulletStep(benchmark::State& state, bool bending, const char* name) {
   const int resolution = int(state.range(0));
-  auto collisionConfig = std::make_unique<btSoftBodyRigidBodyCollisionConfiguration>();
-  auto dispatcher = std::make_unique<btCollisionDispatcher>(collisionConfig.get());
-  auto broadphase = std::make_unique<btDbvtBroadphase>();
-  auto constraintSolver = std::make_unique<btSequentialImpulseConstraintSolver>();
-  auto world = std::make_unique<btSoftRigidDynamicsWorld>(dispatcher.get(), broadphase.get(), constraintSolver.get(),
-                                                          collisionConfig.get());
-  const btVector3 gravity(0, btScalar(-9.81), 0);
-  world->setGravity(gravity);
-  btSoftBodyWorldInfo& info = world->getWorldInfo();
-  info.m_gravity = gravity;
-  info.m_broadphase = broadphase.get();
-  info.m_dispatcher = dispatcher.get();
-  info.m_sparsesdf.Initialize();
+  bench::BulletSoftWorld peer(btVector3(0, btScalar(-9.81), 0));
+  btSoftRigidDynamicsWorld* world = peer.world.get();
+  btSoftBodyWorldInfo& info = peer.info();
 
   const std::size_t heapBefore = heapInUse();  // the soft body only, not the world's pools
   const btScalar h = kSize / 2;

@@ -203,15 +203,17 @@ void SelfContact::findPairs(std::span<const glm::vec4> start, float queryRadius,
     for (int t = 1; t < team; ++t) nearest = std::min(nearest, m_threadNearest[std::size_t(t)][std::size_t(i)]);
     m_nearest[std::size_t(i)] = nearest;
   }
+  // Sorted as (triangle pair, rank << 32 | index) keys, then gathered.
   m_ordered.clear();
   for (int t = 0; t < team; ++t)
     m_ordered.insert(m_ordered.end(), m_threadPairs[std::size_t(t)].begin(), m_threadPairs[std::size_t(t)].end());
-  std::sort(m_ordered.begin(), m_ordered.end(), [](const OrderedPair& p, const OrderedPair& q) {
-    return p.order.trianglePair != q.order.trianglePair ? p.order.trianglePair < q.order.trianglePair
-                                                        : p.order.rank < q.order.rank;
-  });
-  m_pairs.clear();
-  for (const OrderedPair& p : m_ordered) m_pairs.push_back(p.pair);
+  m_orderKeys.resize(m_ordered.size());
+  for (std::size_t i = 0; i < m_ordered.size(); ++i)
+    m_orderKeys[i] = {m_ordered[i].order.trianglePair, std::uint64_t(m_ordered[i].order.rank) << 32 | i};
+  std::sort(m_orderKeys.begin(), m_orderKeys.end());
+  m_pairs.resize(m_ordered.size());
+  for (std::size_t i = 0; i < m_orderKeys.size(); ++i)
+    m_pairs[i] = m_ordered[std::uint32_t(m_orderKeys[i].second)].pair;
 }
 
 std::size_t SelfContact::separate(std::span<glm::vec4> positions) {

@@ -21,6 +21,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include <glm/vec3.hpp>
@@ -140,18 +141,19 @@ class SelfContact {
   glm::vec3 centroid(std::span<const glm::vec4> x, std::uint32_t triangle) const;
 
   SelfContactSettings m_settings;
-  std::vector<std::uint32_t> m_triangles;               ///< 3 per triangle
-  std::vector<glm::uvec2> m_edges;                      ///< unique mesh edges
-  std::vector<glm::uvec3> m_edgesOfTriangle;            ///< the 3 edges of each triangle
-  std::vector<std::uint32_t> m_ownerOfVertex;           ///< the first triangle using the vertex
-  std::vector<std::uint32_t> m_ownerOfEdge;             ///< the first triangle using the edge
-  SelfContactCandidates m_candidates;                   ///< the broad phase's pair lists
-  std::vector<Pair> m_pairs;                            ///< scratch of one substep
-  std::vector<std::vector<float>> m_threadNearest;      ///< scratch of findPairs, per thread
-  std::vector<std::vector<OrderedPair>> m_threadPairs;  ///< scratch of findPairs, per thread
-  std::vector<OrderedPair> m_ordered;                   ///< scratch of findPairs
-  std::vector<float> m_nearest;                         ///< per vertex, m
-  std::vector<float> m_moves;                           ///< per vertex: the substep's displacement, m
+  std::vector<std::uint32_t> m_triangles;                            ///< 3 per triangle
+  std::vector<glm::uvec2> m_edges;                                   ///< unique mesh edges
+  std::vector<glm::uvec3> m_edgesOfTriangle;                         ///< the 3 edges of each triangle
+  std::vector<std::uint32_t> m_ownerOfVertex;                        ///< the first triangle using the vertex
+  std::vector<std::uint32_t> m_ownerOfEdge;                          ///< the first triangle using the edge
+  SelfContactCandidates m_candidates;                                ///< the broad phase's pair lists
+  std::vector<Pair> m_pairs;                                         ///< scratch of one substep
+  std::vector<std::vector<float>> m_threadNearest;                   ///< scratch of findPairs, per thread
+  std::vector<std::vector<OrderedPair>> m_threadPairs;               ///< scratch of findPairs, per thread
+  std::vector<OrderedPair> m_ordered;                                ///< scratch of findPairs
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> m_orderKeys;  ///< scratch of findPairs
+  std::vector<float> m_nearest;                                      ///< per vertex, m
+  std::vector<float> m_moves;                                        ///< per vertex: the substep's displacement, m
   float m_largestMove = 0.0f;                           ///< the largest of m_moves (infinite: one is not finite)
   std::vector<float> m_sortedMoves;                     ///< scratch of queryRadius()
   std::vector<glm::vec4> m_corrections;                 ///< per vertex: sum (xyz) and count (w)

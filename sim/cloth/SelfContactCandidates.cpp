@@ -132,10 +132,25 @@ bool SelfContactCandidates::update(const Mesh& mesh, std::span<const glm::vec4> 
 }
 
 float SelfContactCandidates::largestMoveSinceBuild(std::span<const glm::vec4> x, int threads) const {
+  // The box of the displacements, then the largest distance of one from the box's centre c.
+  const auto n = std::int64_t(x.size());
+  const bool parallel = threads > 1 && n >= 4096;
+  float lowX = INFINITY, lowY = INFINITY, lowZ = INFINITY, highX = -INFINITY, highY = -INFINITY, highZ = -INFINITY;
+#pragma omp parallel for schedule(static) num_threads(threads) if (parallel) reduction(min                 \
+                                                                                       : lowX, lowY, lowZ) \
+    reduction(max                                                                                          \
+              : highX, highY, highZ)
+  for (std::int64_t i = 0; i < n; ++i) {
+    const glm::vec3 d = glm::vec3(x[std::size_t(i)]) - m_builtAt[std::size_t(i)];
+    lowX = std::min(lowX, d.x), lowY = std::min(lowY, d.y), lowZ = std::min(lowZ, d.z);
+    highX = std::max(highX, d.x), highY = std::max(highY, d.y), highZ = std::max(highZ, d.z);
+  }
+  const glm::vec3 center = 0.5f * (glm::vec3(lowX, lowY, lowZ) + glm::vec3(highX, highY, highZ));
+  if (!isFinite(center)) return INFINITY;
   float largest = 0.0f;
-#pragma omp parallel for schedule(static) num_threads(threads) reduction(max : largest) if (x.size() >= 4096)
-  for (std::int64_t i = 0; i < std::int64_t(x.size()); ++i) {
-    const float move = glm::length(glm::vec3(x[i]) - m_builtAt[i]);
+#pragma omp parallel for schedule(static) num_threads(threads) if (parallel) reduction(max : largest)
+  for (std::int64_t i = 0; i < n; ++i) {
+    const float move = glm::length(glm::vec3(x[std::size_t(i)]) - m_builtAt[std::size_t(i)] - center);
     largest = std::max(largest, std::isfinite(move) ? move : INFINITY);
   }
   return largest;

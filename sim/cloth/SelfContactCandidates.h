@@ -3,8 +3,11 @@
 /// vertex-triangle and edge-edge pairs that may be within a substep's query radius, kept
 /// over substeps while they stay valid (Verlet neighbour lists, Verlet 1967, with a skin:
 /// a list built for radius R at positions x_b holds every pair of primitives closer than
-/// R there; at positions x, no vertex further than D from its x_b, a pair closer than r
-/// was closer than r + 2D at x_b, so the list serves every radius r <= R - 2D).
+/// R there; at positions x, every vertex's displacement x - x_b within D of one common
+/// vector c, two primitives' points have moved by no more than 2D relative to each other,
+/// so a pair closer than r was closer than r + 2D at x_b and the list serves every radius
+/// r <= R - 2D; c is the centre of the displacements' bounding box, so a cloth that
+/// translates as a whole keeps its lists).
 ///
 /// A list is built from uniform grids hashed into tables (Teschner et al. 2003, the hash of
 /// the GPU pass: kernels/self_contact.glslh selfContactCell and selfContactCellHash): each
@@ -66,8 +69,8 @@ class SelfContactCandidates {
 
  private:
   void build(const Mesh& mesh, std::span<const glm::vec4> x, float reach, int threads);
-  /// The largest distance of a vertex from its position at the last build, m (infinite
-  /// when one is not finite).
+  /// D above: the largest distance of a vertex's displacement since the last build from
+  /// the centre of the displacements' bounding box, m (infinite when one is not finite).
   float largestMoveSinceBuild(std::span<const glm::vec4> x, int threads) const;
 
   std::vector<glm::vec3> m_builtAt;  ///< per vertex, m

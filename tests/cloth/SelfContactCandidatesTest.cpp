@@ -2,7 +2,8 @@
 // force: on two crumpled sheets with triangles of varied size, the lists hold every
 // vertex-triangle and edge-edge pair closer than the radius, at the build and after every
 // small move that reuses them; they are rebuilt exactly when the skin is used up and after
-// a large move; they are the same for 1 and 2 threads; NaN vertices are left out.
+// a large move, but kept when the whole cloth translates; they are the same for 1 and 2 threads; NaN vertices are left
+// out.
 #include <algorithm>
 #include <random>
 #include <set>
@@ -151,6 +152,15 @@ TEST(SelfContactCandidates, SmallMovesReuseTheListsUntilTheSkinIsUsedUp) {
   for (std::size_t v = c.x.size() / 2; v < c.x.size(); ++v) c.x[v].x += 0.005f;
   EXPECT_TRUE(candidates.update(c.mesh(), c.x, radius, move, 1));
   expectListsHoldEveryPairWithin(candidates, c, radius);
+}
+
+TEST(SelfContactCandidates, TheWholeClothTranslatedKeepsItsLists) {
+  Crumpled c = crumpledSheets();
+  SelfContactCandidates candidates;
+  ASSERT_TRUE(candidates.update(c.mesh(), c.x, 0.006f, 0.0f, 1));
+  for (glm::vec4& p : c.x) p += glm::vec4(0.03f, -0.05f, 0.02f, 0.0f);  // 6 cm, ten times the radius
+  EXPECT_FALSE(candidates.update(c.mesh(), c.x, 0.006f, 0.0f, 1));
+  expectListsHoldEveryPairWithin(candidates, c, 0.006f);
 }
 
 TEST(SelfContactCandidates, ListsAreTheSameForOneAndTwoThreads) {
