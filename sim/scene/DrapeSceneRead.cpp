@@ -125,8 +125,11 @@ Table<DrapeReading> anisotropyKeys() {
 
 Table<DrapeReading> clothKeys() {
   Table<PinKey> pinKey("A key of the pinned vertices' motion");
-  pinKey.add("time", &PinKey::time, number(), "s", "When the pins reach this translation");
+  pinKey.add("time", &PinKey::time, number(), "s", "When the pins reach this translation and twist");
   pinKey.add("translate", &PinKey::translation, fields::vec3(), "m", "Added to every pinned vertex's rest position");
+  pinKey.add("twist", &PinKey::twist, fields::vec3(), "deg/m",
+             "Turns each pinned vertex about this axis through the pins' rest centroid, by the vector's length "
+             "times the vertex's rest position along the axis (the ends of a tube turn opposite ways)");
   Table<SquareClothSpec> sheet;
   sheet.add("resolution", &SquareClothSpec::resolution, integer(2, limits::kMaxSheetResolution), "",
             "Vertices along a side of the generated square sheet");
