@@ -25,32 +25,7 @@ bool segmentBoxesNear(glm::vec3 a, glm::vec3 b, glm::vec3 c, glm::vec3 d, float 
 }  // namespace
 
 SelfContact::SelfContact(const ClothModel& model, const SelfContactSettings& settings)
-    : m_settings(settings), m_triangles(model.triangles) {
-  const std::size_t triangleCount = m_triangles.size() / 3;
-  constexpr std::uint32_t kNone = ~0u;
-  m_ownerOfVertex.assign(model.vertexCount(), kNone);
-  // Unique edges as (smaller, larger) vertex, numbered in that order; each triangle's three.
-  std::vector<std::pair<glm::uvec2, std::uint32_t>> sides;  // edge, triangle * 3 + side
-  sides.reserve(3 * triangleCount);
-  for (std::uint32_t t = 0; t < triangleCount; ++t)
-    for (std::uint32_t k = 0; k < 3; ++k) {
-      const std::uint32_t a = m_triangles[3 * t + k], b = m_triangles[3 * t + (k + 1) % 3];
-      sides.push_back({glm::uvec2(std::min(a, b), std::max(a, b)), 3 * t + k});
-      if (m_ownerOfVertex[a] == kNone) m_ownerOfVertex[a] = t;
-    }
-  std::sort(sides.begin(), sides.end(), [](const auto& p, const auto& q) {
-    return p.first.x != q.first.x   ? p.first.x < q.first.x
-           : p.first.y != q.first.y ? p.first.y < q.first.y
-                                    : p.second < q.second;
-  });
-  m_edgesOfTriangle.assign(triangleCount, glm::uvec3(0));
-  for (std::size_t i = 0; i < sides.size(); ++i) {
-    if (i == 0 || sides[i].first != sides[i - 1].first) {
-      m_edges.push_back(sides[i].first);
-      m_ownerOfEdge.push_back(sides[i].second / 3);  // the lowest triangle: sides sort by it
-    }
-    m_edgesOfTriangle[sides[i].second / 3][int(sides[i].second % 3)] = std::uint32_t(m_edges.size() - 1);
-  }
+    : m_settings(settings), m_topology(ContactTopology::of(model.triangles, model.vertexCount())) {
   m_nearest.resize(model.vertexCount());
   m_corrections.resize(model.vertexCount());
   m_tangled.assign(model.vertexCount(), 0);
@@ -59,11 +34,11 @@ SelfContact::SelfContact(const ClothModel& model, const SelfContactSettings& set
 }
 
 void SelfContact::beginFrame(std::span<const glm::vec4> x) {
-  m_tangles = intersectingTrianglePairs(x, m_triangles);
+  m_tangles = intersectingTrianglePairs(x, m_topology.triangles);
   std::fill(m_tangled.begin(), m_tangled.end(), std::uint8_t(0));
   for (const auto& pair : m_tangles)
     for (std::uint32_t t : pair)
-      for (int k = 0; k < 3; ++k) m_tangled[m_triangles[3 * std::size_t(t) + std::size_t(k)]] = 1;
+      for (int k = 0; k < 3; ++k) m_tangled[m_topology.triangles[3 * std::size_t(t) + std::size_t(k)]] = 1;
   if (m_report.frames == 0) m_report.firstFramePairs = m_tangles.size();
   m_report.lastFramePairs = m_tangles.size();
   if (m_tangles.empty() && m_report.untangledAtFrame < 0) m_report.untangledAtFrame = m_report.frames;
@@ -71,25 +46,26 @@ void SelfContact::beginFrame(std::span<const glm::vec4> x) {
 }
 
 glm::vec3 SelfContact::triangleNormal(std::span<const glm::vec4> x, std::uint32_t triangle) const {
-  const std::uint32_t* t = m_triangles.data() + 3 * std::size_t(triangle);
+  const std::uint32_t* t = m_topology.triangles.data() + 3 * std::size_t(triangle);
   const glm::vec3 n = glm::cross(at(x, t[1]) - at(x, t[0]), at(x, t[2]) - at(x, t[0]));
   return glm::length(n) > 0.0f ? n : glm::vec3(0.0f, 1.0f, 0.0f);
 }
 
 glm::vec3 SelfContact::centroid(std::span<const glm::vec4> x, std::uint32_t triangle) const {
-  const std::uint32_t* t = m_triangles.data() + 3 * std::size_t(triangle);
+  const std::uint32_t* t = m_topology.triangles.data() + 3 * std::size_t(triangle);
   return (at(x, t[0]) + at(x, t[1]) + at(x, t[2])) / 3.0f;
 }
 
 std::uint32_t SelfContact::layerOf(std::uint32_t triangle) const {
-  return m_settings.layerOfVertex.empty() ? 0u : m_settings.layerOfVertex[m_triangles[3 * std::size_t(triangle)]];
+  return m_settings.layerOfVertex.empty() ? 0u
+                                          : m_settings.layerOfVertex[m_topology.triangles[3 * std::size_t(triangle)]];
 }
 
 void SelfContact::pushTangledApart(std::span<const glm::vec4> start, std::span<glm::vec4> positions) {
   std::fill(m_corrections.begin(), m_corrections.end(), glm::vec4(0.0f));
   auto pushTriangle = [&](std::uint32_t triangle, glm::vec3 direction) {
     for (int k = 0; k < 3; ++k)
-      m_corrections[m_triangles[3 * std::size_t(triangle) + std::size_t(k)]] += glm::vec4(direction, 1.0f);
+      m_corrections[m_topology.triangles[3 * std::size_t(triangle) + std::size_t(k)]] += glm::vec4(direction, 1.0f);
   };
   for (const auto& [a, b] : m_tangles) {
     if (layerOf(a) != layerOf(b)) {
@@ -129,7 +105,7 @@ inline bool SelfContact::testPair(std::span<const glm::vec4> x, glm::uvec4 verti
 
 inline bool SelfContact::testVertexTriangle(std::span<const glm::vec4> x, std::uint32_t v, std::uint32_t triangle,
                                             float queryRadius, std::span<float> nearest, Pair& pair) const {
-  const std::uint32_t* t = m_triangles.data() + 3 * std::size_t(triangle);
+  const std::uint32_t* t = m_topology.triangles.data() + 3 * std::size_t(triangle);
   const glm::vec3 p = at(x, v);
   const glm::vec3 lo = glm::min(glm::min(at(x, t[0]), at(x, t[1])), at(x, t[2])) - queryRadius;
   const glm::vec3 hi = glm::max(glm::max(at(x, t[0]), at(x, t[1])), at(x, t[2])) + queryRadius;
@@ -141,7 +117,7 @@ inline bool SelfContact::testVertexTriangle(std::span<const glm::vec4> x, std::u
 
 inline bool SelfContact::testEdgeEdge(std::span<const glm::vec4> x, std::uint32_t e, std::uint32_t f, float queryRadius,
                                       std::span<float> nearest, Pair& pair) const {
-  const glm::uvec2 a = m_edges[e], b = m_edges[f];
+  const glm::uvec2 a = m_topology.edges[e], b = m_topology.edges[f];
   if (!segmentBoxesNear(at(x, a.x), at(x, a.y), at(x, b.x), at(x, b.y), queryRadius)) return false;
   const glm::uvec4 vertices(a.x, a.y, b.x, b.y);
   return testPair(x, vertices, kernels::edgeEdgeWeights(at(x, a.x), at(x, a.y), at(x, b.x), at(x, b.y)), queryRadius,
@@ -149,26 +125,27 @@ inline bool SelfContact::testEdgeEdge(std::span<const glm::vec4> x, std::uint32_
 }
 
 SelfContact::PairOrder SelfContact::vertexTriangleOrder(std::uint32_t v, std::uint32_t triangle) const {
-  const std::uint32_t owner = m_ownerOfVertex[v];
-  const std::uint32_t* t = m_triangles.data() + 3 * std::size_t(owner);
+  const std::uint32_t owner = m_topology.ownerOfVertex[v];
+  const std::uint32_t* t = m_topology.triangles.data() + 3 * std::size_t(owner);
   const std::uint32_t k = t[0] == v ? 0u : t[1] == v ? 1u : 2u;
   const std::uint32_t a = std::min(owner, triangle), b = std::max(owner, triangle);
   return {std::uint64_t(a) << 32 | b, 2 * k + (owner == a ? 0u : 1u)};
 }
 
 SelfContact::PairOrder SelfContact::edgeEdgeOrder(std::uint32_t e, std::uint32_t f) const {
-  const std::uint32_t a = m_ownerOfEdge[e], b = m_ownerOfEdge[f];  // a < b: the candidates' rule
-  const glm::uvec3 ea = m_edgesOfTriangle[a], eb = m_edgesOfTriangle[b];
+  const std::uint32_t a = m_topology.ownerOfEdge[e], b = m_topology.ownerOfEdge[f];  // a < b: the candidates' rule
+  const glm::uvec3 ea = m_topology.edgesOfTriangle[a], eb = m_topology.edgesOfTriangle[b];
   const std::uint32_t i = ea[0] == e ? 0u : ea[1] == e ? 1u : 2u, j = eb[0] == f ? 0u : eb[1] == f ? 1u : 2u;
   return {std::uint64_t(a) << 32 | b, 6 + 3 * i + j};
 }
 
 void SelfContact::findPairs(std::span<const glm::vec4> start, float queryRadius, int threads) {
-  m_candidates.update({m_triangles, m_edges, m_ownerOfEdge}, start, queryRadius, m_largestMove, threads);
+  m_candidates.update(m_topology, start, queryRadius, m_largestMove, threads);
   const auto vertexTriangle = m_candidates.vertexTriangle();
   const auto edgeEdge = m_candidates.edgeEdge();
   const std::size_t n = m_nearest.size();
-  const bool parallel = threads > 1 && vertexTriangle.size() + edgeEdge.size() >= 4096;
+  const bool parallel =
+      threads > 1 && std::int64_t(vertexTriangle.size() + edgeEdge.size()) >= SelfContactCandidates::kParallelThreshold;
   const std::size_t teamSize = parallel ? std::size_t(threads) : 1;
   m_threadNearest.resize(teamSize);
   m_threadPairs.resize(teamSize);
@@ -203,17 +180,21 @@ void SelfContact::findPairs(std::span<const glm::vec4> start, float queryRadius,
     for (int t = 1; t < team; ++t) nearest = std::min(nearest, m_threadNearest[std::size_t(t)][std::size_t(i)]);
     m_nearest[std::size_t(i)] = nearest;
   }
-  // Sorted as (triangle pair, rank << 32 | index) keys, then gathered.
-  m_ordered.clear();
-  for (int t = 0; t < team; ++t)
-    m_ordered.insert(m_ordered.end(), m_threadPairs[std::size_t(t)].begin(), m_threadPairs[std::size_t(t)].end());
-  m_orderKeys.resize(m_ordered.size());
-  for (std::size_t i = 0; i < m_ordered.size(); ++i)
-    m_orderKeys[i] = {m_ordered[i].order.trianglePair, std::uint64_t(m_ordered[i].order.rank) << 32 | i};
+  // Sorted as (triangle pair, rank << 56 | thread << 32 | index in the thread's list)
+  // keys (a pair's place is unique, so the thread never decides it), then gathered.
+  m_orderKeys.clear();
+  for (int t = 0; t < team; ++t) {
+    const std::vector<OrderedPair>& found = m_threadPairs[std::size_t(t)];
+    for (std::size_t i = 0; i < found.size(); ++i)
+      m_orderKeys.push_back(
+          {found[i].order.trianglePair, std::uint64_t(found[i].order.rank) << 56 | std::uint64_t(t) << 32 | i});
+  }
   std::sort(m_orderKeys.begin(), m_orderKeys.end());
-  m_pairs.resize(m_ordered.size());
-  for (std::size_t i = 0; i < m_orderKeys.size(); ++i)
-    m_pairs[i] = m_ordered[std::uint32_t(m_orderKeys[i].second)].pair;
+  m_pairs.resize(m_orderKeys.size());
+  for (std::size_t i = 0; i < m_orderKeys.size(); ++i) {
+    const std::uint64_t where = m_orderKeys[i].second;
+    m_pairs[i] = m_threadPairs[std::size_t((where >> 32) & 0xffffff)][std::uint32_t(where)].pair;
+  }
 }
 
 std::size_t SelfContact::separate(std::span<glm::vec4> positions) {
@@ -256,12 +237,15 @@ SelfContactStep SelfContact::apply(std::span<const glm::vec4> start, std::span<g
                                    std::span<glm::vec4> velocities, float dt, int threads) {
   assert(start.size() == positions.size() && velocities.size() == positions.size());
   const auto n = std::int64_t(positions.size());
-  const bool parallel = threads > 1 && n >= kParallelThreshold;
+  const bool parallel = threads > 1 && n >= SelfContactCandidates::kParallelThreshold;
   m_moves.resize(positions.size());
-#pragma omp parallel for schedule(static) num_threads(threads) if (parallel)
-  for (std::int64_t i = 0; i < n; ++i) m_moves[i] = glm::length(glm::vec3(positions[i] - start[i]));
-  m_largestMove = 0.0f;
-  for (float move : m_moves) m_largestMove = std::max(m_largestMove, std::isfinite(move) ? move : INFINITY);
+  float largestMove = 0.0f;
+#pragma omp parallel for schedule(static) num_threads(threads) reduction(max : largestMove) if (parallel)
+  for (std::int64_t i = 0; i < n; ++i) {
+    m_moves[i] = glm::length(glm::vec3(positions[i] - start[i]));
+    largestMove = std::max(largestMove, std::isfinite(m_moves[i]) ? m_moves[i] : INFINITY);
+  }
+  m_largestMove = largestMove;
   SelfContactStep step;
   step.queryRadius = queryRadius();
   findPairs(start, step.queryRadius, threads);

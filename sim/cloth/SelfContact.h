@@ -2,8 +2,8 @@
 /// Self and cloth-cloth contact of the CPU backend (docs/methods.md section 8; the
 /// per-pair math is kernels/self_contact.glslh). Run after each substep, it
 ///  1. finds every vertex-triangle and edge-edge pair of primitives that share no vertex
-///     and lie within the query radius at the substep's start (broad phase:
-///     sim/geometry/TrianglePairsNear.h);
+///     and lie within the query radius at the substep's start (broad phase: the pair lists
+///     of sim/cloth/SelfContactCandidates.h, kept over substeps);
 ///  2. separates the pairs closer than the thickness after the substep (Jacobi passes of
 ///     a position constraint along the pair's start normal, with Coulomb friction);
 ///  3. truncates every free vertex's displacement over the substep to its bound, 0.45
@@ -14,9 +14,9 @@
 /// kMaxQueryRadius), so free-flying cloth is not slowed while a few fast vertices are.
 /// Intersections present at the start of a frame are untangled (beginFrame), without the
 /// guarantee. Limits: pinned (kinematic) vertices are not truncated; the body-contact push
-/// of the substep can be shortened by the truncation next to other cloth. It runs on one
-/// The search runs on the solver's threads; the result does not depend on their number
-/// (nearest distances are minima, the pairs are sorted into one order).
+/// of the substep can be shortened by the truncation next to other cloth. The search runs
+/// on the solver's threads; the result does not depend on their number (nearest distances
+/// are minima, the pairs are sorted into one order).
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -87,14 +87,12 @@ class SelfContact {
   /// change / dt. `threads`: OpenMP threads to use (the result is the same for any).
   SelfContactStep apply(std::span<const glm::vec4> start, std::span<glm::vec4> positions,
                         std::span<glm::vec4> velocities, float dt, int threads = 1);
-  /// Builds of the pair lists so far (they are reused while valid).
-  std::size_t candidateBuilds() const { return m_candidates.builds(); }
 
   const SelfContactSettings& settings() const { return m_settings; }
   const SelfContactReport& report() const { return m_report; }
   /// The mesh's triangles (3 vertices each) and unique edges (smaller vertex first).
-  std::span<const std::uint32_t> triangles() const { return m_triangles; }
-  std::span<const glm::uvec2> edges() const { return m_edges; }
+  std::span<const std::uint32_t> triangles() const { return m_topology.triangles; }
+  std::span<const glm::uvec2> edges() const { return m_topology.edges; }
   /// The intersecting triangle pairs found by the last beginFrame, and per vertex whether
   /// it belongs to one of them.
   std::span<const std::array<std::uint32_t, 2>> tangles() const { return m_tangles; }
@@ -119,7 +117,6 @@ class SelfContact {
     PairOrder order;
     Pair pair;
   };
-  static constexpr std::int64_t kParallelThreshold = 2048;  ///< vertices
   void findPairs(std::span<const glm::vec4> start, float queryRadius, int threads);
   /// Whether a candidate is within the query radius (then lowering `nearest` of its
   /// vertices) and close enough to be separated (then written to `pair`).
@@ -141,16 +138,11 @@ class SelfContact {
   glm::vec3 centroid(std::span<const glm::vec4> x, std::uint32_t triangle) const;
 
   SelfContactSettings m_settings;
-  std::vector<std::uint32_t> m_triangles;                            ///< 3 per triangle
-  std::vector<glm::uvec2> m_edges;                                   ///< unique mesh edges
-  std::vector<glm::uvec3> m_edgesOfTriangle;                         ///< the 3 edges of each triangle
-  std::vector<std::uint32_t> m_ownerOfVertex;                        ///< the first triangle using the vertex
-  std::vector<std::uint32_t> m_ownerOfEdge;                          ///< the first triangle using the edge
+  ContactTopology m_topology;
   SelfContactCandidates m_candidates;                                ///< the broad phase's pair lists
   std::vector<Pair> m_pairs;                                         ///< scratch of one substep
   std::vector<std::vector<float>> m_threadNearest;                   ///< scratch of findPairs, per thread
   std::vector<std::vector<OrderedPair>> m_threadPairs;               ///< scratch of findPairs, per thread
-  std::vector<OrderedPair> m_ordered;                                ///< scratch of findPairs
   std::vector<std::pair<std::uint64_t, std::uint64_t>> m_orderKeys;  ///< scratch of findPairs
   std::vector<float> m_nearest;                                      ///< per vertex, m
   std::vector<float> m_moves;                                        ///< per vertex: the substep's displacement, m

@@ -4,15 +4,15 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include <glm/geometric.hpp>
 
+#include "sim/core/Finite.h"
 #include "sim/kernels/Kernels.h"
 
 namespace hg {
 namespace {
-
-bool isFinite(glm::vec3 p) { return std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z); }
 
 bool hasVertex(const std::uint32_t* triangle, std::uint32_t v) {
   return triangle[0] == v || triangle[1] == v || triangle[2] == v;
@@ -108,14 +108,45 @@ std::vector<glm::uvec2> collectInOrder(std::size_t count, int threads, Body&& bo
 
 }  // namespace
 
+ContactTopology ContactTopology::of(std::vector<std::uint32_t> triangleVertices, std::size_t vertexCount) {
+  ContactTopology topology;
+  topology.triangles = std::move(triangleVertices);
+  const std::size_t triangleCount = topology.triangles.size() / 3;
+  constexpr std::uint32_t kNone = ~0u;
+  topology.ownerOfVertex.assign(vertexCount, kNone);
+  // Unique edges as (smaller, larger) vertex, numbered in that order; each triangle's three.
+  std::vector<std::pair<glm::uvec2, std::uint32_t>> sides;  // edge, triangle * 3 + side
+  sides.reserve(3 * triangleCount);
+  for (std::uint32_t t = 0; t < triangleCount; ++t)
+    for (std::uint32_t k = 0; k < 3; ++k) {
+      const std::uint32_t a = topology.triangles[3 * t + k], b = topology.triangles[3 * t + (k + 1) % 3];
+      sides.push_back({glm::uvec2(std::min(a, b), std::max(a, b)), 3 * t + k});
+      if (topology.ownerOfVertex[a] == kNone) topology.ownerOfVertex[a] = t;
+    }
+  std::sort(sides.begin(), sides.end(), [](const auto& p, const auto& q) {
+    return p.first.x != q.first.x   ? p.first.x < q.first.x
+           : p.first.y != q.first.y ? p.first.y < q.first.y
+                                    : p.second < q.second;
+  });
+  topology.edgesOfTriangle.assign(triangleCount, glm::uvec3(0));
+  for (std::size_t i = 0; i < sides.size(); ++i) {
+    if (i == 0 || sides[i].first != sides[i - 1].first) {
+      topology.edges.push_back(sides[i].first);
+      topology.ownerOfEdge.push_back(sides[i].second / 3);  // the lowest triangle: sides sort by it
+    }
+    topology.edgesOfTriangle[sides[i].second / 3][int(sides[i].second % 3)] = std::uint32_t(topology.edges.size() - 1);
+  }
+  return topology;
+}
+
 float SelfContactCandidates::skin(float radius, float speed) {
   const float wanted = 2.0f * kReuseSubsteps * speed;
   if (!(wanted <= kMaxSkin * radius)) return kMinSkin * radius;  // too fast (or not finite) to reuse
   return std::max(wanted, kMinSkin * radius);
 }
 
-bool SelfContactCandidates::update(const Mesh& mesh, std::span<const glm::vec4> x, float radius, float largestMove,
-                                   int threads) {
+bool SelfContactCandidates::update(const ContactTopology& mesh, std::span<const glm::vec4> x, float radius,
+                                   float largestMove, int threads) {
   // A pair closer than `radius` now was closer than radius + 2 D at the build (D the
   // largest move since); the margin covers the rounding of the distances.
   const float margin = 1e-6f + 1e-5f * radius;
@@ -134,7 +165,7 @@ bool SelfContactCandidates::update(const Mesh& mesh, std::span<const glm::vec4> 
 float SelfContactCandidates::largestMoveSinceBuild(std::span<const glm::vec4> x, int threads) const {
   // The box of the displacements, then the largest distance of one from the box's centre c.
   const auto n = std::int64_t(x.size());
-  const bool parallel = threads > 1 && n >= 4096;
+  const bool parallel = threads > 1 && n >= kParallelThreshold;
   float lowX = INFINITY, lowY = INFINITY, lowZ = INFINITY, highX = -INFINITY, highY = -INFINITY, highZ = -INFINITY;
 #pragma omp parallel for schedule(static) num_threads(threads) if (parallel) reduction(min                 \
                                                                                        : lowX, lowY, lowZ) \
@@ -146,7 +177,7 @@ float SelfContactCandidates::largestMoveSinceBuild(std::span<const glm::vec4> x,
     highX = std::max(highX, d.x), highY = std::max(highY, d.y), highZ = std::max(highZ, d.z);
   }
   const glm::vec3 center = 0.5f * (glm::vec3(lowX, lowY, lowZ) + glm::vec3(highX, highY, highZ));
-  if (!isFinite(center)) return INFINITY;
+  if (!allFinite(center)) return INFINITY;
   float largest = 0.0f;
 #pragma omp parallel for schedule(static) num_threads(threads) if (parallel) reduction(max : largest)
   for (std::int64_t i = 0; i < n; ++i) {
@@ -156,7 +187,7 @@ float SelfContactCandidates::largestMoveSinceBuild(std::span<const glm::vec4> x,
   return largest;
 }
 
-void SelfContactCandidates::build(const Mesh& mesh, std::span<const glm::vec4> x, float reach, int threads) {
+void SelfContactCandidates::build(const ContactTopology& mesh, std::span<const glm::vec4> x, float reach, int threads) {
   const auto at = [&](std::uint32_t v) { return glm::vec3(x[v]); };
   const std::size_t triangleCount = mesh.triangles.size() / 3;
   // Each triangle as the sphere around its centroid through its furthest vertex, each edge
@@ -183,7 +214,7 @@ void SelfContactCandidates::build(const Mesh& mesh, std::span<const glm::vec4> x
   const SphereGrid triangleGrid(triangleSpheres, gap + largestTriangle);
   m_vertexTriangle = collectInOrder(x.size(), threads, [&](std::uint32_t v, std::vector<glm::uvec2>& out) {
     const glm::vec3 p = at(v);
-    if (!isFinite(p)) return;
+    if (!allFinite(p)) return;
     triangleGrid.forEachNear(glm::vec4(p, 0.0f), gap, [&](std::uint32_t t) {
       const std::uint32_t* tri = mesh.triangles.data() + 3 * std::size_t(t);
       if (hasVertex(tri, v)) return;
@@ -195,7 +226,7 @@ void SelfContactCandidates::build(const Mesh& mesh, std::span<const glm::vec4> x
   const SphereGrid edgeGrid(edgeSpheres, gap + 2.0f * longestHalfEdge);
   m_edgeEdge = collectInOrder(mesh.edges.size(), threads, [&](std::uint32_t e, std::vector<glm::uvec2>& out) {
     const glm::uvec2 a = mesh.edges[e];
-    if (!isFinite(glm::vec3(edgeSpheres[e]))) return;
+    if (!allFinite(glm::vec3(edgeSpheres[e]))) return;
     edgeGrid.forEachNear(edgeSpheres[e], gap, [&](std::uint32_t f) {
       const glm::uvec2 b = mesh.edges[f];
       if (mesh.ownerOfEdge[e] >= mesh.ownerOfEdge[f] || shareVertex(a, b)) return;

@@ -31,16 +31,24 @@
 
 namespace hg {
 
+/// A cloth mesh's primitives for contact: its triangles, its unique edges (smaller vertex
+/// first, numbered in that order), each triangle's three edges, and the lowest triangle
+/// using each vertex and each edge (its owner).
+struct ContactTopology {
+  std::vector<std::uint32_t> triangles;      ///< 3 per triangle
+  std::vector<glm::uvec2> edges;             ///< unique mesh edges
+  std::vector<glm::uvec3> edgesOfTriangle;   ///< edge k from vertex k to vertex k + 1
+  std::vector<std::uint32_t> ownerOfVertex;  ///< ~0u: the vertex is in no triangle
+  std::vector<std::uint32_t> ownerOfEdge;
+
+  static ContactTopology of(std::vector<std::uint32_t> triangles, std::size_t vertexCount);
+};
+
 class SelfContactCandidates {
  public:
-  /// The mesh, the same at every call: `triangles` 3 vertices each; `edges` unique
-  /// (smaller, larger) vertex pairs; `ownerOfEdge` the lowest triangle using each edge (an
-  /// edge-edge pair is listed once, as (e, f) with ownerOfEdge[e] < ownerOfEdge[f]).
-  struct Mesh {
-    std::span<const std::uint32_t> triangles;
-    std::span<const glm::uvec2> edges;
-    std::span<const std::uint32_t> ownerOfEdge;
-  };
+  /// Loops over fewer vertices or pairs than this run on one thread (the result is the
+  /// same for any number of threads).
+  static constexpr std::int64_t kParallelThreshold = 2048;
 
   /// Makes the lists hold every pair that shares no vertex and is closer than `radius`
   /// (m) at `x` (xyz m). They are rebuilt only when the vertices moved too far since the
@@ -48,7 +56,8 @@ class SelfContactCandidates {
   /// fastest vertex over the last lists' life (at the first build, `largestMove`, m per
   /// substep). Vertices that are not finite take part in no pair. Returns whether the
   /// lists were rebuilt.
-  bool update(const Mesh& mesh, std::span<const glm::vec4> x, float radius, float largestMove, int threads);
+  /// An edge-edge pair is listed once, as (e, f) with mesh.ownerOfEdge[e] < ownerOfEdge[f].
+  bool update(const ContactTopology& mesh, std::span<const glm::vec4> x, float radius, float largestMove, int threads);
 
   /// (vertex, triangle) pairs, vertex-major.
   std::span<const glm::uvec2> vertexTriangle() const { return m_vertexTriangle; }
@@ -68,7 +77,7 @@ class SelfContactCandidates {
   static constexpr float kMaxSkin = 1.0f;
 
  private:
-  void build(const Mesh& mesh, std::span<const glm::vec4> x, float reach, int threads);
+  void build(const ContactTopology& mesh, std::span<const glm::vec4> x, float reach, int threads);
   /// D above: the largest distance of a vertex's displacement since the last build from
   /// the centre of the displacements' bounding box, m (infinite when one is not finite).
   float largestMoveSinceBuild(std::span<const glm::vec4> x, int threads) const;

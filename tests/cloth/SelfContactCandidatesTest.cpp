@@ -21,59 +21,41 @@ namespace hg {
 namespace {
 
 /// Two sheets 4 mm apart, every vertex jittered by up to 40 % of a cell (so edges and
-/// triangles differ in size), with the unique edges and each edge's lowest triangle.
+/// triangles differ in size), with their contact topology.
 struct Crumpled {
-  std::vector<std::uint32_t> triangles;
-  std::vector<glm::uvec2> edges;
-  std::vector<std::uint32_t> ownerOfEdge;
+  ContactTopology mesh;
   std::vector<glm::vec4> x;
-
-  SelfContactCandidates::Mesh mesh() const { return {triangles, edges, ownerOfEdge}; }
 };
 
 Crumpled crumpledSheets() {
-  TriangleMesh mesh;
+  TriangleMesh sheets;
   for (int layer = 0; layer < 2; ++layer) {
     SquareClothSpec spec;
     spec.resolution = 14;
     spec.size = 0.13f;  // 10 mm cells
     spec.center = glm::vec3(0.0f, 1.0f + 0.004f * float(layer), 0.0f);
-    appendMesh(mesh, makeSquareSheet(spec).value());
+    appendMesh(sheets, makeSquareSheet(spec).value());
   }
   Crumpled c;
-  c.triangles = mesh.indices;
+  c.mesh = ContactTopology::of(sheets.indices, sheets.vertexCount());
   std::mt19937 random(7);
   std::uniform_real_distribution<float> jitter(-0.004f, 0.004f);
-  for (const glm::vec3& p : mesh.positions)
+  for (const glm::vec3& p : sheets.positions)
     c.x.push_back(glm::vec4(p + glm::vec3(jitter(random), 0.5f * jitter(random), jitter(random)), 1.0f));
-  std::vector<std::pair<glm::uvec2, std::uint32_t>> sides;
-  for (std::uint32_t t = 0; 3 * t < c.triangles.size(); ++t)
-    for (std::uint32_t k = 0; k < 3; ++k) {
-      const std::uint32_t a = c.triangles[3 * t + k], b = c.triangles[3 * t + (k + 1) % 3];
-      sides.push_back({glm::uvec2(std::min(a, b), std::max(a, b)), t});
-    }
-  std::sort(sides.begin(), sides.end(), [](const auto& p, const auto& q) {
-    return std::tie(p.first.x, p.first.y, p.second) < std::tie(q.first.x, q.first.y, q.second);
-  });
-  for (std::size_t i = 0; i < sides.size(); ++i)
-    if (i == 0 || sides[i].first != sides[i - 1].first) {
-      c.edges.push_back(sides[i].first);
-      c.ownerOfEdge.push_back(sides[i].second);
-    }
   return c;
 }
 
 glm::vec3 at(const Crumpled& c, std::uint32_t v) { return glm::vec3(c.x[v]); }
 
 float vertexTriangleDistance(const Crumpled& c, std::uint32_t v, std::uint32_t t) {
-  const std::uint32_t* tri = c.triangles.data() + 3 * std::size_t(t);
+  const std::uint32_t* tri = c.mesh.triangles.data() + 3 * std::size_t(t);
   const glm::vec3 p = at(c, v), a = at(c, tri[0]), b = at(c, tri[1]), d = at(c, tri[2]);
   return glm::length(kernels::pairSeparation(kernels::vertexTriangleWeights(p, a, b, d), p, a, b, d));
 }
 
 float edgeEdgeDistance(const Crumpled& c, std::uint32_t e, std::uint32_t f) {
-  const glm::vec3 p1 = at(c, c.edges[e].x), q1 = at(c, c.edges[e].y), p2 = at(c, c.edges[f].x),
-                  q2 = at(c, c.edges[f].y);
+  const glm::vec3 p1 = at(c, c.mesh.edges[e].x), q1 = at(c, c.mesh.edges[e].y), p2 = at(c, c.mesh.edges[f].x),
+                  q2 = at(c, c.mesh.edges[f].y);
   return glm::length(kernels::pairSeparation(kernels::edgeEdgeWeights(p1, q1, p2, q2), p1, q1, p2, q2));
 }
 
@@ -83,16 +65,17 @@ using PairSet = std::set<std::pair<std::uint32_t, std::uint32_t>>;
 std::pair<PairSet, PairSet> bruteForce(const Crumpled& c, float radius) {
   PairSet vertexTriangle, edgeEdge;
   for (std::uint32_t v = 0; v < c.x.size(); ++v)
-    for (std::uint32_t t = 0; 3 * t < c.triangles.size(); ++t) {
-      const std::uint32_t* tri = c.triangles.data() + 3 * std::size_t(t);
+    for (std::uint32_t t = 0; 3 * t < c.mesh.triangles.size(); ++t) {
+      const std::uint32_t* tri = c.mesh.triangles.data() + 3 * std::size_t(t);
       if (tri[0] != v && tri[1] != v && tri[2] != v && vertexTriangleDistance(c, v, t) < radius)
         vertexTriangle.insert({v, t});
     }
-  for (std::uint32_t e = 0; e < c.edges.size(); ++e)
-    for (std::uint32_t f = 0; f < c.edges.size(); ++f) {
-      const glm::uvec2 a = c.edges[e], b = c.edges[f];
+  for (std::uint32_t e = 0; e < c.mesh.edges.size(); ++e)
+    for (std::uint32_t f = 0; f < c.mesh.edges.size(); ++f) {
+      const glm::uvec2 a = c.mesh.edges[e], b = c.mesh.edges[f];
       const bool share = a.x == b.x || a.x == b.y || a.y == b.x || a.y == b.y;
-      if (c.ownerOfEdge[e] < c.ownerOfEdge[f] && !share && edgeEdgeDistance(c, e, f) < radius) edgeEdge.insert({e, f});
+      if (c.mesh.ownerOfEdge[e] < c.mesh.ownerOfEdge[f] && !share && edgeEdgeDistance(c, e, f) < radius)
+        edgeEdge.insert({e, f});
     }
   return {vertexTriangle, edgeEdge};
 }
@@ -119,7 +102,7 @@ TEST(SelfContactCandidates, ListsHoldEveryPairWithinTheRadiusAndNoFarOne) {
   Crumpled c = crumpledSheets();
   SelfContactCandidates candidates;
   const float radius = 0.006f;
-  ASSERT_TRUE(candidates.update(c.mesh(), c.x, radius, 0.0f, 1));
+  ASSERT_TRUE(candidates.update(c.mesh, c.x, radius, 0.0f, 1));
   expectListsHoldEveryPairWithin(candidates, c, radius);
   // Nothing listed is further than the build's radius (the radius and its skin).
   const float built = radius + SelfContactCandidates::skin(radius, 0.0f);
@@ -132,7 +115,7 @@ TEST(SelfContactCandidates, SmallMovesReuseTheListsUntilTheSkinIsUsedUp) {
   SelfContactCandidates candidates;
   const float radius = 0.006f, move = 0.0002f;  // 0.2 mm per substep: a skin of 1.6 mm
   ASSERT_FLOAT_EQ(SelfContactCandidates::skin(radius, move), 0.0016f);
-  ASSERT_TRUE(candidates.update(c.mesh(), c.x, radius, move, 1));
+  ASSERT_TRUE(candidates.update(c.mesh, c.x, radius, move, 1));
   // Each vertex moves 0.19 mm per substep along its own direction: after 4 substeps the
   // vertices are 0.76 mm from where the lists were built (6 + 2 x 0.76 = 7.52 mm, within
   // the skin), after 5 they are 0.95 mm away and the lists are rebuilt (with a skin of
@@ -144,30 +127,30 @@ TEST(SelfContactCandidates, SmallMovesReuseTheListsUntilTheSkinIsUsedUp) {
     directions.push_back(glm::normalize(glm::vec3(gauss(random), gauss(random), gauss(random))));
   for (int substep = 1; substep <= 8; ++substep) {
     for (std::size_t v = 0; v < c.x.size(); ++v) c.x[v] += glm::vec4(0.00019f * directions[v], 0.0f);
-    EXPECT_EQ(candidates.update(c.mesh(), c.x, radius, move, 1), substep == 5) << "substep " << substep;
+    EXPECT_EQ(candidates.update(c.mesh, c.x, radius, move, 1), substep == 5) << "substep " << substep;
     expectListsHoldEveryPairWithin(candidates, c, radius);
   }
   EXPECT_EQ(candidates.builds(), 2u);
   // The upper sheet slides 5 mm: the lists are rebuilt and hold the new pairs.
   for (std::size_t v = c.x.size() / 2; v < c.x.size(); ++v) c.x[v].x += 0.005f;
-  EXPECT_TRUE(candidates.update(c.mesh(), c.x, radius, move, 1));
+  EXPECT_TRUE(candidates.update(c.mesh, c.x, radius, move, 1));
   expectListsHoldEveryPairWithin(candidates, c, radius);
 }
 
 TEST(SelfContactCandidates, TheWholeClothTranslatedKeepsItsLists) {
   Crumpled c = crumpledSheets();
   SelfContactCandidates candidates;
-  ASSERT_TRUE(candidates.update(c.mesh(), c.x, 0.006f, 0.0f, 1));
+  ASSERT_TRUE(candidates.update(c.mesh, c.x, 0.006f, 0.0f, 1));
   for (glm::vec4& p : c.x) p += glm::vec4(0.03f, -0.05f, 0.02f, 0.0f);  // 6 cm, ten times the radius
-  EXPECT_FALSE(candidates.update(c.mesh(), c.x, 0.006f, 0.0f, 1));
+  EXPECT_FALSE(candidates.update(c.mesh, c.x, 0.006f, 0.0f, 1));
   expectListsHoldEveryPairWithin(candidates, c, 0.006f);
 }
 
 TEST(SelfContactCandidates, ListsAreTheSameForOneAndTwoThreads) {
   const Crumpled c = crumpledSheets();
   SelfContactCandidates one, two;
-  one.update(c.mesh(), c.x, 0.006f, 0.0f, 1);
-  two.update(c.mesh(), c.x, 0.006f, 0.0f, 2);
+  one.update(c.mesh, c.x, 0.006f, 0.0f, 1);
+  two.update(c.mesh, c.x, 0.006f, 0.0f, 2);
   ASSERT_EQ(one.vertexTriangle().size(), two.vertexTriangle().size());
   ASSERT_EQ(one.edgeEdge().size(), two.edgeEdge().size());
   EXPECT_TRUE(std::equal(one.vertexTriangle().begin(), one.vertexTriangle().end(), two.vertexTriangle().begin()));
@@ -178,16 +161,16 @@ TEST(SelfContactCandidates, NonFiniteVerticesTakePartInNoPair) {
   Crumpled c = crumpledSheets();
   c.x[5].y = NAN;
   SelfContactCandidates candidates;
-  candidates.update(c.mesh(), c.x, 0.006f, 0.0f, 1);
+  candidates.update(c.mesh, c.x, 0.006f, 0.0f, 1);
   for (glm::uvec2 p : candidates.vertexTriangle()) {
     EXPECT_NE(p.x, 5u);
-    for (int k = 0; k < 3; ++k) EXPECT_NE(c.triangles[3 * std::size_t(p.y) + std::size_t(k)], 5u);
+    for (int k = 0; k < 3; ++k) EXPECT_NE(c.mesh.triangles[3 * std::size_t(p.y) + std::size_t(k)], 5u);
   }
   for (glm::uvec2 p : candidates.edgeEdge())
-    for (std::uint32_t e : {p.x, p.y}) EXPECT_TRUE(c.edges[e].x != 5u && c.edges[e].y != 5u);
+    for (std::uint32_t e : {p.x, p.y}) EXPECT_TRUE(c.mesh.edges[e].x != 5u && c.mesh.edges[e].y != 5u);
   EXPECT_GT(candidates.vertexTriangle().size(), 0u);
   // A NaN vertex never lets the lists be reused.
-  EXPECT_TRUE(candidates.update(c.mesh(), c.x, 0.006f, 0.0f, 1));
+  EXPECT_TRUE(candidates.update(c.mesh, c.x, 0.006f, 0.0f, 1));
 }
 
 }  // namespace
