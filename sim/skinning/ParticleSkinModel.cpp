@@ -315,7 +315,6 @@ void findInteractingPairs(std::span<const glm::vec4> particles, float interactio
 #pragma omp parallel for schedule(static) if (n >= 2048)
   for (std::size_t i = 0; i < n; ++i) {
     const glm::vec3 xi(particles[i]);
-    const float ri = particles[i].w;
     const glm::ivec3 c = grid.cellOf(xi);
     for (int z = std::max(c.z - 1, 0); z <= std::min(c.z + 1, grid.dims.z - 1); ++z)
       for (int y = std::max(c.y - 1, 0); y <= std::min(c.y + 1, grid.dims.y - 1); ++y)
@@ -324,9 +323,7 @@ void findInteractingPairs(std::span<const glm::vec4> particles, float interactio
           for (std::uint32_t k = grid.cellStart[f]; k < grid.cellStart[f + 1]; ++k) {
             const std::uint32_t j = grid.items[k];
             if (j == i) continue;
-            const float rj = particles[j].w;
-            const float gap = glm::length(glm::vec3(particles[j]) - xi) - ri - rj;
-            if (gap < interactionGap * std::min(ri, rj)) lists[i].push_back(j);
+            if (kernels::particlesInteract(particles[i], particles[j], interactionGap)) lists[i].push_back(j);
           }
         }
     std::sort(lists[i].begin(), lists[i].end());

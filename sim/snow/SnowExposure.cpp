@@ -113,6 +113,7 @@ kernels::SnowMap snowMapRecord(const SnowMapFrame& frame, float bias, int firstT
   map.up = glm::vec4(frame.up, frame.minUp);
   map.texel = glm::vec4(frame.texel, 0.0f, 0.0f, frame.minDepth);
   map.texels = glm::ivec4(frame.width, frame.height, firstTexel, 1);
+  map.scale = glm::vec4(1.0f / frame.texel, 0.0f, 0.0f, 0.0f);
   return map;
 }
 

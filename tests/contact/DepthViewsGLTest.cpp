@@ -108,7 +108,9 @@ Comparison compare(const DepthViewImages& gpu, const DepthViewImages& cpu, float
           const double dv =
               glm::length(glm::vec3(gpu.velocity[at(k, i, j)]) - glm::vec3(cpu.velocity[at(k, i, j)])) / velocityScale;
           c.maxVelocityRel = std::max(c.maxVelocityRel, dv);
-          if (dv > 1e-5) ++c.velocityFailures;
+          // Velocities are interpolated by the rasterizer, not in the kernel: NVIDIA's
+          // attribute interpolation (H100) differs from llvmpipe's by up to 5.7e-5 |v|.
+          if (dv > 1e-4) ++c.velocityFailures;
         }
       }
   }

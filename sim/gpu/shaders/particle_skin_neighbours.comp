@@ -7,10 +7,10 @@
 //          offsets by particle_skin_scan.comp);
 //  mode 1: writes them into neighbours[linkOffsets[i] ..], sorted ascending by insertion
 //          as they are found, so the lists do not depend on the order inside the cells.
-// The gap test is `precise` and in the CPU's operation order (GLM's dot: (x x + y y) + z z,
-// then sqrt), so both backends decide borderline pairs (e.g. the fourth shell of a
-// closest packing, exactly at the range) the same way where sqrt is correctly rounded.
-#include "kernels/particle_skinning_layout.glslh"
+// The range test is the CPU's own (kernels/particle_skinning.glslh particlesInteract:
+// squared, HG_PRECISE), so both backends decide borderline pairs (e.g. the fourth shell of
+// a closest packing, exactly at the range) the same way.
+#include "kernels/particle_skinning.glslh"
 
 layout(local_size_x = HG_WORKGROUP_SIZE) in;
 
@@ -23,14 +23,6 @@ layout(location = 0) uniform uint particleCount;
 layout(location = 1) uniform uint mode;
 layout(location = 4) uniform float interactionGap;
 #include "particle_skin_grid.glsl"
-
-bool interacting(vec4 a, vec4 b) {
-  precise vec3 d = b.xyz - a.xyz;
-  precise float separation = sqrt((d.x * d.x + d.y * d.y) + d.z * d.z);
-  precise float gap = separation - a.w - b.w;
-  precise float range = interactionGap * min(a.w, b.w);
-  return gap < range;
-}
 
 void main() {
   uint i = gl_GlobalInvocationID.x;
@@ -47,7 +39,7 @@ void main() {
         uint cell = gridFlatIndex(ivec3(x, y, z));
         for (uint k = cellStarts[cell]; k < cellStarts[cell + 1u]; ++k) {
           uint j = gridItems[k];
-          if (j == i || !interacting(pi, points[j])) continue;
+          if (j == i || !particlesInteract(pi, points[j], interactionGap)) continue;
           if (mode == 1u) {  // insertion into the sorted list so far
             uint slot = first + found;
             while (slot > first && neighbours[slot - 1u] > j) {
