@@ -35,6 +35,22 @@ SelfContact::SelfContact(const ClothModel& model, const SelfContactSettings& set
 
 void SelfContact::beginFrame(std::span<const glm::vec4> x) {
   m_tangles = intersectingTrianglePairs(x, m_topology.triangles);
+  markTangles();
+}
+
+void SelfContact::beginFrame(std::span<const glm::vec4> x, std::span<const glm::uvec2> edgeTriangleCandidates) {
+  std::vector<std::array<std::uint32_t, 2>> trianglePairs;
+  trianglePairs.reserve(2 * edgeTriangleCandidates.size());
+  for (const glm::uvec2& c : edgeTriangleCandidates) {
+    assert(c.x + 1 < m_topology.edgeTriangleStart.size());
+    for (std::uint32_t k = m_topology.edgeTriangleStart[c.x]; k < m_topology.edgeTriangleStart[c.x + 1]; ++k)
+      trianglePairs.push_back({m_topology.edgeTriangles[k], c.y});
+  }
+  m_tangles = intersectingTrianglePairsAmong(x, m_topology.triangles, trianglePairs);
+  markTangles();
+}
+
+void SelfContact::markTangles() {
   std::fill(m_tangled.begin(), m_tangled.end(), std::uint8_t(0));
   for (const auto& pair : m_tangles)
     for (std::uint32_t t : pair)

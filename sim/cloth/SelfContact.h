@@ -81,6 +81,12 @@ class SelfContact {
   /// seen from outside); on one layer each triangle to the side of the other where its
   /// centroid is.
   void beginFrame(std::span<const glm::vec4> x);
+  /// The same, with the exact test run only on the triangle pairs that edge-triangle
+  /// candidates (edge index, triangle) name: each triangle holding the edge against the
+  /// triangle. The candidates must include every edge-triangle pair that meets, as
+  /// kernels segmentMayCrossTriangle keeps them (the GPU backend's tangle search); the
+  /// tangles are then those of beginFrame(x).
+  void beginFrame(std::span<const glm::vec4> x, std::span<const glm::uvec2> edgeTriangleCandidates);
 
   /// After a substep moved the vertices from `start` to `positions` (xyz m, w inverse
   /// mass): untangles, separates, truncates and changes `velocities` by the position
@@ -131,6 +137,8 @@ class SelfContact {
   /// The substep's query radius from m_moves (see the class comment).
   float queryRadius();
   std::size_t separate(std::span<glm::vec4> positions);
+  /// The bookkeeping of beginFrame once m_tangles holds the frame's intersecting pairs.
+  void markTangles();
   /// The triangles of tangled pairs pushed apart (see beginFrame), positions only.
   void pushTangledApart(std::span<const glm::vec4> start, std::span<glm::vec4> positions);
   std::uint32_t layerOf(std::uint32_t triangle) const;

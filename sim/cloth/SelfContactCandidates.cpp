@@ -133,9 +133,12 @@ ContactTopology ContactTopology::of(std::vector<std::uint32_t> triangleVertices,
     if (i == 0 || sides[i].first != sides[i - 1].first) {
       topology.edges.push_back(sides[i].first);
       topology.ownerOfEdge.push_back(sides[i].second / 3);  // the lowest triangle: sides sort by it
+      topology.edgeTriangleStart.push_back(std::uint32_t(i));
     }
     topology.edgesOfTriangle[sides[i].second / 3][int(sides[i].second % 3)] = std::uint32_t(topology.edges.size() - 1);
+    topology.edgeTriangles.push_back(sides[i].second / 3);
   }
+  topology.edgeTriangleStart.push_back(std::uint32_t(sides.size()));
   return topology;
 }
 

@@ -40,6 +40,9 @@ struct ContactTopology {
   std::vector<glm::uvec3> edgesOfTriangle;   ///< edge k from vertex k to vertex k + 1
   std::vector<std::uint32_t> ownerOfVertex;  ///< ~0u: the vertex is in no triangle
   std::vector<std::uint32_t> ownerOfEdge;
+  /// The triangles holding edge e: edgeTriangles[edgeTriangleStart[e] .. edgeTriangleStart[e + 1]).
+  std::vector<std::uint32_t> edgeTriangleStart;
+  std::vector<std::uint32_t> edgeTriangles;
 
   static ContactTopology of(std::vector<std::uint32_t> triangles, std::size_t vertexCount);
 };

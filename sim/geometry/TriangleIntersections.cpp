@@ -138,6 +138,39 @@ std::vector<std::array<std::uint32_t, 2>> intersectingTrianglePairs(std::span<co
   return pairs;
 }
 
+std::vector<std::array<std::uint32_t, 2>> intersectingTrianglePairsAmong(
+    std::span<const glm::vec4> positions, std::span<const std::uint32_t> triangles,
+    std::span<const std::array<std::uint32_t, 2>> candidates) {
+  std::vector<std::array<std::uint32_t, 2>> unique;
+  unique.reserve(candidates.size());
+  for (const auto& [s, t] : candidates)
+    if (s != t) unique.push_back({std::min(s, t), std::max(s, t)});
+  std::sort(unique.begin(), unique.end());
+  unique.erase(std::unique(unique.begin(), unique.end()), unique.end());
+  auto primitiveOf = [&](std::uint32_t t, Primitive& out) {
+    assert(3 * std::size_t(t) + 2 < triangles.size());
+    Point3 p[3];
+    for (int k = 0; k < 3; ++k) {
+      const glm::vec4& q = positions[triangles[3 * std::size_t(t) + std::size_t(k)]];
+      if (!std::isfinite(q.x) || !std::isfinite(q.y) || !std::isfinite(q.z)) return false;
+      p[k] = Point3(q.x, q.y, q.z);
+    }
+    out = makePrimitive(p[0], p[1], p[2]);
+    return true;
+  };
+  std::vector<std::array<std::uint32_t, 2>> pairs;
+  for (const auto& [s, t] : unique) {
+    const std::uint32_t* a = triangles.data() + 3 * std::size_t(s);
+    const std::uint32_t* b = triangles.data() + 3 * std::size_t(t);
+    bool shared = false;
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) shared = shared || a[i] == b[j];
+    Primitive ps, pt;
+    if (!shared && primitiveOf(s, ps) && primitiveOf(t, pt) && primitivesIntersect(ps, pt)) pairs.push_back({s, t});
+  }
+  return pairs;
+}
+
 std::size_t countSelfIntersections(std::span<const glm::vec4> positions, std::span<const std::uint32_t> triangles) {
   const std::vector<std::uint32_t> oneGroup(triangles.size() / 3, 0u);
   return countIntersectionsByGroup(positions, triangles, oneGroup, 1).counts[0];

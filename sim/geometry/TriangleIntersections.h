@@ -35,4 +35,11 @@ IntersectionCensus countIntersectionsByGroup(std::span<const glm::vec4> position
 std::vector<std::array<std::uint32_t, 2>> intersectingTrianglePairs(std::span<const glm::vec4> positions,
                                                                     std::span<const std::uint32_t> triangles);
 
+/// The same exact test on the given triangle pairs only (a superset of the intersecting
+/// ones, from a conservative filter such as the GPU's tangle search): those that share no
+/// vertex, have finite vertices and intersect, as (first < second), sorted, each once.
+std::vector<std::array<std::uint32_t, 2>> intersectingTrianglePairsAmong(
+    std::span<const glm::vec4> positions, std::span<const std::uint32_t> triangles,
+    std::span<const std::array<std::uint32_t, 2>> candidates);
+
 }  // namespace hg

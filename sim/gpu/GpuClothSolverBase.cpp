@@ -56,7 +56,7 @@ void GpuClothSolverBase::beginSelfContactFrame() {
   m_frameStart.resize(m_model->vertexCount());  // positions only: the tangle analysis needs no velocities
   glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
   gl::readBuffer(positionsBuffer(), m_frameStart.size() * sizeof(glm::vec4), m_frameStart.data());
-  m_selfContact->beginFrame(m_frameStart);
+  m_selfContact->beginFrame(positionsBuffer(), m_frameStart);
 }
 
 void GpuClothSolverBase::resolveBodyFeatures() {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <chrono>
 #include <cstddef>
 #include <vector>
 
@@ -23,6 +24,9 @@ constexpr GLint kTriangleCount = 0, kEdgeCount = 1, kTableSize = 2, kMode = 3;
 namespace pairs {
 constexpr GLint kVertexCount = 0, kTriangleCount = 1, kEdgeCount = 2, kTableSize = 3, kThickness = 4, kPairCapacity = 5;
 }
+namespace tangles {
+constexpr GLint kEdgeCount = 0, kTableSize = 1, kMode = 2, kCapacity = 3;
+}
 namespace separate {
 constexpr GLint kCount = 0, kMode = 1, kThickness = 2, kFriction = 3, kDt = 4;
 constexpr std::uint32_t kPairs = 0, kApplyPairs = 1, kTangles = 2, kApplyTangles = 3, kTruncate = 4, kDispatch = 5;
@@ -34,6 +38,9 @@ constexpr std::uint32_t kMaxTableSize = 1u << 20;
 /// Pairs the pair buffer holds per vertex at first (a cloth pressed onto another layer has
 /// a few); a frame whose substeps found more grows it for the frames after.
 constexpr std::uint32_t kPairsPerVertex = 16, kPairsAtLeast = 4096;
+/// Edge-triangle candidates of the tangle search the buffer holds at first (a frame with
+/// more tests every triangle pair on the CPU once and doubles it past the count).
+constexpr std::uint32_t kTangleCandidatesAtLeast = 4096;
 
 GLuint workgroups(std::size_t count) { return GLuint((count + HG_WORKGROUP_SIZE - 1) / HG_WORKGROUP_SIZE); }
 
@@ -59,7 +66,8 @@ Result<std::unique_ptr<GpuSelfContact>> GpuSelfContact::create(const ClothModel&
   for (auto [program, name] :
        {std::pair{&programs.prepare, "self_contact_prepare.comp"}, std::pair{&programs.grid, "self_contact_grid.comp"},
         std::pair{&programs.scan, "particle_skin_scan.comp"}, std::pair{&programs.pairs, "self_contact_pairs.comp"},
-        std::pair{&programs.separate, "self_contact_separate.comp"}}) {
+        std::pair{&programs.separate, "self_contact_separate.comp"},
+        std::pair{&programs.tangles, "self_contact_tangles.comp"}}) {
     auto built = registry.buildCompute(name);
     if (!built) return built.error();
     *program = std::move(built).value();
@@ -88,6 +96,8 @@ GpuSelfContact::GpuSelfContact(const ClothModel& model, const SelfContactSetting
   m_items = buffer(std::size_t(items) * sizeof(std::uint32_t));
   m_nearest = buffer(std::size_t(m_vertexCount) * sizeof(std::uint32_t));
   m_pairs = buffer(std::size_t(m_pairCapacity) * sizeof(kernels::SelfContactPair));
+  m_candidateCapacity = std::max(kTangleCandidatesAtLeast, m_edgeCount / 16);
+  m_tangleCandidates = buffer(std::size_t(m_candidateCapacity) * sizeof(glm::uvec2));
   m_corrections = buffer(std::size_t(m_vertexCount) * sizeof(glm::ivec4));
   glClearNamedBufferData(m_corrections.id(), GL_R32I, GL_RED_INTEGER, GL_INT, nullptr);
   m_tangled = buffer(std::size_t(m_vertexCount) * sizeof(std::uint32_t));
@@ -117,11 +127,71 @@ void GpuSelfContact::setConstantUniforms() const {
   glProgramUniform1f(pairsProgram, pairs::kThickness, settings.thickness);
   glProgramUniform1ui(pairsProgram, pairs::kPairCapacity, m_pairCapacity);
   glProgramUniform1f(separateProgram, separate::kThickness, settings.thickness);
+  const GLuint tanglesProgram = m_programs.tangles.id();
+  glProgramUniform1ui(tanglesProgram, tangles::kEdgeCount, m_edgeCount);
+  glProgramUniform1ui(tanglesProgram, tangles::kTableSize, m_tableSize);
+  glProgramUniform1ui(tanglesProgram, tangles::kCapacity, m_candidateCapacity);
   glProgramUniform1f(separateProgram, separate::kFriction, settings.friction);
 }
 
-void GpuSelfContact::beginFrame(std::span<const glm::vec4> positions) {
-  m_frameAnalysis.beginFrame(positions);
+GpuSelfContact::~GpuSelfContact() {
+  m_timer.report("self contact (GPU passes; the frame's CPU tangle test)", double(m_substeps));
+}
+
+void GpuSelfContact::clearSubstepControl() const {
+  glClearNamedBufferSubData(m_control.id(), GL_R32UI, 0, offsetof(kernels::SelfContactControl, droppedPairs),
+                            GL_RED_INTEGER, GL_UNSIGNED_INT, nullptr);
+  glClearNamedBufferSubData(m_control.id(), GL_R32UI, offsetof(kernels::SelfContactControl, moveHistogram),
+                            sizeof(kernels::SelfContactControl::moveHistogram), GL_RED_INTEGER, GL_UNSIGNED_INT,
+                            nullptr);
+}
+
+void GpuSelfContact::startPasses(const gl::Buffer& start, const gl::Buffer& positions) {
+  clearSubstepControl();
+  bind(HG_BINDING_POSITIONS_IN, start);
+  bind(HG_BINDING_POSITIONS_OUT, positions);
+  bind(HG_BINDING_SELF_CONTACT_CONTROL, m_control);
+  bind(HG_BINDING_SELF_CONTACT_TRIANGLES, m_triangles);
+  bind(HG_BINDING_SELF_CONTACT_EDGES, m_edges);
+  bind(HG_BINDING_SELF_CONTACT_NEAREST, m_nearest);
+  m_timer.begin();
+  dispatch(m_programs.prepare, prepare::kMode, std::max(m_vertexCount, m_edgeCount), 0u);
+  dispatch(m_programs.prepare, prepare::kMode, 1, 1u);
+}
+
+bool GpuSelfContact::findTangleCandidates(const gl::Buffer& positions, std::vector<glm::uvec2>& candidates) {
+  startPasses(positions, positions);  // no moves: the longest edge and the cell size
+  dispatch(m_programs.tangles, tangles::kMode, 1, 0u);
+  buildGrid();
+  bind(HG_BINDING_SELF_CONTACT_TANGLE_CANDIDATES, m_tangleCandidates);
+  dispatch(m_programs.tangles, tangles::kMode, m_edgeCount, 1u);
+  m_timer.mark("frame: tangle search (GPU)");
+  m_timer.resolve();
+  std::uint32_t count = 0;
+  gl::readBuffer(m_control, sizeof(count), &count, offsetof(kernels::SelfContactControl, tangleCandidates));
+  if (count > m_candidateCapacity) {
+    m_candidateCapacity = std::bit_ceil(2 * count);
+    m_tangleCandidates = buffer(std::size_t(m_candidateCapacity) * sizeof(glm::uvec2));
+    glProgramUniform1ui(m_programs.tangles.id(), tangles::kCapacity, m_candidateCapacity);
+    candidates.clear();
+    return false;
+  }
+  candidates.resize(count);
+  if (count > 0) gl::readBuffer(m_tangleCandidates, count * sizeof(glm::uvec2), candidates.data());
+  return true;
+}
+
+void GpuSelfContact::beginFrame(const gl::Buffer& positions, std::span<const glm::vec4> readBack) {
+  const bool filtered = findTangleCandidates(positions, m_candidates);
+  const auto analysisStart = std::chrono::steady_clock::now();
+  if (filtered) {
+    m_frameAnalysis.beginFrame(readBack, m_candidates);
+  } else {
+    m_frameAnalysis.beginFrame(readBack);
+  }
+  m_timer.add("frame: exact tangle test (CPU)", std::uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                                                  std::chrono::steady_clock::now() - analysisStart)
+                                                                  .count()));
   const auto tangles = m_frameAnalysis.tangles();
   m_tangleCount = tangles.size();
   if (!tangles.empty()) m_tangles = buffer(tangles.size_bytes(), tangles.data());
@@ -175,31 +245,20 @@ void GpuSelfContact::buildGrid() {
 void GpuSelfContact::apply(const gl::Buffer& start, const gl::Buffer& positions, const gl::Buffer& velocities,
                            float dt) {
   if (m_vertexCount == 0) return;
-  // Clear the substep's fields of the control block (not droppedPairs) and its histogram.
-  glClearNamedBufferSubData(m_control.id(), GL_R32UI, 0, offsetof(kernels::SelfContactControl, droppedPairs),
-                            GL_RED_INTEGER, GL_UNSIGNED_INT, nullptr);
-  glClearNamedBufferSubData(m_control.id(), GL_R32UI, offsetof(kernels::SelfContactControl, moveHistogram),
-                            sizeof(kernels::SelfContactControl::moveHistogram), GL_RED_INTEGER, GL_UNSIGNED_INT,
-                            nullptr);
-  bind(HG_BINDING_POSITIONS_IN, start);
-  bind(HG_BINDING_POSITIONS_OUT, positions);
-  bind(HG_BINDING_VELOCITIES_OUT, velocities);
-  bind(HG_BINDING_SELF_CONTACT_CONTROL, m_control);
-  bind(HG_BINDING_SELF_CONTACT_TRIANGLES, m_triangles);
-  bind(HG_BINDING_SELF_CONTACT_EDGES, m_edges);
-  bind(HG_BINDING_SELF_CONTACT_NEAREST, m_nearest);
-
   // 1. Query radius and cell size.
-  dispatch(m_programs.prepare, prepare::kMode, std::max(m_vertexCount, m_edgeCount), 0u);
-  dispatch(m_programs.prepare, prepare::kMode, 1, 1u);
+  startPasses(start, positions);
+  bind(HG_BINDING_VELOCITIES_OUT, velocities);
+  m_timer.mark("1 prepare");
 
   // 2. The grid; 3. the pairs.
   buildGrid();
+  m_timer.mark("2 grid");
   bind(HG_BINDING_SELF_CONTACT_PAIRS, m_pairs);
   bind(HG_BINDING_SELF_CONTACT_TANGLED, m_tangled);
   glUseProgram(m_programs.pairs.id());
   glDispatchCompute(workgroups(std::size_t(m_vertexCount) + m_edgeCount), 1, 1);
   glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+  m_timer.mark("3 pairs");
 
   // 4. Untangling push, separation, truncation.
   const GLuint separateProgram = m_programs.separate.id();
@@ -216,6 +275,7 @@ void GpuSelfContact::apply(const gl::Buffer& start, const gl::Buffer& positions,
     run(separate::kTangles, m_tangleCount, std::uint32_t(m_tangleCount));
     run(separate::kApplyTangles, m_vertexCount, m_vertexCount);
   }
+  m_timer.mark("4a tangles");
   glCopyNamedBufferSubData(positions.id(), m_before.id(), 0, 0, GLsizeiptr(m_vertexCount * sizeof(glm::vec4)));
   glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
   run(separate::kDispatch, 1, m_pairCapacity);
@@ -229,7 +289,11 @@ void GpuSelfContact::apply(const gl::Buffer& start, const gl::Buffer& positions,
     run(separate::kApplyPairs, m_vertexCount, m_vertexCount);
   }
   glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, 0);
+  m_timer.mark("4b separation");
   run(separate::kTruncate, m_vertexCount, m_vertexCount);
+  m_timer.mark("4c truncation");
+  m_timer.resolve();
+  ++m_substeps;
 }
 
 }  // namespace hg

@@ -19,10 +19,12 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <vector>
 
 #include <glm/vec4.hpp>
 
 #include "gl/GlObjects.h"
+#include "gl/PassTimer.h"
 #include "sim/cloth/SelfContact.h"
 #include "sim/core/Result.h"
 
@@ -32,11 +34,17 @@ class GpuSelfContact {
  public:
   /// Builds the passes and the model's buffers; error: a shader's build log.
   static Result<std::unique_ptr<GpuSelfContact>> create(const ClothModel& model, const SelfContactSettings& settings);
+  /// With HG_GPU_PASS_TIMES=1: prints the GPU time of each pass per substep (gl::PassTimer).
+  ~GpuSelfContact();
 
-  /// At the start of a frame, with the positions there (xyz m, w inverse mass): finds the
-  /// tangles (SelfContact::beginFrame) and uploads them; counts the pairs the last frame
+  /// At the start of a frame, with the positions there (xyz m, w inverse mass) on the GPU
+  /// (`positions`; binds POSITIONS_IN and POSITIONS_OUT to it) and read back
+  /// (`readBack`): finds the tangles and uploads them. The GPU keeps the edge-triangle
+  /// pairs that may meet (self_contact_tangles.comp), and the CPU tests only the triangle
+  /// pairs they name exactly (SelfContact::beginFrame with candidates; every pair, once,
+  /// when they overflow their buffer, which then grows). Counts the pairs the last frame
   /// dropped and grows the pair buffer to the last frame's peak.
-  void beginFrame(std::span<const glm::vec4> positions);
+  void beginFrame(const gl::Buffer& positions, std::span<const glm::vec4> readBack);
   /// After a substep moved the vertices from `start` to `positions` (vec4 per vertex):
   /// corrects `positions` and `velocities` in place. Binds POSITIONS_IN, POSITIONS_OUT and
   /// VELOCITIES_OUT to these buffers and its own bindings; changes the current program.
@@ -44,27 +52,43 @@ class GpuSelfContact {
 
   /// The untangling so far, with the pairs dropped past the pair buffer's capacity.
   SelfContactReport report() const;
+  /// The edge-triangle pairs (edge, triangle) the last frame's tangle search kept, in the
+  /// GPU's order; empty when they overflowed their buffer (the CPU then tested every pair).
+  std::span<const glm::uvec2> tangleCandidates() const { return m_candidates; }
 
  private:
   struct Programs {
-    gl::Program prepare, grid, scan, pairs, separate;
+    gl::Program prepare, grid, scan, pairs, separate, tangles;
   };
   GpuSelfContact(const ClothModel& model, const SelfContactSettings& settings, Programs programs);
   /// The uniforms that stay for the model's life (counts, table size, thickness, friction;
   /// the pair capacity is set again when the pair buffer grows).
   void setConstantUniforms() const;
   void buildGrid();
+  /// Clears the substep's fields of the control block (not droppedPairs) and its histogram.
+  void clearSubstepControl() const;
+  /// Pass 1 of a substep from `start` to `positions`: clears the control block, binds the
+  /// buffers the passes share, starts the pass timer and finds the query radius, the longest
+  /// edge and the cell size.
+  void startPasses(const gl::Buffer& start, const gl::Buffer& positions);
+  /// The frame's edge-triangle candidates at `positions` (mode 0 and 1 of
+  /// self_contact_tangles.comp); false when they overflowed the buffer (then grown).
+  bool findTangleCandidates(const gl::Buffer& positions, std::vector<glm::uvec2>& candidates);
   /// One invocation per element, the mode uniform at `modeLocation`, then a barrier.
   static void dispatch(const gl::Program& program, GLint modeLocation, std::size_t invocations, std::uint32_t mode);
 
   SelfContact m_frameAnalysis;  ///< the CPU pass, for its exact tangle analysis (beginFrame) only
+  gl::PassTimer m_timer{gl::passTimesRequested()};
+  std::uint64_t m_substeps = 0;
   Programs m_programs;
-  std::uint32_t m_vertexCount = 0, m_triangleCount = 0, m_edgeCount = 0, m_tableSize = 0, m_pairCapacity = 0;
+  std::uint32_t m_vertexCount = 0, m_triangleCount = 0, m_edgeCount = 0, m_tableSize = 0, m_pairCapacity = 0,
+                m_candidateCapacity = 0;
+  std::vector<glm::uvec2> m_candidates;  ///< the last frame's edge-triangle candidates (read back)
   std::size_t m_tangleCount = 0;
   bool m_anyTangled = false;         ///< the uploaded tangled flags hold a 1
   std::uint64_t m_droppedPairs = 0;  ///< over the run
   gl::Buffer m_control, m_triangles, m_edges, m_cells, m_scanBlocks, m_cellRanks, m_items, m_nearest, m_pairs,
-      m_corrections, m_tangled, m_tangles, m_layers, m_before;
+      m_corrections, m_tangled, m_tangles, m_layers, m_before, m_tangleCandidates;
 };
 
 }  // namespace hg

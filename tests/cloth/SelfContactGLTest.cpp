@@ -9,6 +9,7 @@
 
 #include "sim/cloth/CpuClothSolver.h"
 #include "sim/gpu/GpuClothSolver.h"
+#include "sim/gpu/GpuSelfContact.h"
 #include "sim/gpu/GpuShaders.h"
 #include "tests/support/GlTest.h"
 #include "tests/support/SelfContactFixtures.h"
@@ -113,14 +114,36 @@ TEST_F(SelfContactCrossCheckGLTest, GpuRunsAreBitwiseRepeatable) {
             0);
 }
 
+TEST_F(SelfContactCrossCheckGLTest, TheGpuTangleSearchFindsTheCpusTangles) {
+  // The tangled cloth of SelfContactTangleSearch: the GPU keeps edge-triangle candidates
+  // (fewer than the buffer holds, so the filtered path runs) and the exact test among
+  // them finds the intersecting pairs that the CPU finds among all triangles.
+  const test::TangledCloth c = test::tangledCloth();
+  SelfContactSettings settings;
+  settings.enabled = true;
+  auto gpu = GpuSelfContact::create(*c.model, settings);
+  ASSERT_TRUE(gpu) << gpu.error().message;
+  const gl::Buffer positions = gl::createBuffer(std::span<const glm::vec4>(c.x));
+  (*gpu)->beginFrame(positions, c.x);
+  SelfContact cpu(*c.model, settings);
+  cpu.beginFrame(c.x);
+  EXPECT_GT(cpu.report().firstFramePairs, 50u);
+  EXPECT_EQ((*gpu)->report().firstFramePairs, cpu.report().firstFramePairs);
+  EXPECT_FALSE((*gpu)->tangleCandidates().empty());
+  for (const glm::uvec2& candidate : (*gpu)->tangleCandidates()) {
+    ASSERT_LT(candidate.x, cpu.edges().size());
+    ASSERT_LT(3 * std::size_t(candidate.y), cpu.triangles().size());
+  }
+}
+
 TEST_F(SelfContactCrossCheckGLTest, BindingsAndStorageBlocksFitTheDriver) {
   GLint maxBindings = 0, maxBlocks = 0;
   glGetIntegerv(GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS, &maxBindings);
   glGetIntegerv(GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS, &maxBlocks);
-  EXPECT_GT(maxBindings, HG_BINDING_SELF_CONTACT_BEFORE);
+  EXPECT_GT(maxBindings, HG_BINDING_SELF_CONTACT_TANGLE_CANDIDATES);
   EXPECT_GT(maxBindings, HG_BINDING_PARTICLE_SCAN_BLOCKS);
   for (const char* name : {"self_contact_prepare.comp", "self_contact_grid.comp", "self_contact_pairs.comp",
-                           "self_contact_separate.comp"}) {
+                           "self_contact_separate.comp", "self_contact_tangles.comp"}) {
     auto program = gpuShaders().buildCompute(name);
     ASSERT_TRUE(program) << name << ": " << program.error().message;
     GLint blocks = 0;

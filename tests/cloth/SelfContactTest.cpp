@@ -4,11 +4,17 @@
 // contact cross (so the checks can fail); a layer started through another is untangled;
 // bitwise identical for 1 and 2 threads. The GPU backend runs the same scenes in
 // SelfContactGLTest.cpp.
+#include <algorithm>
+#include <array>
+#include <cstdio>
 #include <cstring>
+#include <vector>
 
 #include <gtest/gtest.h>
 
 #include "sim/cloth/CpuClothSolver.h"
+#include "sim/cloth/SelfContact.h"
+#include "sim/kernels/Kernels.h"
 #include "tests/support/SelfContactFixtures.h"
 
 namespace hg {
@@ -72,6 +78,44 @@ TEST(SelfContactUntangling, AnOuterLayerStartedThroughTheInnerOneIsPushedOutAndR
   EXPECT_GT(run.report->untangledAtFrame, 0);
   EXPECT_LT(run.report->untangledAtFrame, 30);
   EXPECT_EQ(run.report->frames, 30);
+}
+
+// The GPU backend's tangle search keeps the edge-triangle pairs that
+// kernels::segmentMayCrossTriangle keeps (self_contact_tangles.comp); on a tangled cloth,
+// with a coplanar pair, a vertex on a face and edges crossing on an edge, the exact test
+// among the triangle pairs they name finds beginFrame's tangles, from a small share of
+// all edge-triangle pairs.
+TEST(SelfContactTangleSearch, TheFilteredExactTestFindsEveryTangle) {
+  const test::TangledCloth c = test::tangledCloth();
+  SelfContact full(*c.model, SelfContactSettings{});
+  full.beginFrame(c.x);
+  const std::vector<std::array<std::uint32_t, 2>> exact(full.tangles().begin(), full.tangles().end());
+  ASSERT_GT(exact.size(), 50u);
+  const std::uint32_t specialCases = std::uint32_t(c.model->triangles.size() / 3) - 6;
+  EXPECT_EQ(std::count_if(exact.begin(), exact.end(), [&](const auto& p) { return p[0] >= specialCases; }), 3);
+
+  const std::span<const std::uint32_t> triangles = full.triangles();
+  std::vector<glm::uvec2> candidates;
+  std::size_t tested = 0;
+  for (std::uint32_t e = 0; e < full.edges().size(); ++e) {
+    const glm::uvec2 edge = full.edges()[e];
+    for (std::uint32_t t = 0; 3 * t < triangles.size(); ++t) {
+      const std::uint32_t* v = triangles.data() + 3 * std::size_t(t);
+      if (std::find(v, v + 3, edge.x) != v + 3 || std::find(v, v + 3, edge.y) != v + 3) continue;
+      ++tested;
+      if (kernels::segmentMayCrossTriangle(glm::vec3(c.x[edge.x]), glm::vec3(c.x[edge.y]), glm::vec3(c.x[v[0]]),
+                                           glm::vec3(c.x[v[1]]), glm::vec3(c.x[v[2]])))
+        candidates.emplace_back(e, t);
+    }
+  }
+  SelfContact filtered(*c.model, SelfContactSettings{});
+  filtered.beginFrame(c.x, candidates);
+  const std::vector<std::array<std::uint32_t, 2>> found(filtered.tangles().begin(), filtered.tangles().end());
+  EXPECT_EQ(found, exact);
+  EXPECT_EQ(filtered.report().firstFramePairs, exact.size());
+  EXPECT_LT(candidates.size(), tested / 50) << "the filter keeps too much to be worth it";
+  std::printf("[ tangles ] %zu intersecting pairs; %zu of %zu edge-triangle pairs kept\n", exact.size(),
+              candidates.size(), tested);
 }
 
 TEST(SelfContactDeterminism, OneAndTwoThreadsAreBitwiseIdentical) {

@@ -4,6 +4,7 @@
 // counts intersecting triangle pairs (exact, CGAL) after every frame.
 #include <algorithm>
 #include <memory>
+#include <random>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -111,6 +112,40 @@ inline std::shared_ptr<const ClothModel> tangledLayers(ClothSettings& settings) 
   settings.selfContact.layerOfVertex.assign(model->vertexCount(), 1u);
   std::fill_n(settings.selfContact.layerOfVertex.begin(), 15 * 15, 0u);
   return model;
+}
+
+/// Tangled on purpose for the tangle search: two 0.2 m sheets (12 x 12 vertices) 2 mm
+/// apart with every vertex jittered by up to +-3 mm vertically and 4 mm sideways, so they
+/// cut through each other and themselves in many places, plus the cases a float filter
+/// could miss: a triangle coplanar with and inside another, one touching another at a
+/// vertex on its face, and two crossing edge on edge. Positions in `x` (w = 1).
+struct TangledCloth {
+  std::shared_ptr<const ClothModel> model;
+  std::vector<glm::vec4> x;
+};
+inline TangledCloth tangledCloth() {
+  TriangleMesh mesh;
+  appendMesh(mesh, squareSheetMesh(12, 0.2f, {0.0f, 1.0f, 0.0f}));
+  appendMesh(mesh, squareSheetMesh(12, 0.2f, {0.004f, 1.002f, 0.004f}));
+  appendMesh(mesh, singleTriangle({0.3f, 1.0f, 0.0f}, {0.4f, 1.0f, 0.0f}, {0.3f, 1.0f, 0.1f}));
+  appendMesh(mesh, singleTriangle({0.31f, 1.0f, 0.01f}, {0.33f, 1.0f, 0.01f}, {0.31f, 1.0f, 0.03f}));
+  appendMesh(mesh, singleTriangle({0.5f, 1.0f, 0.0f}, {0.6f, 1.0f, 0.0f}, {0.5f, 1.0f, 0.1f}));
+  appendMesh(mesh, singleTriangle({0.52f, 1.0f, 0.02f}, {0.55f, 1.05f, 0.02f}, {0.52f, 1.05f, 0.05f}));
+  appendMesh(mesh, singleTriangle({0.7f, 1.0f, 0.0f}, {0.8f, 1.0f, 0.0f}, {0.7f, 1.0f, 0.1f}));
+  appendMesh(mesh, singleTriangle({0.75f, 0.95f, 0.05f}, {0.75f, 1.05f, 0.05f}, {0.7f, 1.0f, 0.2f}));
+  auto model = buildClothModel(mesh, ClothMaterial{}, {});
+  EXPECT_TRUE(model) << model.error().message;
+  TangledCloth c;
+  c.model = std::make_shared<const ClothModel>(std::move(model).value());
+  std::mt19937 random(5);
+  std::uniform_real_distribution<float> jitter(-1.0f, 1.0f);
+  const std::size_t sheetVertices = 2 * 12 * 12;
+  for (std::size_t v = 0; v < mesh.positions.size(); ++v) {
+    glm::vec3 p = mesh.positions[v];
+    if (v < sheetVertices) p += glm::vec3(0.004f * jitter(random), 0.003f * jitter(random), 0.004f * jitter(random));
+    c.x.push_back(glm::vec4(p, 1.0f));
+  }
+  return c;
 }
 
 /// An upright square sheet (0.6 m, 13 x 13 vertices, 5 cm apart, nothing pinned) whose
