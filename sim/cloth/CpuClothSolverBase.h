@@ -65,7 +65,7 @@ class CpuClothSolverBase : public ClothSolver {
   void applySelfContact(std::span<const glm::vec4> start, ClothState& state, const kernels::ClothStepParams& params);
   /// With self contact: its untangling pass at the start of a frame (SelfContact::beginFrame).
   void beginSelfContactFrame() {
-    if (m_selfContact) m_selfContact->beginFrame(m_state.positions);
+    if (m_selfContact) m_selfContact->beginFrame(m_state.positions, threads());
   }
 
  public:

@@ -33,9 +33,8 @@ SelfContact::SelfContact(const ClothModel& model, const SelfContactSettings& set
     m_settings.layerOfVertex.clear();  // not this model's: one layer
 }
 
-void SelfContact::beginFrame(std::span<const glm::vec4> x) {
-  m_tangles = intersectingTrianglePairs(x, m_topology.triangles);
-  markTangles();
+void SelfContact::beginFrame(std::span<const glm::vec4> x, int threads) {
+  beginFrame(x, SelfContactCandidates::tangleCandidates(m_topology, x, threads));
 }
 
 void SelfContact::beginFrame(std::span<const glm::vec4> x, std::span<const glm::uvec2> edgeTriangleCandidates) {

@@ -80,7 +80,10 @@ class SelfContact {
   /// triangle along the inner one's normal (garment panels are wound counter-clockwise
   /// seen from outside); on one layer each triangle to the side of the other where its
   /// centroid is.
-  void beginFrame(std::span<const glm::vec4> x);
+  /// The triangle pairs tested exactly are those that SelfContactCandidates::tangleCandidates
+  /// names (`threads` OpenMP threads; the result is the same for any): the same pairs as
+  /// testing every pair.
+  void beginFrame(std::span<const glm::vec4> x, int threads = 1);
   /// The same, with the exact test run only on the triangle pairs that edge-triangle
   /// candidates (edge index, triangle) name: each triangle holding the edge against the
   /// triangle. The candidates must include every edge-triangle pair that meets, as

@@ -190,28 +190,70 @@ float SelfContactCandidates::largestMoveSinceBuild(std::span<const glm::vec4> x,
   return largest;
 }
 
+namespace {
+
+/// Each triangle as the sphere around its centroid through its furthest vertex, each edge
+/// as the one around its midpoint through its ends (xyz centre, w radius; m), and the
+/// largest radii of each kind.
+struct BoundingSpheres {
+  std::vector<glm::vec4> edges, triangles;
+  float longestHalfEdge = 0.0f, largestTriangle = 0.0f;
+
+  BoundingSpheres(const ContactTopology& mesh, std::span<const glm::vec4> x) {
+    const auto at = [&](std::uint32_t v) { return glm::vec3(x[v]); };
+    edges.resize(mesh.edges.size());
+    for (std::size_t e = 0; e < mesh.edges.size(); ++e) {
+      const glm::vec3 a = at(mesh.edges[e].x), b = at(mesh.edges[e].y);
+      edges[e] = glm::vec4(0.5f * (a + b), 0.5f * glm::length(b - a));
+      if (std::isfinite(edges[e].w)) longestHalfEdge = std::max(longestHalfEdge, edges[e].w);
+    }
+    triangles.resize(mesh.triangles.size() / 3);
+    for (std::size_t t = 0; t < triangles.size(); ++t) {
+      const std::uint32_t* v = mesh.triangles.data() + 3 * t;
+      const glm::vec3 c = (at(v[0]) + at(v[1]) + at(v[2])) / 3.0f;
+      triangles[t] =
+          glm::vec4(c, std::max({glm::length(at(v[0]) - c), glm::length(at(v[1]) - c), glm::length(at(v[2]) - c)}));
+      if (std::isfinite(triangles[t].w)) largestTriangle = std::max(largestTriangle, triangles[t].w);
+    }
+  }
+  /// A gap that covers the rounding of the radii, m.
+  float rounding() const { return 1e-6f + 1e-5f * std::max(largestTriangle, longestHalfEdge); }
+};
+
+}  // namespace
+
+std::vector<glm::uvec2> SelfContactCandidates::tangleCandidates(const ContactTopology& mesh,
+                                                                std::span<const glm::vec4> x, int threads) {
+  const auto at = [&](std::uint32_t v) { return glm::vec3(x[v]); };
+  const BoundingSpheres spheres(mesh, x);
+  // An edge that meets a triangle has its sphere meet the triangle's (both hold the point).
+  const float gap = spheres.rounding();
+  const SphereGrid triangleGrid(spheres.triangles, gap + spheres.longestHalfEdge + spheres.largestTriangle);
+  return collectInOrder(mesh.edges.size(), threads, [&](std::uint32_t e, std::vector<glm::uvec2>& out) {
+    const glm::uvec2 edge = mesh.edges[e];
+    if (!allFinite(glm::vec3(spheres.edges[e]))) return;
+    thread_local std::vector<std::uint32_t> near;
+    near.clear();
+    triangleGrid.forEachNear(spheres.edges[e], gap, [&](std::uint32_t t) { near.push_back(t); });
+    std::sort(near.begin(), near.end());  // in triangle order, whatever the table's
+    for (std::uint32_t t : near) {
+      const std::uint32_t* tri = mesh.triangles.data() + 3 * std::size_t(t);
+      if (hasVertex(tri, edge.x) || hasVertex(tri, edge.y)) continue;
+      if (kernels::segmentMayCrossTriangle(at(edge.x), at(edge.y), at(tri[0]), at(tri[1]), at(tri[2])))
+        out.push_back({e, t});
+    }
+  });
+}
+
 void SelfContactCandidates::build(const ContactTopology& mesh, std::span<const glm::vec4> x, float reach, int threads) {
   const auto at = [&](std::uint32_t v) { return glm::vec3(x[v]); };
-  const std::size_t triangleCount = mesh.triangles.size() / 3;
-  // Each triangle as the sphere around its centroid through its furthest vertex, each edge
-  // as the one around its midpoint through its ends: a pair closer than `reach` has
-  // spheres closer than `reach` (grown a little more than the rounding of their radii).
-  std::vector<glm::vec4> edgeSpheres(mesh.edges.size());
-  float longestHalfEdge = 0.0f, largestTriangle = 0.0f;  // the largest radii, m
-  for (std::size_t e = 0; e < mesh.edges.size(); ++e) {
-    const glm::vec3 a = at(mesh.edges[e].x), b = at(mesh.edges[e].y);
-    edgeSpheres[e] = glm::vec4(0.5f * (a + b), 0.5f * glm::length(b - a));
-    if (std::isfinite(edgeSpheres[e].w)) longestHalfEdge = std::max(longestHalfEdge, edgeSpheres[e].w);
-  }
-  std::vector<glm::vec4> triangleSpheres(triangleCount);
-  for (std::size_t t = 0; t < triangleCount; ++t) {
-    const std::uint32_t* v = mesh.triangles.data() + 3 * t;
-    const glm::vec3 c = (at(v[0]) + at(v[1]) + at(v[2])) / 3.0f;
-    triangleSpheres[t] =
-        glm::vec4(c, std::max({glm::length(at(v[0]) - c), glm::length(at(v[1]) - c), glm::length(at(v[2]) - c)}));
-    if (std::isfinite(triangleSpheres[t].w)) largestTriangle = std::max(largestTriangle, triangleSpheres[t].w);
-  }
-  const float gap = reach * (1.0f + 1e-5f) + 1e-6f + 1e-5f * std::max(largestTriangle, longestHalfEdge);
+  // A pair closer than `reach` has bounding spheres closer than `reach` (grown a little
+  // more than the rounding of their radii).
+  const BoundingSpheres spheres(mesh, x);
+  const std::vector<glm::vec4>& edgeSpheres = spheres.edges;
+  const std::vector<glm::vec4>& triangleSpheres = spheres.triangles;
+  const float longestHalfEdge = spheres.longestHalfEdge, largestTriangle = spheres.largestTriangle;
+  const float gap = reach * (1.0f + 1e-5f) + spheres.rounding();
 
   // A vertex (radius 0) against triangles; an edge against edges.
   const SphereGrid triangleGrid(triangleSpheres, gap + largestTriangle);

@@ -62,6 +62,14 @@ class SelfContactCandidates {
   /// An edge-edge pair is listed once, as (e, f) with mesh.ownerOfEdge[e] < ownerOfEdge[f].
   bool update(const ContactTopology& mesh, std::span<const glm::vec4> x, float radius, float largestMove, int threads);
 
+  /// The frame's tangle search on the CPU, as the GPU's (self_contact_tangles.comp): the
+  /// (edge, triangle) pairs that share no vertex, whose bounding spheres meet and that
+  /// kernels::segmentMayCrossTriangle keeps, in (edge, triangle) order. Every intersecting
+  /// triangle pair is named by one of them (SelfContact::beginFrame with candidates), except
+  /// for triangles with a vertex further than 1,000 km from the origin (a run that blew up).
+  static std::vector<glm::uvec2> tangleCandidates(const ContactTopology& mesh, std::span<const glm::vec4> x,
+                                                  int threads);
+
   /// (vertex, triangle) pairs, vertex-major.
   std::span<const glm::uvec2> vertexTriangle() const { return m_vertexTriangle; }
   /// (edge, edge) pairs, first edge-major.

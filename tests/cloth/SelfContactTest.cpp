@@ -14,6 +14,7 @@
 
 #include "sim/cloth/CpuClothSolver.h"
 #include "sim/cloth/SelfContact.h"
+#include "sim/cloth/SelfContactCandidates.h"
 #include "sim/kernels/Kernels.h"
 #include "tests/support/SelfContactFixtures.h"
 
@@ -80,17 +81,20 @@ TEST(SelfContactUntangling, AnOuterLayerStartedThroughTheInnerOneIsPushedOutAndR
   EXPECT_EQ(run.report->frames, 30);
 }
 
-// The GPU backend's tangle search keeps the edge-triangle pairs that
-// kernels::segmentMayCrossTriangle keeps (self_contact_tangles.comp); on a tangled cloth,
-// with a coplanar pair, a vertex on a face and edges crossing on an edge, the exact test
-// among the triangle pairs they name finds beginFrame's tangles, from a small share of
-// all edge-triangle pairs.
+// Both backends' tangle search keeps the edge-triangle pairs that
+// kernels::segmentMayCrossTriangle keeps (SelfContactCandidates::tangleCandidates,
+// self_contact_tangles.comp); on a tangled cloth, with a coplanar pair, a vertex on a face
+// and edges crossing on an edge, the exact test among the triangle pairs they name finds
+// every intersecting pair that testing all pairs finds, from a small share of all
+// edge-triangle pairs; the grid's candidates are those of brute force, for 1 and 2 threads.
 TEST(SelfContactTangleSearch, TheFilteredExactTestFindsEveryTangle) {
   const test::TangledCloth c = test::tangledCloth();
   SelfContact full(*c.model, SelfContactSettings{});
   full.beginFrame(c.x);
-  const std::vector<std::array<std::uint32_t, 2>> exact(full.tangles().begin(), full.tangles().end());
+  const std::vector<std::array<std::uint32_t, 2>> exact = intersectingTrianglePairs(c.x, full.triangles());
   ASSERT_GT(exact.size(), 50u);
+  const std::vector<std::array<std::uint32_t, 2>> fromGrid(full.tangles().begin(), full.tangles().end());
+  EXPECT_EQ(fromGrid, exact);
   const std::uint32_t specialCases = std::uint32_t(c.model->triangles.size() / 3) - 6;
   EXPECT_EQ(std::count_if(exact.begin(), exact.end(), [&](const auto& p) { return p[0] >= specialCases; }), 3);
 
@@ -114,6 +118,9 @@ TEST(SelfContactTangleSearch, TheFilteredExactTestFindsEveryTangle) {
   EXPECT_EQ(found, exact);
   EXPECT_EQ(filtered.report().firstFramePairs, exact.size());
   EXPECT_LT(candidates.size(), tested / 50) << "the filter keeps too much to be worth it";
+  const ContactTopology topology = ContactTopology::of(c.model->triangles, c.model->vertexCount());
+  EXPECT_EQ(SelfContactCandidates::tangleCandidates(topology, c.x, 1), candidates);
+  EXPECT_EQ(SelfContactCandidates::tangleCandidates(topology, c.x, 2), candidates);
   std::printf("[ tangles ] %zu intersecting pairs; %zu of %zu edge-triangle pairs kept\n", exact.size(),
               candidates.size(), tested);
 }
