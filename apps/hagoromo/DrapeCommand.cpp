@@ -1,5 +1,6 @@
 #include "apps/hagoromo/DrapeCommand.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -313,11 +314,21 @@ int writeDrape(const DrapeOutcome& outcome, DrapeFrames& run, const DrapePicture
   if (outcome.options.intersectionsEvery > 0) metrics["intersections_by_frame"] = run.intersectionsByFrame;
   const std::vector<QualityGate> gates = evaluateQualityGates(qualityMeasures(outcome, metrics), outcome.scene.gates);
   metrics["quality_gates"] = gatesReport(gates, !outcome.options.noGates);
+  metrics["largest_strain"] = largestStrainReport(outcome);
   if (exact && outcome.options.measurePenetration && !outcome.options.quiet) printPenetration(outcome.drape, *exact);
   if (Status s = outputs.writeText(outcome.scene.name + ".json", metrics.dump(2) + "\n"); !s) return fail(s.error());
   if (Status s = outputs.commit(); !s) return fail(s.error());
   if (!outcome.options.quiet) printDrapeSummary(outcome, outputs);
-  return failedGates(gates, outcome.options.noGates);
+  const int exitCode = failedGates(gates, outcome.options.noGates);
+  const bool strainFailed =
+      std::any_of(gates.begin(), gates.end(), [](const QualityGate& g) { return g.name == "strain" && !g.passed; });
+  if (const auto strain = metrics["largest_strain"]; strainFailed && strain.is_object())
+    std::fprintf(stderr,
+                 "hagoromo: largest strain (%s) in '%s', vertices %u-%u, midpoint %s m (metrics: largest_strain)\n",
+                 strain["kind"].get<std::string>().c_str(), strain["piece"].get<std::string>().c_str(),
+                 strain["vertices"][0].get<unsigned>(), strain["vertices"][1].get<unsigned>(),
+                 strain["midpoint_m"].dump().c_str());
+  return exitCode;
 }
 
 }  // namespace

@@ -258,6 +258,27 @@ QualityMeasures qualityMeasures(const DrapeOutcome& run, const nlohmann::json& m
   return m;
 }
 
+nlohmann::json largestStrainReport(const DrapeOutcome& run) {
+  const std::optional<StrainedSpring> worst = mostStrainedSpring(*run.drape.model(), run.state);
+  if (!worst) return nullptr;
+  const std::vector<std::uint32_t>& pieceOfVertex = run.drape.pieceOfVertex();
+  std::size_t pieces = 1;
+  for (std::uint32_t p : pieceOfVertex) pieces = std::max<std::size_t>(pieces, p + 1);
+  const std::size_t piece = worst->a < pieceOfVertex.size() ? pieceOfVertex[worst->a] : 0;
+  auto number = [](float v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); };
+  const char* kind = !std::isfinite(worst->strain)       ? "not finite"
+                     : worst->length > worst->restLength ? "stretch"
+                                                         : "compression";
+  return {{"value", number(worst->strain)},
+          {"kind", kind},
+          {"piece", pieceNames(run.scene, pieces)[piece]},
+          {"spring", worst->spring},
+          {"vertices", {worst->a, worst->b}},
+          {"midpoint_m", {number(worst->midpoint.x), number(worst->midpoint.y), number(worst->midpoint.z)}},
+          {"length_m", number(worst->length)},
+          {"rest_length_m", worst->restLength}};
+}
+
 nlohmann::json gatesReport(const std::vector<QualityGate>& gates, bool enforced) {
   nlohmann::json list = nlohmann::json::array();
   bool passed = true;

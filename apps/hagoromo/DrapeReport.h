@@ -64,6 +64,10 @@ QualityMeasures qualityMeasures(const DrapeOutcome& run, const nlohmann::json& m
 /// The metrics' "quality_gates" block: every gate, whether all passed, whether they decide
 /// the exit code.
 nlohmann::json gatesReport(const std::vector<QualityGate>& gates, bool enforced);
+/// The metrics' "largest_strain" block: where the strain gate looks (the spring, its
+/// garment, vertices, midpoint, length and rest length, and whether it is stretched or
+/// compressed), null for a cloth without springs.
+nlohmann::json largestStrainReport(const DrapeOutcome& run);
 
 /// With --measure-penetration: the exact reference's penetration percentiles, a line.
 void printPenetration(const PreparedDrape& drape, const ExactDistances& exact);

@@ -37,15 +37,24 @@ std::vector<QualityGate> evaluateQualityGates(const QualityMeasures& measures, c
   return gates;
 }
 
-float largestStrain(const ClothModel& model, const ClothState& state) {
-  float largest = 0.0f;
-  for (const kernels::ClothSpring& s : model.springs) {
+std::optional<StrainedSpring> mostStrainedSpring(const ClothModel& model, const ClothState& state) {
+  std::optional<StrainedSpring> worst;
+  for (std::size_t k = 0; k < model.springs.size(); ++k) {
+    const kernels::ClothSpring& s = model.springs[k];
     if (!(s.restLength > 0.0f)) continue;
-    const float length = glm::length(glm::vec3(state.positions[s.b] - state.positions[s.a]));
+    const glm::vec3 a(state.positions[s.a]), b(state.positions[s.b]);
+    const float length = glm::length(b - a);
     const float strain = std::abs(length / s.restLength - 1.0f);
-    if (!(strain <= largest)) largest = strain;  // a NaN length stays NaN
+    if (worst && !(strain > worst->strain) && !std::isnan(strain)) continue;
+    if (worst && std::isnan(worst->strain)) continue;  // the first NaN stays
+    worst = StrainedSpring{k, s.a, s.b, strain, length, s.restLength, 0.5f * (a + b)};
   }
-  return largest;
+  return worst;
+}
+
+float largestStrain(const ClothModel& model, const ClothState& state) {
+  const std::optional<StrainedSpring> worst = mostStrainedSpring(model, state);
+  return worst ? worst->strain : 0.0f;
 }
 
 std::vector<float> areaRatioOfPieces(const ClothModel& model, const ClothState& state,

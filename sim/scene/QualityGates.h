@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include <glm/vec3.hpp>
+
 #include "sim/cloth/ClothModel.h"
 
 namespace hg {
@@ -47,6 +49,18 @@ std::vector<QualityGate> evaluateQualityGates(const QualityMeasures& measures, c
 
 /// Largest |l / l0 - 1| over the model's springs with a rest length above 0.
 float largestStrain(const ClothModel& model, const ClothState& state);
+
+/// The spring of the largest strain, where the strain gate looks (to find what tore).
+struct StrainedSpring {
+  std::size_t spring = 0;  ///< index in model.springs
+  std::uint32_t a = 0, b = 0;
+  float strain = 0.0f;       ///< |length / rest length - 1|; NaN where a position is not finite
+  float length = 0.0f;       ///< m
+  float restLength = 0.0f;   ///< m
+  glm::vec3 midpoint{0.0f};  ///< m
+};
+/// The first spring of largestStrain's value (a NaN strain first of all); nullopt without springs.
+std::optional<StrainedSpring> mostStrainedSpring(const ClothModel& model, const ClothState& state);
 
 /// Area / rest area of each piece: triangles by their first vertex's piece
 /// (`pieceOfVertex`, empty: one piece); a piece without area gives 1.

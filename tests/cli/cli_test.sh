@@ -117,6 +117,10 @@ if [[ -s "$work/soft_out/soft.obj" ]] && grep -q '"passed": false' "$work/soft_o
   passes=$((passes + 1)); else echo "FAIL: a failed gate did not write its outputs and metrics"; failures=$((failures + 1)); fi
 check "--no-gates: the failed gate is a warning, exit 0" 0 "warning: quality gate 'strain' failed" -- \
   "$hagoromo" drape "$work/soft.json" --backend cpu --out "$work/soft_out2" -q --no-gates
+if python3 -c "import json, sys; s = json.load(open(sys.argv[1]))['largest_strain']
+sys.exit(s['kind'] != 'stretch' or s['piece'] != 'cloth' or not s['value'] > 5 or len(s['vertices']) != 2)" \
+   "$work/soft_out/soft.json"; then passes=$((passes + 1)); else
+  echo "FAIL: largest_strain does not name the stretched edge"; failures=$((failures + 1)); fi
 check "intersections counted every 2nd frame" 0 - -- \
   "$hagoromo" drape "$small" --backend cpu --frames 4 --measure-intersections-every 2 --out "$work/every_out" -q
 if python3 -c "import json, sys; m = json.load(open(sys.argv[1]))

@@ -1,6 +1,9 @@
 // Quality gates (sim/scene/QualityGates.h): analytic strains and areas, which gates exist
 // for what was measured, and pass/fail at the limits.
+#include <cmath>
+
 #include <gtest/gtest.h>
+#include <glm/geometric.hpp>
 
 #include "sim/cloth/ClothSolver.h"
 #include "sim/scene/QualityGates.h"
@@ -20,6 +23,27 @@ TEST(QualityGates, StrainAndAreaOfAScaledSheetAreAnalytic) {
     p = glm::vec4(centre + (glm::vec3(p) - centre) * glm::vec3(0.4f, 1.0f, 0.4f), p.w);
   EXPECT_NEAR(largestStrain(*model, state), 0.6f, 1e-5f);
   EXPECT_NEAR(areaRatioOfPieces(*model, state, {}, 1)[0], 0.16f, 1e-5f);
+}
+
+TEST(QualityGates, TheMostStrainedSpringIsNamedAndANanWins) {
+  const auto model = test::sheet(5, {}, {}, std::nullopt, 1.0f);
+  ClothState state = restState(*model);
+  // Vertex 12 (the middle) pulled 5 cm up: its springs stretch, the structural ones most.
+  state.positions[12].y += 0.05f;
+  const std::optional<StrainedSpring> worst = mostStrainedSpring(*model, state);
+  ASSERT_TRUE(worst);
+  EXPECT_TRUE(worst->a == 12 || worst->b == 12);
+  EXPECT_FLOAT_EQ(worst->strain, largestStrain(*model, state));
+  const glm::vec3 a(state.positions[worst->a]), b(state.positions[worst->b]);
+  EXPECT_NEAR(worst->length, glm::length(b - a), 1e-6f);
+  EXPECT_NEAR(worst->strain, worst->length / worst->restLength - 1.0f, 1e-6f);
+  EXPECT_EQ(glm::vec3(worst->midpoint), 0.5f * (a + b));
+  // A NaN position: that spring is named and the gate's value is NaN (it fails).
+  state.positions[3].x = std::nanf("");
+  const std::optional<StrainedSpring> broken = mostStrainedSpring(*model, state);
+  ASSERT_TRUE(broken);
+  EXPECT_TRUE(broken->a == 3 || broken->b == 3);
+  EXPECT_TRUE(std::isnan(largestStrain(*model, state)));
 }
 
 TEST(QualityGates, OnlyMeasuredValuesAreGatedAndTheLimitsDecide) {
