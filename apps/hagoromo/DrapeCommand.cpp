@@ -320,8 +320,9 @@ int writeDrape(const DrapeOutcome& outcome, DrapeFrames& run, const DrapePicture
   if (Status s = outputs.commit(); !s) return fail(s.error());
   if (!outcome.options.quiet) printDrapeSummary(outcome, outputs);
   const int exitCode = failedGates(gates, outcome.options.noGates);
-  const bool strainFailed =
-      std::any_of(gates.begin(), gates.end(), [](const QualityGate& g) { return g.name == "strain" && !g.passed; });
+  const bool strainFailed = std::any_of(gates.begin(), gates.end(), [](const QualityGate& g) {
+    return (g.name == "strain" || g.name == "compression") && !g.passed;
+  });
   if (const auto strain = metrics["largest_strain"]; strainFailed && strain.is_object())
     std::fprintf(stderr,
                  "hagoromo: largest strain (%s) in '%s', vertices %u-%u, midpoint %s m (metrics: largest_strain)\n",
@@ -355,9 +356,10 @@ CLI::App* addDrapeCommand(CLI::App& app, DrapeOptions& options) {
                    "Also count the exact intersecting triangle pairs every N frames (metrics: "
                    "intersections_by_frame)")
       ->check(CLI::Range(1, limits::kMaxFrames));
-  command->add_flag("--no-gates", options.noGates,
-                    "Report the quality gates (intersections, vertices inside the body, strain, collapse) in the "
-                    "metrics without failing the run (exit 6) when one fails");
+  command->add_flag(
+      "--no-gates", options.noGates,
+      "Report the quality gates (intersections, vertices inside the body, stretch, compression, collapse) in the "
+      "metrics without failing the run (exit 6) when one fails");
   command->footer("Example: hagoromo drape scenes/cloth_on_sphere.json --backend cpu --out /tmp/drape");
   return command;
 }

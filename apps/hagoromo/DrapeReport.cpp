@@ -249,7 +249,9 @@ QualityMeasures qualityMeasures(const DrapeOutcome& run, const nlohmann::json& m
   if (const auto e = metrics.find("exact_reference"); e != metrics.end() && (*e)["vertices_inside_body"].is_number())
     m.verticesInsideBody = (*e)["vertices_inside_body"].get<std::size_t>();
   const ClothModel& model = *run.drape.model();
-  m.largestStrain = largestStrain(model, run.state);
+  const StrainExtremes strain = strainExtremes(model, run.state);
+  m.largestStretch = strain.stretch;
+  m.largestCompression = strain.compression;
   const std::vector<std::uint32_t>& pieceOfVertex = run.drape.pieceOfVertex();
   std::size_t pieces = 1;
   for (std::uint32_t p : pieceOfVertex) pieces = std::max<std::size_t>(pieces, p + 1);

@@ -544,7 +544,10 @@ Table<QualityGateLimits> gateKeys() {
   t.add("max_vertices_inside_body", &QualityGateLimits::maxVerticesInsideBody, integer<std::size_t>(0, 1LL << 30), "",
         "Cloth vertices inside the body (exact reference)");
   t.add("max_strain", &QualityGateLimits::maxStrain, number(between(0.0, 100.0)), "",
-        "Largest |length / rest length - 1| over the cloth's edges");
+        "Largest stretch, length / rest length - 1, over the cloth's edges");
+  t.add("max_compression", &QualityGateLimits::maxCompression, number(between(0.0, 1.0)), "",
+        "Largest compression, 1 - length / rest length, over the cloth's edges (a coarse mesh folds by compressing "
+        "edges; 0.75: an edge crushed to a quarter of its length)");
   t.add("min_area_ratio", &QualityGateLimits::minAreaRatio, number(between(0.0, 1.0)), "",
         "Smallest area / rest area of a garment (or the cloth): below it the cloth collapsed");
   return t;

@@ -30,7 +30,8 @@ std::vector<QualityGate> evaluateQualityGates(const QualityMeasures& measures, c
     gates.push_back(
         gate("vertices_inside_body", double(*measures.verticesInsideBody), double(limits.maxVerticesInsideBody), true));
   // NaN fails: the comparison is false.
-  gates.push_back(gate("strain", double(measures.largestStrain), double(limits.maxStrain), true));
+  gates.push_back(gate("strain", double(measures.largestStretch), double(limits.maxStrain), true));
+  gates.push_back(gate("compression", double(measures.largestCompression), double(limits.maxCompression), true));
   for (std::size_t p = 0; p < measures.areaRatioOfPiece.size(); ++p)
     gates.push_back(gate("area:" + (p < measures.pieceNames.size() ? measures.pieceNames[p] : std::to_string(p)),
                          double(measures.areaRatioOfPiece[p]), double(limits.minAreaRatio), false));
@@ -50,6 +51,18 @@ std::optional<StrainedSpring> mostStrainedSpring(const ClothModel& model, const 
     worst = StrainedSpring{k, s.a, s.b, strain, length, s.restLength, 0.5f * (a + b)};
   }
   return worst;
+}
+
+StrainExtremes strainExtremes(const ClothModel& model, const ClothState& state) {
+  StrainExtremes extremes;
+  for (const kernels::ClothSpring& s : model.springs) {
+    if (!(s.restLength > 0.0f)) continue;
+    const float ratio = glm::length(glm::vec3(state.positions[s.b] - state.positions[s.a])) / s.restLength;
+    if (!std::isfinite(ratio)) return {NAN, NAN};
+    extremes.stretch = std::max(extremes.stretch, ratio - 1.0f);
+    extremes.compression = std::max(extremes.compression, 1.0f - ratio);
+  }
+  return extremes;
 }
 
 float largestStrain(const ClothModel& model, const ClothState& state) {

@@ -23,7 +23,8 @@ struct ClothState;
 struct QualityGateLimits {
   std::size_t maxIntersectingPairs = 0;   ///< exact triangle pairs: within and between garments, cloth vs body
   std::size_t maxVerticesInsideBody = 0;  ///< cloth vertices inside the body (exact reference)
-  float maxStrain = 0.5f;                 ///< largest |length / rest length - 1| over the cloth's edges
+  float maxStrain = 0.5f;                 ///< largest stretch, length / rest length - 1, over the cloth's edges
+  float maxCompression = 0.75f;           ///< largest compression, 1 - length / rest length (0.75: a quarter left)
   float minAreaRatio = 0.5f;              ///< smallest area / rest area over the pieces (garments)
 };
 
@@ -31,13 +32,14 @@ struct QualityGateLimits {
 struct QualityMeasures {
   std::optional<std::size_t> intersectingPairs;
   std::optional<std::size_t> verticesInsideBody;
-  float largestStrain = 0.0f;
+  float largestStretch = 0.0f;          ///< NaN where a position is not finite
+  float largestCompression = 0.0f;      ///< NaN where a position is not finite
   std::vector<float> areaRatioOfPiece;  ///< per piece (garment), in the scene's order
   std::vector<std::string> pieceNames;  ///< same size: "skirt", "tshirt", ... or "cloth"
 };
 
 struct QualityGate {
-  std::string name;  ///< "intersections", "vertices_inside_body", "strain", "area:<piece>"
+  std::string name;  ///< "intersections", "vertices_inside_body", "strain", "compression", "area:<piece>"
   double value = 0.0;
   double limit = 0.0;
   bool atMost = true;  ///< the value must be <= limit (else >= limit)
@@ -49,6 +51,14 @@ std::vector<QualityGate> evaluateQualityGates(const QualityMeasures& measures, c
 
 /// Largest |l / l0 - 1| over the model's springs with a rest length above 0.
 float largestStrain(const ClothModel& model, const ClothState& state);
+/// Largest stretch l / l0 - 1 and compression 1 - l / l0 (each >= 0) over the same springs;
+/// both NaN when a length is not finite. A coarse mesh folds by compressing edges (its
+/// folds cannot be finer than an edge), so the gates limit compression separately.
+struct StrainExtremes {
+  float stretch = 0.0f;
+  float compression = 0.0f;
+};
+StrainExtremes strainExtremes(const ClothModel& model, const ClothState& state);
 
 /// The spring of the largest strain, where the strain gate looks (to find what tore).
 struct StrainedSpring {

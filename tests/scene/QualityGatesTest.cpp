@@ -23,6 +23,12 @@ TEST(QualityGates, StrainAndAreaOfAScaledSheetAreAnalytic) {
     p = glm::vec4(centre + (glm::vec3(p) - centre) * glm::vec3(0.4f, 1.0f, 0.4f), p.w);
   EXPECT_NEAR(largestStrain(*model, state), 0.6f, 1e-5f);
   EXPECT_NEAR(areaRatioOfPieces(*model, state, {}, 1)[0], 0.16f, 1e-5f);
+  // That is a compression; y was not scaled, so no edge stretched.
+  EXPECT_NEAR(strainExtremes(*model, state).compression, 0.6f, 1e-5f);
+  EXPECT_NEAR(strainExtremes(*model, state).stretch, 0.0f, 1e-5f);
+  for (glm::vec4& p : state.positions) p = glm::vec4(centre + (glm::vec3(p) - centre) * 5.0f, p.w);  // now 2x
+  EXPECT_NEAR(strainExtremes(*model, state).stretch, 1.0f, 1e-5f);
+  EXPECT_NEAR(strainExtremes(*model, state).compression, 0.0f, 1e-5f);
 }
 
 TEST(QualityGates, TheMostStrainedSpringIsNamedAndANanWins) {
@@ -48,22 +54,28 @@ TEST(QualityGates, TheMostStrainedSpringIsNamedAndANanWins) {
 
 TEST(QualityGates, OnlyMeasuredValuesAreGatedAndTheLimitsDecide) {
   QualityMeasures m;
-  m.largestStrain = 0.1f;
+  m.largestStretch = 0.1f;
+  m.largestCompression = 0.7f;
   m.areaRatioOfPiece = {0.9f, 0.3f};
   m.pieceNames = {"skirt", "tshirt"};
   std::vector<QualityGate> gates = evaluateQualityGates(m, {});
-  ASSERT_EQ(gates.size(), 3u);  // no intersections or body measured
+  ASSERT_EQ(gates.size(), 4u);  // no intersections or body measured
   EXPECT_EQ(gates[0].name, "strain");
   EXPECT_TRUE(gates[0].passed);
-  EXPECT_EQ(gates[1].name, "area:skirt");
-  EXPECT_TRUE(gates[1].passed);
-  EXPECT_EQ(gates[2].name, "area:tshirt");
-  EXPECT_FALSE(gates[2].passed);  // collapsed below half its area
+  EXPECT_EQ(gates[1].name, "compression");
+  EXPECT_TRUE(gates[1].passed);  // 0.7 <= 0.75
+  EXPECT_EQ(gates[2].name, "area:skirt");
+  EXPECT_TRUE(gates[2].passed);
+  EXPECT_EQ(gates[3].name, "area:tshirt");
+  EXPECT_FALSE(gates[3].passed);  // collapsed below half its area
+  m.largestCompression = 0.8f;
+  EXPECT_FALSE(evaluateQualityGates(m, {})[1].passed);  // an edge crushed below a quarter
+  m.largestCompression = 0.7f;
 
   m.intersectingPairs = 0;
   m.verticesInsideBody = 3;
   gates = evaluateQualityGates(m, {});
-  ASSERT_EQ(gates.size(), 5u);
+  ASSERT_EQ(gates.size(), 6u);
   EXPECT_EQ(gates[0].name, "intersections");
   EXPECT_TRUE(gates[0].passed);  // 0 <= 0
   EXPECT_EQ(gates[1].name, "vertices_inside_body");
@@ -73,7 +85,7 @@ TEST(QualityGates, OnlyMeasuredValuesAreGatedAndTheLimitsDecide) {
   lenient.minAreaRatio = 0.25f;
   for (const QualityGate& g : evaluateQualityGates(m, lenient)) EXPECT_TRUE(g.passed) << g.name;
 
-  m.largestStrain = std::nanf("");
+  m.largestStretch = std::nanf("");
   EXPECT_FALSE(evaluateQualityGates(m, lenient)[2].passed);  // NaN never passes
 }
 
