@@ -163,6 +163,13 @@ void addBodyReports(nlohmann::json& metrics, const DrapeOutcome& run, const Scen
   }
 }
 
+/// How many pieces (garments) the cloth has: 1 + the largest piece of a vertex (1 without).
+std::size_t pieceCount(const std::vector<std::uint32_t>& pieceOfVertex) {
+  std::size_t pieces = 1;
+  for (std::uint32_t p : pieceOfVertex) pieces = std::max<std::size_t>(pieces, std::size_t(p) + 1);
+  return pieces;
+}
+
 /// The cloth's pieces by name: each garment of the outfit ("tshirt", "skirt"; a second of a
 /// kind gets its index), or "cloth".
 std::vector<std::string> pieceNames(const DrapeScene& scene, std::size_t pieces) {
@@ -203,8 +210,7 @@ nlohmann::json intersectionsReport(const DrapeOutcome& run) {
 nlohmann::json intersectionsReport(const DrapeScene& scene, const PreparedDrape& drape, const ClothState& state) {
   const ClothModel& model = *drape.model();
   const std::vector<std::uint32_t>& pieceOfVertex = drape.pieceOfVertex();
-  std::size_t pieces = 1;
-  for (std::uint32_t p : pieceOfVertex) pieces = std::max<std::size_t>(pieces, std::size_t(p) + 1);
+  const std::size_t pieces = pieceCount(pieceOfVertex);
   // Cloth triangles first (each in the piece of its first vertex), then the body's.
   std::vector<glm::vec4> positions = state.positions;
   std::vector<std::uint32_t> triangles = model.triangles;
@@ -253,8 +259,7 @@ QualityMeasures qualityMeasures(const DrapeOutcome& run, const nlohmann::json& m
   m.largestStretch = strain.stretch;
   m.largestCompression = strain.compression;
   const std::vector<std::uint32_t>& pieceOfVertex = run.drape.pieceOfVertex();
-  std::size_t pieces = 1;
-  for (std::uint32_t p : pieceOfVertex) pieces = std::max<std::size_t>(pieces, p + 1);
+  const std::size_t pieces = pieceCount(pieceOfVertex);
   m.areaRatioOfPiece = areaRatioOfPieces(model, run.state, pieceOfVertex, pieces);
   m.pieceNames = pieceNames(run.scene, pieces);
   return m;
@@ -264,8 +269,7 @@ nlohmann::json largestStrainReport(const DrapeOutcome& run) {
   const std::optional<StrainedSpring> worst = mostStrainedSpring(*run.drape.model(), run.state);
   if (!worst) return nullptr;
   const std::vector<std::uint32_t>& pieceOfVertex = run.drape.pieceOfVertex();
-  std::size_t pieces = 1;
-  for (std::uint32_t p : pieceOfVertex) pieces = std::max<std::size_t>(pieces, p + 1);
+  const std::size_t pieces = pieceCount(pieceOfVertex);
   const std::size_t piece = worst->a < pieceOfVertex.size() ? pieceOfVertex[worst->a] : 0;
   auto number = [](float v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); };
   const char* kind = !std::isfinite(worst->strain)       ? "not finite"

@@ -53,10 +53,7 @@ Status GpuClothSolverBase::enableSelfContact() {
 
 void GpuClothSolverBase::beginSelfContactFrame() {
   if (!m_selfContact) return;
-  m_frameStart.resize(m_model->vertexCount());  // positions only: the tangle analysis needs no velocities
-  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-  gl::readBuffer(positionsBuffer(), m_frameStart.size() * sizeof(glm::vec4), m_frameStart.data());
-  m_selfContact->beginFrame(positionsBuffer(), m_frameStart);
+  m_selfContact->beginFrame(positionsBuffer());
 }
 
 void GpuClothSolverBase::resolveBodyFeatures() {

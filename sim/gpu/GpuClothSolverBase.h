@@ -107,7 +107,6 @@ class GpuClothSolverBase : public ClothSolver {
 
   GpuClothSharedPrograms m_sharedPrograms;
   std::unique_ptr<GpuSelfContact> m_selfContact;  ///< with settings().selfContact.enabled
-  std::vector<glm::vec4> m_frameStart;            ///< beginSelfContactFrame's readback of the positions
   gl::Buffer m_params, m_springOffsets, m_springEntries, m_springs, m_hingeOffsets, m_hingeEntries, m_hinges, m_status,
       m_elementForces;
   /// The body's signed distance values (settings().colliders.distanceGrid) as an R32F 3D texture (one

@@ -181,13 +181,21 @@ bool GpuSelfContact::findTangleCandidates(const gl::Buffer& positions, std::vect
   return true;
 }
 
-void GpuSelfContact::beginFrame(const gl::Buffer& positions, std::span<const glm::vec4> readBack) {
+void GpuSelfContact::beginFrame(const gl::Buffer& positions) {
   const bool filtered = findTangleCandidates(positions, m_candidates);
   const auto analysisStart = std::chrono::steady_clock::now();
+  // The positions come back only for an exact test to run (none: no tangle is possible).
+  std::span<const glm::vec4> frameStart;
+  if (!filtered || !m_candidates.empty()) {
+    m_frameStart.resize(m_vertexCount);
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    gl::readBuffer(positions, m_frameStart.size() * sizeof(glm::vec4), m_frameStart.data());
+    frameStart = m_frameStart;
+  }
   if (filtered) {
-    m_frameAnalysis.beginFrame(readBack, m_candidates);
+    m_frameAnalysis.beginFrame(frameStart, m_candidates);
   } else {
-    m_frameAnalysis.beginFrame(readBack);
+    m_frameAnalysis.beginFrame(frameStart);
   }
   m_timer.add("frame: exact tangle test (CPU)", std::uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
                                                                   std::chrono::steady_clock::now() - analysisStart)

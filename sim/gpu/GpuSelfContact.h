@@ -37,14 +37,14 @@ class GpuSelfContact {
   /// With HG_GPU_PASS_TIMES=1: prints the GPU time of each pass per substep (gl::PassTimer).
   ~GpuSelfContact();
 
-  /// At the start of a frame, with the positions there (xyz m, w inverse mass) on the GPU
-  /// (`positions`; binds POSITIONS_IN and POSITIONS_OUT to it) and read back
-  /// (`readBack`): finds the tangles and uploads them. The GPU keeps the edge-triangle
-  /// pairs that may meet (self_contact_tangles.comp), and the CPU tests only the triangle
-  /// pairs they name exactly (SelfContact::beginFrame with candidates; every pair, once,
-  /// when they overflow their buffer, which then grows). Counts the pairs the last frame
-  /// dropped and grows the pair buffer to the last frame's peak.
-  void beginFrame(const gl::Buffer& positions, std::span<const glm::vec4> readBack);
+  /// At the start of a frame, with the positions there (xyz m, w inverse mass; binds
+  /// POSITIONS_IN and POSITIONS_OUT to them): finds the tangles and uploads them. The GPU
+  /// keeps the edge-triangle pairs that may meet (self_contact_tangles.comp), and the CPU
+  /// tests only the triangle pairs they name exactly (SelfContact::beginFrame with
+  /// candidates; every pair, once, when they overflow their buffer, which then grows),
+  /// reading the positions back only when there is a pair to test. Counts the pairs the
+  /// last frame dropped and grows the pair buffer to the last frame's peak.
+  void beginFrame(const gl::Buffer& positions);
   /// After a substep moved the vertices from `start` to `positions` (vec4 per vertex):
   /// corrects `positions` and `velocities` in place. Binds POSITIONS_IN, POSITIONS_OUT and
   /// VELOCITIES_OUT to these buffers and its own bindings; changes the current program.
@@ -84,6 +84,7 @@ class GpuSelfContact {
   std::uint32_t m_vertexCount = 0, m_triangleCount = 0, m_edgeCount = 0, m_tableSize = 0, m_pairCapacity = 0,
                 m_candidateCapacity = 0;
   std::vector<glm::uvec2> m_candidates;  ///< the last frame's edge-triangle candidates (read back)
+  std::vector<glm::vec4> m_frameStart;   ///< the frame's positions, read back for the exact test
   std::size_t m_tangleCount = 0;
   bool m_anyTangled = false;         ///< the uploaded tangled flags hold a 1
   std::uint64_t m_droppedPairs = 0;  ///< over the run

@@ -46,9 +46,9 @@ std::optional<StrainedSpring> mostStrainedSpring(const ClothModel& model, const 
     const glm::vec3 a(state.positions[s.a]), b(state.positions[s.b]);
     const float length = glm::length(b - a);
     const float strain = std::abs(length / s.restLength - 1.0f);
-    if (worst && !(strain > worst->strain) && !std::isnan(strain)) continue;
-    if (worst && std::isnan(worst->strain)) continue;  // the first NaN stays
-    worst = StrainedSpring{k, s.a, s.b, strain, length, s.restLength, 0.5f * (a + b)};
+    // Larger, or the first NaN (which then stays).
+    const bool worse = !worst || (!std::isnan(worst->strain) && (std::isnan(strain) || strain > worst->strain));
+    if (worse) worst = StrainedSpring{k, s.a, s.b, strain, length, s.restLength, 0.5f * (a + b)};
   }
   return worst;
 }

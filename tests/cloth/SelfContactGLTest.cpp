@@ -124,7 +124,7 @@ TEST_F(SelfContactCrossCheckGLTest, TheGpuTangleSearchFindsTheCpusTangles) {
   auto gpu = GpuSelfContact::create(*c.model, settings);
   ASSERT_TRUE(gpu) << gpu.error().message;
   const gl::Buffer positions = gl::createBuffer(std::span<const glm::vec4>(c.x));
-  (*gpu)->beginFrame(positions, c.x);
+  (*gpu)->beginFrame(positions);
   SelfContact cpu(*c.model, settings);
   cpu.beginFrame(c.x);
   EXPECT_GT(cpu.report().firstFramePairs, 50u);
