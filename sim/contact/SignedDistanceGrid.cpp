@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <string>
+#include <tuple>
 
 #include <omp.h>
 #include <glm/common.hpp>
@@ -27,15 +29,22 @@ using InsideTest = CGAL::Side_of_triangle_mesh<SurfaceMesh, Kernel, CGAL::Defaul
 
 constexpr std::int64_t kMaxGridPoints = 64ll << 20;
 
+/// The mesh as a CGAL surface, vertices with identical positions merged: an imported
+/// avatar comes as a triangle soup (assimp's OBJ and STL readers give every triangle
+/// its own corners) or split at UV and normal seams, and is closed only once welded.
+/// Triangles that the merge collapses are left out.
 Result<SurfaceMesh> toSurfaceMesh(const TriangleMesh& mesh) {
   SurfaceMesh out;
+  std::map<std::tuple<float, float, float>, SurfaceMesh::Vertex_index> unique;
   std::vector<SurfaceMesh::Vertex_index> vertices;
   vertices.reserve(mesh.vertexCount());
   for (std::size_t i = 0; i < mesh.vertexCount(); ++i) {
     const glm::vec3 p = mesh.positions[i];
     if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z))
       return Error{"body mesh: vertex " + std::to_string(i) + " is not finite"};
-    vertices.push_back(out.add_vertex(Point(p.x, p.y, p.z)));
+    const auto [it, inserted] = unique.try_emplace({p.x, p.y, p.z});
+    if (inserted) it->second = out.add_vertex(Point(p.x, p.y, p.z));
+    vertices.push_back(it->second);
   }
   for (std::size_t t = 0; t < mesh.triangleCount(); ++t) {
     std::uint32_t v[3];
@@ -45,7 +54,9 @@ Result<SurfaceMesh> toSurfaceMesh(const TriangleMesh& mesh) {
         return Error{"body mesh: triangle " + std::to_string(t) + " has vertex index " + std::to_string(v[k]) +
                      " out of range"};
     }
-    if (out.add_face(vertices[v[0]], vertices[v[1]], vertices[v[2]]) == SurfaceMesh::null_face())
+    const SurfaceMesh::Vertex_index a = vertices[v[0]], b = vertices[v[1]], c = vertices[v[2]];
+    if (a == b || b == c || a == c) continue;  // collapsed by the merge
+    if (out.add_face(a, b, c) == SurfaceMesh::null_face())
       return Error{"body mesh: triangle " + std::to_string(t) +
                    " makes the surface non-manifold (or is degenerate / repeated)"};
   }

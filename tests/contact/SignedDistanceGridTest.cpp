@@ -97,6 +97,26 @@ TEST(SignedDistanceGrid, HollowShellIsInsideOnlyBetweenItsWalls) {
   EXPECT_NEAR(grid->distance(glm::vec3(0, 0.12f, 0)), -0.02f, 1e-3f);     // 2 cm into the wall from the cavity
 }
 
+/// An avatar read from OBJ or STL is a triangle soup (every triangle its own corners):
+/// welded by position it is the closed mesh, with the same exact distances.
+TEST(SignedDistanceGrid, ATriangleSoupIsWeldedIntoItsClosedMesh) {
+  const TriangleMesh sphere = makeIcosphere(glm::vec3(0.0f, 1.0f, 0.0f), 0.3f, 3);
+  TriangleMesh soup;
+  for (std::uint32_t i : sphere.indices) {
+    soup.indices.push_back(std::uint32_t(soup.positions.size()));
+    soup.positions.push_back(sphere.positions[i]);
+  }
+  const std::vector<glm::vec3> points = {{0.0f, 1.0f, 0.0f}, {0.32f, 1.0f, 0.0f}, {0.0f, 1.29f, 0.0f}};
+  auto welded = exactSignedDistances(soup, points);
+  ASSERT_TRUE(welded) << welded.error().message;
+  auto exact = exactSignedDistances(sphere, points);
+  ASSERT_TRUE(exact) << exact.error().message;
+  for (std::size_t i = 0; i < points.size(); ++i) EXPECT_EQ((*welded)[i], (*exact)[i]) << "point " << i;
+  EXPECT_TRUE(buildSignedDistanceGrid(soup));
+  soup.indices.resize(soup.indices.size() - 3);  // a triangle missing stays open
+  EXPECT_FALSE(exactSignedDistances(soup, points));
+}
+
 TEST(SignedDistanceGrid, RejectsOpenAndBrokenMeshes) {
   TriangleMesh open = makeIcosphere(glm::vec3(0.0f), 0.2f, 1);
   open.indices.resize(open.indices.size() - 3);
