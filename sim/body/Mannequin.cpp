@@ -15,6 +15,7 @@
 #include <glm/vec2.hpp>
 
 #include "sim/body/BodyMeasure.h"
+#include "sim/geometry/ImplicitShapes.h"
 #include "sim/geometry/IsoSurface.h"
 
 namespace hg {
@@ -23,39 +24,10 @@ namespace {
 constexpr float kPi = std::numbers::pi_v<float>;
 constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
 
-// ---------------------------------------------------------------------------------------
-// Implicit primitives. Every field is negative inside, about the distance (m) outside.
-
-/// Polynomial smooth minimum (Quilez, "smooth minimum", 2013): equals min(a, b) when
-/// |a - b| >= k, otherwise rounds the crease with a fillet of size ~k (metres).
-float smoothMin(float a, float b, float k) {
-  const float h = std::max(k - std::abs(a - b), 0.0f) / k;
-  return std::min(a, b) - h * h * k * 0.25f;
-}
-float smoothMax(float a, float b, float k) { return -smoothMin(-a, -b, k); }
-
-/// Tube along the segment a-b whose radius varies linearly from ra to rb, closed by the
-/// spheres at its ends (radius from the clamped projection: exact for equal radii, a close
-/// approximation for the gentle tapers used here).
-struct TaperedCapsule {
-  glm::vec3 a{0.0f}, b{0.0f};
-  float ra = 0.0f, rb = 0.0f;
-  float widthScale = 1.0f;  ///< x extent multiplier (flattened feet), about the axis' x
-  float value(glm::vec3 p) const {
-    if (widthScale != 1.0f) p.x = a.x + (p.x - a.x) / widthScale;
-    const glm::vec3 d = b - a;
-    const float t = std::clamp(glm::dot(p - a, d) / glm::dot(d, d), 0.0f, 1.0f);
-    return glm::length(p - (a + t * d)) - (ra + t * (rb - ra));
-  }
-};
-
-/// Axis-aligned ellipsoid, value scaled by the smallest radius to be distance-like.
-struct Ellipsoid {
-  glm::vec3 center{0.0f}, radii{1.0f};
-  float value(glm::vec3 p) const {
-    return (glm::length((p - center) / radii) - 1.0f) * std::min({radii.x, radii.y, radii.z});
-  }
-};
+using implicit::Ellipsoid;
+using implicit::smoothMax;
+using implicit::smoothMin;
+using implicit::TaperedCapsule;
 
 /// Horizontal elliptic torso section at height y: half width a (x), half depth b (z),
 /// centred at (0, y, z).
