@@ -68,7 +68,7 @@ Status ClothColliders::validate() const {
   if (Status s = validateBoxes(boxes); !s) return s;
   if (sphereTrees)
     if (Status s = validateSphereTrees(*sphereTrees); !s) return s;
-  const std::size_t count = spheres.size() + grounds.size() + 3 + boxes.size();
+  const std::size_t count = spheres.size() + grounds.size() + 4 + boxes.size();
   if (count > HG_MAX_CLOTH_COLLIDERS)
     return Error{"colliders: at most " + std::to_string(HG_MAX_CLOTH_COLLIDERS) + " (HG_MAX_CLOTH_COLLIDERS), got " +
                  std::to_string(count)};
@@ -96,6 +96,13 @@ std::vector<kernels::ClothCollider> ClothColliders::records(float friction, floa
     kernels::ClothCollider r =
         record(HG_COLLIDER_SPHERE_TREES, glm::vec4(0.0f), glm::vec4(sphereTreeSearchRadius, 0.0f, 0.0f, 0.0f));
     r.kind.y = std::uint32_t(sphereTrees->instances.size());
+    out.push_back(r);
+  }
+  if (bodyVertices) {
+    kernels::ClothCollider r =
+        record(HG_COLLIDER_BODY_VERTICES, glm::vec4(bodyVertices->origin, bodyVertices->cellSize),
+               glm::vec4(bodyVertices->reach, 0.0f, 0.0f, 0.0f));
+    r.kind = glm::uvec4(HG_COLLIDER_BODY_VERTICES, glm::uvec3(bodyVertices->cells));
     out.push_back(r);
   }
   return out;

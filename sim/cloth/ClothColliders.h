@@ -12,6 +12,7 @@
 
 #include <glm/vec3.hpp>
 
+#include "sim/contact/BodyVertexGrid.h"
 #include "sim/contact/DepthViews.h"
 #include "sim/contact/SignedDistanceGrid.h"
 #include "sim/core/Result.h"
@@ -68,6 +69,9 @@ struct ClothColliders {
   std::vector<BoxCollider> boxes;
   /// Sphere trees (props, or the body as a sphere tree), or none.
   std::shared_ptr<const SphereTreeColliders> sphereTrees;
+  /// The body's vertices for the thin-feature samples of the feature pass (docs/methods.md
+  /// section 2), or none. Not a contact by itself: the samples ask the colliders above.
+  std::shared_ptr<const BodyVertexGrid> bodyVertices;
 
   /// A level ground plane at y = `height` m and nothing else (the settings' default).
   static ClothColliders groundOnly(float height = 0.0f);
@@ -77,7 +81,7 @@ struct ClothColliders {
   /// Checks every collider; the error names the offending one.
   Status validate() const;
   /// The tagged records: spheres, grounds, the grid, the depth views, boxes, the sphere
-  /// trees (kernels/cloth_layout.glslh ClothCollider). `friction`: mu of every collider
+  /// trees, the body vertices (kernels/cloth_layout.glslh ClothCollider). `friction`: mu of every collider
   /// without its own; `sphereTreeSearchRadius`: m.
   std::vector<kernels::ClothCollider> records(float friction, float sphereTreeSearchRadius) const;
 };

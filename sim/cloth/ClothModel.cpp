@@ -305,4 +305,15 @@ Result<TriangleMesh> importClothMesh(const std::filesystem::path& path) {
   return mesh;
 }
 
+std::vector<std::uint32_t> vertexTriangleLists(const ClothModel& model) {
+  const std::size_t n = model.vertexCount();
+  std::vector<std::uint32_t> lists(n + 1 + model.triangles.size(), 0u);
+  for (std::uint32_t v : model.triangles) ++lists[v + 1];
+  for (std::size_t i = 0; i < n; ++i) lists[i + 1] += lists[i];
+  std::vector<std::uint32_t> next(lists.begin(), lists.begin() + std::ptrdiff_t(n));
+  for (std::size_t k = 0; k < model.triangles.size(); ++k)
+    lists[n + 1 + next[model.triangles[k]]++] = std::uint32_t(k / 3);
+  return lists;
+}
+
 }  // namespace hg

@@ -84,6 +84,11 @@ struct ClothModel {
 Result<ClothModel> buildClothModel(const TriangleMesh& mesh, const ClothMaterial& material, const PinSet& pinned = {},
                                    std::optional<AnisotropyTexture> anisotropy = std::nullopt);
 
+/// Each vertex's triangles as one array: vertexCount + 1 starts (into the entries, which
+/// follow them), then the triangle indices, each vertex's ascending. For the thin-feature
+/// pass's gather (both backends).
+std::vector<std::uint32_t> vertexTriangleLists(const ClothModel& model);
+
 /// A square sheet, horizontal (in the xz plane, facing +y), u along +x, v along -z.
 struct SquareClothSpec {
   int resolution = 48;                 ///< vertices per side (>= 2)

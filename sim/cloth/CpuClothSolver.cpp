@@ -28,6 +28,7 @@ class CpuClothSolver final : public CpuClothSolverBase {
     for (int s = 0; s < substeps; ++s) {
       status |= substep(params);
       if (selfContactEnabled()) applySelfContact(m_state.positions, m_next, params);
+      if (thinFeaturesEnabled()) applyThinFeatures(m_next, params);
       std::swap(m_state, m_next);
       if (params.plasticRate > 0.0f) creep(params);
     }

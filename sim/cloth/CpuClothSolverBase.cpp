@@ -14,6 +14,7 @@ CpuClothSolverBase::CpuClothSolverBase(std::shared_ptr<const ClothModel> model, 
     : ClothSolver(std::move(model), settings), m_springs(m_model->springs), m_hinges(m_model->hinges) {
   m_state = restState(*m_model);
   if (settings.selfContact.enabled) m_selfContact.emplace(*m_model, settings.selfContact);
+  m_vertexTriangles = vertexTriangleLists(*m_model);
 }
 
 void CpuClothSolverBase::applySelfContact(std::span<const glm::vec4> start, ClothState& state,
@@ -82,6 +83,13 @@ struct HostColliders {
     if (!(hit.normalDistance.w < HG_NO_CONTACT_GAP)) return kernels::noContact();
     return kernels::sphereTreeContact(hit.normalDistance, set.instances[hit.leaf.x].translation.w);
   }
+  std::uint32_t bodyVertexCellStart(std::uint32_t cell) const { return colliders.bodyVertices->cellStart[cell]; }
+  glm::vec4 bodyVertexPoint(std::uint32_t entry) const {
+    return colliders.bodyVertices->entries[2 * std::size_t(entry)];
+  }
+  glm::vec4 bodyVertexNormal(std::uint32_t entry) const {
+    return colliders.bodyVertices->entries[2 * std::size_t(entry) + 1];
+  }
 };
 
 }  // namespace
@@ -89,6 +97,38 @@ struct HostColliders {
 kernels::VertexContact CpuClothSolverBase::contactAt(glm::vec3 x, const kernels::ClothStepParams& params) const {
   const HostColliders source{m_colliderRecords, m_settings.colliders};
   return kernels::contactAt(source, x, params.colliderCount);
+}
+
+void CpuClothSolverBase::applyThinFeatures(ClothState& state, const kernels::ClothStepParams& params) {
+  const HostColliders source{m_colliderRecords, m_settings.colliders};
+  const std::uint32_t grid = kernels::bodyVertexGridRecord(source, params.colliderCount);
+  if (grid == params.colliderCount) return;
+  const kernels::ClothCollider gridRecord = m_colliderRecords[grid];
+  const std::vector<std::uint32_t>& triangles = m_model->triangles;
+  const auto triangleCount = std::int64_t(triangles.size() / 3);
+  m_triangleDisplacements.resize(std::size_t(triangleCount));
+  const glm::vec4* x = state.positions.data();
+  glm::vec4* out = m_triangleDisplacements.data();
+#pragma omp parallel for schedule(dynamic, 64) num_threads(threads()) if (triangleCount >= kParallelThreshold / 4)
+  for (std::int64_t t = 0; t < triangleCount; ++t) {
+    const std::uint32_t* v = triangles.data() + 3 * t;
+    out[t] = kernels::thinFeatureDisplacement(source, gridRecord, glm::vec3(x[v[0]]), glm::vec3(x[v[1]]),
+                                              glm::vec3(x[v[2]]), params.colliderCount, params.contactOffset);
+  }
+  const auto n = std::int64_t(m_model->vertexCount());
+#pragma omp parallel for schedule(static) num_threads(threads()) if (n >= kParallelThreshold)
+  for (std::int64_t i = 0; i < n; ++i) {
+    if (state.positions[i].w == 0.0f) continue;  // pinned vertices stay where they are
+    glm::vec4 best(0.0f);
+    const std::size_t entries = std::size_t(n) + 1;
+    for (std::uint32_t k = m_vertexTriangles[std::size_t(i)]; k < m_vertexTriangles[std::size_t(i) + 1]; ++k)
+      best = kernels::deeperDisplacement(best, out[m_vertexTriangles[entries + k]]);
+    if (!(best.w > 0.0f)) continue;
+    kernels::VertexState s{glm::vec3(state.positions[i]), glm::vec3(state.velocities[i])};
+    s = kernels::applyFeatureDisplacement(s, best);
+    state.positions[i] = glm::vec4(s.position, state.positions[i].w);
+    state.velocities[i] = glm::vec4(s.velocity, 0.0f);
+  }
 }
 
 void CpuClothSolverBase::resolveBodyFeatures() {

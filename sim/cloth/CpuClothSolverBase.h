@@ -60,6 +60,17 @@ class CpuClothSolverBase : public ClothSolver {
   /// with the host's storage; sim/gpu/shaders/body_contact.glsl gives the GPU's).
   kernels::VertexContact contactAt(glm::vec3 x, const kernels::ClothStepParams& params) const;
 
+  /// Whether the substeps run the thin-feature pass: settings().featureContacts and a
+  /// body-vertex grid among the colliders.
+  bool thinFeaturesEnabled() const {
+    return m_settings.featureContacts && m_settings.colliders.bodyVertices != nullptr;
+  }
+  /// The thin-feature pass after a substep (docs/methods.md section 2, "Thin features";
+  /// kernels/thin_features.glslh, sim/gpu/shaders/cloth_thin_features_*.comp on the GPU):
+  /// each triangle's displacement out of the body features through it, then each free
+  /// vertex moves by its triangles' deepest and loses its velocity into the body.
+  void applyThinFeatures(ClothState& state, const kernels::ClothStepParams& params);
+
   /// With settings().selfContact.enabled: self contact (sim/cloth/SelfContact.h) of the
   /// substep that moved the vertices from `start` to `state`.
   void applySelfContact(std::span<const glm::vec4> start, ClothState& state, const kernels::ClothStepParams& params);
@@ -76,11 +87,13 @@ class CpuClothSolverBase : public ClothSolver {
  protected:
   bool selfContactEnabled() const { return m_selfContact.has_value(); }
 
-  ClothState m_state;                             ///< the current state (positions m, velocities m/s)
-  std::vector<kernels::ClothSpring> m_springs;    ///< rest lengths change under plasticity
-  std::vector<kernels::ClothHinge> m_hinges;      ///< rest angles change under plasticity
-  std::vector<glm::vec4> m_featureDisplacements;  ///< scratch of resolveBodyFeatures()
-  std::optional<SelfContact> m_selfContact;       ///< with settings().selfContact.enabled
+  ClothState m_state;                              ///< the current state (positions m, velocities m/s)
+  std::vector<kernels::ClothSpring> m_springs;     ///< rest lengths change under plasticity
+  std::vector<kernels::ClothHinge> m_hinges;       ///< rest angles change under plasticity
+  std::vector<glm::vec4> m_featureDisplacements;   ///< scratch of resolveBodyFeatures()
+  std::vector<glm::vec4> m_triangleDisplacements;  ///< scratch of applyThinFeatures()
+  std::vector<std::uint32_t> m_vertexTriangles;    ///< vertexTriangleLists(model)
+  std::optional<SelfContact> m_selfContact;        ///< with settings().selfContact.enabled
 };
 
 }  // namespace hg

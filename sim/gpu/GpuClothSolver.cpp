@@ -46,6 +46,7 @@ class GpuClothSolver final : public GpuClothSolverBase {
       if (vertexGroups > 0) glDispatchCompute(vertexGroups, 1, 1);
       glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
       applySelfContact(m_positions[in], m_positions[out], m_velocities[out], params.dt);
+      applyThinFeatures(m_positions[out], m_velocities[out]);
       m_current = out;
       dispatchPlasticity(params, m_positions[out], elementGroups);
     }

@@ -19,6 +19,8 @@ Status buildGpuClothPrograms(const gl::ShaderRegistry& registry, GpuClothSharedP
   if (Status s = build(shared.setup, "cloth_setup.comp"); !s) return s;
   if (Status s = build(shared.featuresGather, "cloth_features_gather.comp"); !s) return s;
   if (Status s = build(shared.featuresApply, "cloth_features_apply.comp"); !s) return s;
+  if (Status s = build(shared.thinTriangles, "cloth_thin_features_triangles.comp"); !s) return s;
+  if (Status s = build(shared.thinGather, "cloth_thin_features_gather.comp"); !s) return s;
   return build(shared.plasticity, "cloth_plasticity.comp");
 }
 
@@ -40,7 +42,13 @@ GpuClothSolverBase::GpuClothSolverBase(std::shared_ptr<const ClothModel> model, 
   uploadBodyViews();
   uploadColliderRecords();
   uploadSphereTrees();
+  uploadBodyVertices();
   m_featureDisplacements = gl::createBuffer(std::max<std::size_t>(m.vertexCount(), 1) * sizeof(glm::vec4));
+  const std::uint32_t noTriangle[3] = {0u, 0u, 0u};
+  m_thinTriangles = m.triangles.empty() ? gl::createBuffer(sizeof(noTriangle), noTriangle)
+                                        : gl::createBuffer(std::span<const std::uint32_t>(m.triangles));
+  m_vertexTriangles = gl::createBuffer(std::span<const std::uint32_t>(vertexTriangleLists(m)));
+  m_triangleDisplacements = gl::createBuffer(std::max<std::size_t>(m.triangles.size() / 3, 1) * sizeof(glm::vec4));
 }
 
 Status GpuClothSolverBase::enableSelfContact() {
@@ -69,6 +77,39 @@ void GpuClothSolverBase::resolveBodyFeatures() {
   glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HG_BINDING_POSITIONS_OUT, positionsBuffer().id());
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HG_BINDING_VELOCITIES_OUT, velocitiesBuffer().id());
+  glUseProgram(m_sharedPrograms.featuresApply.id());
+  glDispatchCompute(vertexGroups, 1, 1);
+  glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+}
+
+void GpuClothSolverBase::applyThinFeatures(const gl::Buffer& positions, const gl::Buffer& velocities) {
+  if (!m_settings.featureContacts || !m_settings.colliders.bodyVertices) return;
+  std::uint32_t grid = 0;
+  while (grid < m_colliderRecords.size() && m_colliderRecords[grid].kind.x != HG_COLLIDER_BODY_VERTICES) ++grid;
+  const auto triangleCount = std::uint32_t(m_model->triangles.size() / 3);
+  if (grid == m_colliderRecords.size() || triangleCount == 0) return;
+  auto bind = [](GLuint binding, const gl::Buffer& buffer) {
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, binding, buffer.id());
+  };
+  // Shared binding points (bindings.glslh): bound for this pass only.
+  bind(HG_BINDING_POSITIONS_IN, positions);
+  bind(HG_BINDING_THIN_TRIANGLES, m_thinTriangles);
+  bind(HG_BINDING_BODY_VERTEX_CELLS, m_bodyVertexCells);
+  bind(HG_BINDING_BODY_VERTICES, m_bodyVertices);
+  bind(HG_BINDING_THIN_TRIANGLE_DISPLACEMENTS, m_triangleDisplacements);
+  bind(HG_BINDING_THIN_VERTEX_TRIANGLES, m_vertexTriangles);
+  bind(HG_BINDING_FEATURE_DISPLACEMENTS, m_featureDisplacements);
+  glUseProgram(m_sharedPrograms.thinTriangles.id());
+  glUniform1ui(0, triangleCount);
+  glUniform1ui(1, grid);
+  glDispatchCompute(groupsFor(triangleCount), 1, 1);
+  glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+  const GLuint vertexGroups = groupsFor(m_model->vertexCount());
+  glUseProgram(m_sharedPrograms.thinGather.id());
+  glDispatchCompute(vertexGroups, 1, 1);
+  glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+  bind(HG_BINDING_POSITIONS_OUT, positions);
+  bind(HG_BINDING_VELOCITIES_OUT, velocities);
   glUseProgram(m_sharedPrograms.featuresApply.id());
   glDispatchCompute(vertexGroups, 1, 1);
   glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
@@ -122,12 +163,26 @@ void GpuClothSolverBase::uploadSphereTrees() {
   }
 }
 
+void GpuClothSolverBase::uploadBodyVertices() {
+  const BodyVertexGrid* grid = m_settings.colliders.bodyVertices.get();
+  if (grid && !grid->entries.empty()) {
+    m_bodyVertexCells = gl::createBuffer(std::span<const std::uint32_t>(grid->cellStart));
+    m_bodyVertices = gl::createBuffer(std::span<const glm::vec4>(grid->entries));
+  } else {
+    const std::uint32_t noCell[2] = {0u, 0u};
+    const glm::vec4 none[2] = {glm::vec4(0.0f), glm::vec4(0.0f)};
+    m_bodyVertexCells = gl::createBuffer(sizeof(noCell), noCell);
+    m_bodyVertices = gl::createBuffer(sizeof(none), none);
+  }
+}
+
 void GpuClothSolverBase::setColliders(ClothColliders colliders) {
   // Only the bulk data whose pointer changed is uploaded again (it is immutable once shared).
   const ClothColliders& now = m_settings.colliders;
   const bool grid = colliders.distanceGrid != now.distanceGrid, views = colliders.depthViews != now.depthViews,
-             trees = colliders.sphereTrees != now.sphereTrees;
+             trees = colliders.sphereTrees != now.sphereTrees, vertices = colliders.bodyVertices != now.bodyVertices;
   ClothSolver::setColliders(std::move(colliders));
+  if (vertices) uploadBodyVertices();
   if (grid) uploadBody();
   if (views) uploadBodyViews();
   if (trees) uploadSphereTrees();

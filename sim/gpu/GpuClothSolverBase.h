@@ -29,6 +29,8 @@ struct GpuClothSharedPrograms {
   gl::Program plasticity;      ///< sim/gpu/shaders/cloth_plasticity.comp: plastic creep of rest lengths / angles
   gl::Program featuresGather;  ///< sim/gpu/shaders/cloth_features_gather.comp: body features between vertices
   gl::Program featuresApply;   ///< sim/gpu/shaders/cloth_features_apply.comp
+  gl::Program thinTriangles;   ///< sim/gpu/shaders/cloth_thin_features_triangles.comp
+  gl::Program thinGather;      ///< sim/gpu/shaders/cloth_thin_features_gather.comp
 };
 
 /// Builds cloth_forces.comp, then each of `own` (program, shader name) in order, then
@@ -98,6 +100,11 @@ class GpuClothSolverBase : public ClothSolver {
   /// Start of advance() with self contact: the tangle analysis of the frame's start (one
   /// readback of the positions).
   void beginSelfContactFrame();
+  /// After a substep, with settings().featureContacts and a body-vertex grid: the
+  /// thin-feature pass (docs/methods.md section 2; sim/gpu/shaders/cloth_thin_features_*.comp,
+  /// then cloth_features_apply.comp) on the state, in place. Binds POSITIONS_IN,
+  /// POSITIONS_OUT and VELOCITIES_OUT to it.
+  void applyThinFeatures(const gl::Buffer& positions, const gl::Buffer& velocities);
   /// With self contact: after a substep moved the state from `start` to `positions`.
   void applySelfContact(const gl::Buffer& start, const gl::Buffer& positions, const gl::Buffer& velocities, float dt) {
     if (m_selfContact) m_selfContact->apply(start, positions, velocities, dt);
@@ -119,11 +126,17 @@ class GpuClothSolverBase : public ClothSolver {
   /// placeholder each when there are none); resident views are bound instead when set.
   gl::Buffer m_depthViews, m_depthNormalDepth, m_depthVelocity;
   gl::Buffer m_featureDisplacements;  ///< vec4 per vertex, resolveBodyFeatures()
+  /// The body-vertex grid of the thin-feature samples (ClothColliders::bodyVertices): cell
+  /// starts and entries (HG_BINDING_BODY_VERTEX_CELLS, HG_BINDING_BODY_VERTICES).
+  gl::Buffer m_bodyVertexCells, m_bodyVertices;
+  /// The thin-feature pass's triangles, vertex triangle lists and per-triangle displacements.
+  gl::Buffer m_thinTriangles, m_vertexTriangles, m_triangleDisplacements;
   /// (Re)creates the depth view buffers from the host depth views.
   void uploadBodyViews();
   /// The collider records (HG_MAX_CLOTH_COLLIDERS ClothCollider records, a uniform buffer)
   /// and the sphere trees (nodes, instances; a placeholder each when there are none).
   gl::Buffer m_colliders, m_sphereTreeNodes, m_sphereTreeInstances;
+  void uploadBodyVertices();
   /// (Re)creates m_colliders from the records.
   void uploadColliderRecords();
   /// (Re)creates the sphere-tree buffers from the colliders' sphere trees.

@@ -83,6 +83,7 @@ class GpuProjectiveClothSolver final : public GpuClothSolverBase {
       glDispatchCompute(vertexGroups, 1, 1);
       glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
       applySelfContact(m_start, m_positions, m_velocities, params.dt);
+      applyThinFeatures(m_positions, m_velocities);
 
       dispatchPlasticity(params, m_positions, elementGroups);
     }

@@ -23,9 +23,12 @@ using glm::ceil;
 using glm::clamp;
 using glm::cos;
 using glm::cross;
+using glm::distance;
 using glm::dot;
 using glm::floor;
+using glm::greaterThan;
 using glm::length;
+using glm::lessThan;
 using glm::max;
 using glm::min;
 using glm::mix;
@@ -67,6 +70,7 @@ inline bool any(glm::bvec3 b) { return glm::any(b); }
 #include "sim/kernels/snow_repose.glslh"
 #include "sim/kernels/sphere_tree.glslh"
 #include "sim/kernels/spring.glslh"
+#include "sim/kernels/thin_features.glslh"
 
 // std430 agreement (see layout.glslh and the domain layouts). The GL side is checked in LayoutGLTest.
 static_assert(sizeof(vec4) == 16 && alignof(vec4) <= 16 && sizeof(uvec4) == 16);

@@ -150,11 +150,14 @@ const char* bodyContactMethodName(BodyContactMethod method) {
 
 Status BodyAnimator::updateCollider(ClothSolver& solver, const TriangleMesh& mesh, const TriangleMesh* previous,
                                     float dt, const ViewRenderer& renderViews) const {
+  auto vertices = buildBodyVertexGrid(mesh);
+  if (!vertices) return vertices.error();
   if (m_contact.method == BodyContactMethod::DistanceGrid) {
     auto grid = colliderOf(mesh);
     if (!grid) return grid.error();
     ClothColliders colliders = solver.settings().colliders;
     colliders.distanceGrid = std::move(grid).value();
+    colliders.bodyVertices = std::move(vertices).value();
     solver.setColliders(std::move(colliders));
     return Status::success();
   }
@@ -164,10 +167,16 @@ Status BodyAnimator::updateCollider(ClothSolver& solver, const TriangleMesh& mes
     for (std::size_t i = 0; i < velocities.size(); ++i)
       velocities[i] = (mesh.positions[i] - previous->positions[i]) / dt;
   }
-  if (renderViews) return renderViews(solver, m_viewSetup, mesh, velocities);
+  if (renderViews) {
+    ClothColliders colliders = solver.settings().colliders;
+    colliders.bodyVertices = std::move(vertices).value();
+    solver.setColliders(std::move(colliders));
+    return renderViews(solver, m_viewSetup, mesh, velocities);
+  }
   auto views = viewsOf(mesh, velocities);
   if (!views) return views.error();
   ClothColliders colliders = solver.settings().colliders;
+  colliders.bodyVertices = std::move(vertices).value();
   colliders.depthViews = std::move(views).value();
   colliders.residentDepthViews = {};
   solver.setColliders(std::move(colliders));
@@ -235,6 +244,11 @@ Result<SceneBody> buildSceneBody(const DrapeScene& scene) {
     auto views = rasterizeDepthViews(avatar->mesh, {}, *setup);
     if (!views) return views.error().prefixed("avatar depth views (" + what + "): ");
     body.views = std::make_shared<const DepthViewImages>(std::move(views).value());
+  }
+  if (body.views || body.collider) {
+    auto vertices = buildBodyVertexGrid(avatar->mesh);
+    if (!vertices) return vertices.error().prefixed("avatar (" + what + "): ");
+    body.vertices = std::move(vertices).value();
   }
   body.measurements = measureBody(*avatar);
   body.avatar = std::move(avatar).value();

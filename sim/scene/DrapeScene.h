@@ -175,6 +175,7 @@ struct SceneBody {
   BodyMeasurements measurements;
   std::shared_ptr<const SignedDistanceGrid> collider;  ///< with the distance grid method
   std::shared_ptr<const DepthViewImages> views;        ///< with the depth view method
+  std::shared_ptr<const BodyVertexGrid> vertices;      ///< with depth views or the grid: thin-feature samples
   std::shared_ptr<const SphereTree> sphereTree;        ///< with the sphere tree method (world frame)
   /// With avatar.motion.animate: poses the body and rebuilds its collider per frame
   /// (sim/scene/DrapeBody.h; a SceneBody is destroyed where that header is included).

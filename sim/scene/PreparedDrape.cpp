@@ -24,6 +24,7 @@ ClothSettings withColliders(ClothSettings settings, const SceneProps& props, con
   if (body) {
     colliders.distanceGrid = body->collider;
     colliders.depthViews = body->views;
+    colliders.bodyVertices = body->vertices;
     if (body->sphereTree) trees.add(*body->sphereTree, RigidPose{}, settings.friction);
   }
   colliders.sphereTrees = trees.empty() ? nullptr : std::make_shared<const SphereTreeColliders>(std::move(trees));
@@ -183,6 +184,7 @@ void PreparedDrape::restart() {
     ClothColliders colliders = m_solver->settings().colliders;
     colliders.distanceGrid = m_body->collider;
     colliders.depthViews = m_body->views;
+    colliders.bodyVertices = m_body->vertices;
     colliders.residentDepthViews = {};
     m_solver->setColliders(std::move(colliders));
     m_bodyMesh = TriangleMesh{};

@@ -561,9 +561,9 @@ TEST(ShippedTubeScene, TwistsWithoutIntersectionsAtEvery10thFrame) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Shipped, OutfitSceneHash,
-                         ::testing::Values(PinnedOutfit{"outfit_on_mannequin.json", "dd88542b34d137fd"},
-                                           PinnedOutfit{"outfit_posed_from_bvh.json", "ccf5c3448f4b92ba"},
-                                           PinnedOutfit{"outfit_arms_down.json", "e1923fd4054c3cb2"}),
+                         ::testing::Values(PinnedOutfit{"outfit_on_mannequin.json", "c7624ea83a29c8f1"},
+                                           PinnedOutfit{"outfit_posed_from_bvh.json", "688067671f4f6643"},
+                                           PinnedOutfit{"outfit_arms_down.json", "aaa48b323744e77d"}),
                          [](const ::testing::TestParamInfo<PinnedOutfit>& param) {
                            std::string name = param.param.scene;
                            return name.substr(0, name.find('.'));
