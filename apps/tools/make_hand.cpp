@@ -10,10 +10,11 @@
 // closed, outward counter-clockwise surface. Proportions after an adult hand (palm about
 // 9 x 10 cm, middle finger 8.5 cm).
 //
-//   build/apps/hg_make_hand scenes/hand_spread.obj
+//   build/apps/hg_make_hand scenes/hand_spread.obj   (a .glb name writes binary glTF)
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <string_view>
 
 #include <glm/trigonometric.hpp>
 
@@ -73,7 +74,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   surface->normals.clear();  // the importer computes them; keeps the file small
-  if (hg::Status s = hg::exportMesh(*surface, argv[1]); !s) {
+  const bool glb = std::string_view(argv[1]).ends_with(".glb");
+  if (hg::Status s = hg::exportMesh(*surface, argv[1], glb ? "glb2" : "objnomtl"); !s) {
     std::fprintf(stderr, "%s\n", s.error().message.c_str());
     return 2;
   }
