@@ -44,6 +44,7 @@ BodyContactSettings contactSettings(const SceneAvatar& avatar) {
   contact.grid.margin = contact.grid.band + 2.0f * contact.grid.cellSize;
   contact.views = avatar.depthViews;
   contact.sphereTreeResolution = avatar.sphereTreeResolution;
+  contact.thinFeatures = avatar.thinFeatures;
   return contact;
 }
 
@@ -150,14 +151,18 @@ const char* bodyContactMethodName(BodyContactMethod method) {
 
 Status BodyAnimator::updateCollider(ClothSolver& solver, const TriangleMesh& mesh, const TriangleMesh* previous,
                                     float dt, const ViewRenderer& renderViews) const {
-  auto vertices = buildBodyVertexGrid(mesh);
-  if (!vertices) return vertices.error();
+  std::shared_ptr<const BodyVertexGrid> vertices;  // none without thin features
+  if (m_contact.thinFeatures) {
+    auto built = buildBodyVertexGrid(mesh);
+    if (!built) return built.error();
+    vertices = std::move(built).value();
+  }
   if (m_contact.method == BodyContactMethod::DistanceGrid) {
     auto grid = colliderOf(mesh);
     if (!grid) return grid.error();
     ClothColliders colliders = solver.settings().colliders;
     colliders.distanceGrid = std::move(grid).value();
-    colliders.bodyVertices = std::move(vertices).value();
+    colliders.bodyVertices = vertices;
     solver.setColliders(std::move(colliders));
     return Status::success();
   }
@@ -169,14 +174,14 @@ Status BodyAnimator::updateCollider(ClothSolver& solver, const TriangleMesh& mes
   }
   if (renderViews) {
     ClothColliders colliders = solver.settings().colliders;
-    colliders.bodyVertices = std::move(vertices).value();
+    colliders.bodyVertices = vertices;
     solver.setColliders(std::move(colliders));
     return renderViews(solver, m_viewSetup, mesh, velocities);
   }
   auto views = viewsOf(mesh, velocities);
   if (!views) return views.error();
   ClothColliders colliders = solver.settings().colliders;
-  colliders.bodyVertices = std::move(vertices).value();
+  colliders.bodyVertices = vertices;
   colliders.depthViews = std::move(views).value();
   colliders.residentDepthViews = {};
   solver.setColliders(std::move(colliders));
@@ -245,7 +250,7 @@ Result<SceneBody> buildSceneBody(const DrapeScene& scene) {
     if (!views) return views.error().prefixed("avatar depth views (" + what + "): ");
     body.views = std::make_shared<const DepthViewImages>(std::move(views).value());
   }
-  if (body.views || body.collider) {
+  if ((body.views || body.collider) && scene.avatar->thinFeatures) {
     auto vertices = buildBodyVertexGrid(avatar->mesh);
     if (!vertices) return vertices.error().prefixed("avatar (" + what + "): ");
     body.vertices = std::move(vertices).value();

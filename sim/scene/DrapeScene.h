@@ -71,6 +71,7 @@ struct BodyContactSettings {
   SignedDistanceOptions grid;
   DepthViewOptions views;
   int sphereTreeResolution = 256;  ///< voxels along the body's longest side
+  bool thinFeatures = true;        ///< SceneAvatar::thinFeatures
 };
 
 struct SceneAvatar {
@@ -82,6 +83,9 @@ struct SceneAvatar {
   BodyContactMethod contactMethod = BodyContactMethod::DepthViews;
   DepthViewOptions depthViews;     ///< with BodyContactMethod::DepthViews
   int sphereTreeResolution = 256;  ///< with BodyContactMethod::SphereTree: voxels along the body's longest side
+  /// With depth views or the distance grid: the thin-feature pass after every substep
+  /// (docs/methods.md section 2, "Thin features").
+  bool thinFeatures = true;
   std::optional<SceneMotion> motion;
 };
 

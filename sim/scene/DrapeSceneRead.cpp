@@ -202,6 +202,9 @@ Table<SceneAvatar> contactKeys() {
   contact.add("sphere_tree_resolution", &SceneAvatar::sphereTreeResolution,
               integer(limits::kMinVoxelResolution, limits::kMaxVoxelResolution), "",
               "Sphere tree: voxels along the body's longest side");
+  contact.add("thin_features", &SceneAvatar::thinFeatures, boolean(), "",
+              "Depth views or distance grid: after every substep, body vertices that came through a cloth "
+              "triangle push it back out (docs/methods.md section 2)");
   contact.add("texel", nested(&SceneAvatar::depthViews, &DepthViewOptions::texelSize), number(), "m",
               "Depth views: edge of a texel");
   contact.add("margin", nested(&SceneAvatar::depthViews, &DepthViewOptions::margin), number(), "m",

@@ -560,6 +560,36 @@ TEST(ShippedTubeScene, TwistsWithoutIntersectionsAtEvery10thFrame) {
   EXPECT_LT(radii / count, 0.05);
 }
 
+// scenes/sheet_over_hand.json: a sheet dropped on a hand lying palm down, its fingers
+// thinner than the sheet's edges. With the thin-feature pass no finger comes through the
+// sheet and the sheet does not cross itself (exact) at every 10th frame; with the pass off
+// (avatar.contact.thin_features false) fingers came through at 34 of the 60 frames
+// (measured 2026-11-26; docs/methods.md section 2).
+TEST(ShippedHandScene, FingersStayUnderTheSheetAtEvery10thFrame) {
+  auto prepared = preparedSelfContactScene("sheet_over_hand.json");
+  ASSERT_TRUE(prepared);
+  ASSERT_TRUE(prepared->body());
+  const TriangleMesh& hand = prepared->body()->avatar.mesh;
+  const std::vector<std::uint32_t>& cloth = prepared->model()->triangles;
+  std::vector<std::uint32_t> triangles = cloth, groups(cloth.size() / 3, 0u);
+  const auto offset = std::uint32_t(prepared->model()->vertexCount());
+  for (std::uint32_t i : hand.indices) triangles.push_back(offset + i);
+  groups.resize(triangles.size() / 3, 1u);
+  float highest = 0.0f;
+  for (int frame = 1; frame <= 60; ++frame) {  // the scene's frames
+    const Result<StepStatus> status = prepared->advance();
+    ASSERT_TRUE(status && *status == StepStatus::Ok) << "frame " << frame;
+    if (frame % 10 != 0) continue;
+    std::vector<glm::vec4> positions = prepared->solver().readState().positions;
+    for (const glm::vec4& p : positions) highest = frame == 60 ? std::max(highest, p.y) : highest;
+    for (const glm::vec3& p : hand.positions) positions.emplace_back(p, 1.0f);
+    const IntersectionCensus census = countIntersectionsByGroup(positions, triangles, groups, 2);
+    EXPECT_EQ(census.between(0, 1), 0u) << "sheet x hand, frame " << frame;
+    EXPECT_EQ(census.between(0, 0), 0u) << "sheet x sheet, frame " << frame;
+  }
+  EXPECT_GT(highest, 0.03f) << "the sheet lies over the hand, not beside it";
+}
+
 INSTANTIATE_TEST_SUITE_P(Shipped, OutfitSceneHash,
                          ::testing::Values(PinnedOutfit{"outfit_on_mannequin.json", "c7624ea83a29c8f1"},
                                            PinnedOutfit{"outfit_posed_from_bvh.json", "688067671f4f6643"},
