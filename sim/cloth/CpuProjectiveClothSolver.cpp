@@ -54,14 +54,9 @@ class CpuProjectiveClothSolver final : public CpuClothSolverBase {
               m_iterates[slot(k)].data(), omega);
     }
     m_base = slot(iterations);
-    if (!selfContactEnabled()) {
-      const std::uint32_t status = finish(params, m_iterates[m_base].data());
-      if (thinFeaturesEnabled()) applyThinFeatures(m_state, params);
-      return status;
-    }
-    m_start = m_state.positions;
+    if (selfContactEnabled()) m_start = m_state.positions;
     const std::uint32_t status = finish(params, m_iterates[m_base].data());
-    applySelfContact(m_start, m_state, params);
+    if (selfContactEnabled()) applySelfContact(m_start, m_state, params);
     if (thinFeaturesEnabled()) applyThinFeatures(m_state, params);
     return status;
   }

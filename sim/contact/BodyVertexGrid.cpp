@@ -2,9 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 #include <string>
-#include <tuple>
 
 #include <glm/common.hpp>
 #include <glm/geometric.hpp>
@@ -25,19 +23,9 @@ Result<std::shared_ptr<const BodyVertexGrid>> buildBodyVertexGrid(const Triangle
   }
   // Vertices that share a position are one (an OBJ or STL avatar is a triangle soup; a
   // glTF one is split at UV seams): the normals are then the surface's, not its faces'.
-  TriangleMesh welded;
-  std::map<std::tuple<float, float, float>, std::uint32_t> unique;
-  std::vector<std::uint32_t> remap(body.positions.size());
-  for (std::size_t i = 0; i < body.positions.size(); ++i) {
-    const glm::vec3& p = body.positions[i];
-    const auto [it, inserted] = unique.try_emplace({p.x, p.y, p.z}, std::uint32_t(welded.positions.size()));
-    if (inserted) welded.positions.push_back(p);
-    remap[i] = it->second;
-  }
-  for (std::uint32_t i : body.indices) {
-    if (i >= remap.size()) return Error{"body vertex grid: a triangle has a vertex index out of range"};
-    welded.indices.push_back(remap[i]);
-  }
+  for (std::uint32_t i : body.indices)
+    if (i >= body.positions.size()) return Error{"body vertex grid: a triangle has a vertex index out of range"};
+  TriangleMesh welded = weldedByPosition(body);
   computeVertexNormals(welded);
 
   auto grid = std::make_shared<BodyVertexGrid>();

@@ -2,9 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 #include <string>
-#include <tuple>
 
 #include <omp.h>
 #include <glm/common.hpp>
@@ -34,29 +32,23 @@ constexpr std::int64_t kMaxGridPoints = 64ll << 20;
 /// its own corners) or split at UV and normal seams, and is closed only once welded.
 /// Triangles that the merge collapses are left out.
 Result<SurfaceMesh> toSurfaceMesh(const TriangleMesh& mesh) {
-  SurfaceMesh out;
-  std::map<std::tuple<float, float, float>, SurfaceMesh::Vertex_index> unique;
-  std::vector<SurfaceMesh::Vertex_index> vertices;
-  vertices.reserve(mesh.vertexCount());
   for (std::size_t i = 0; i < mesh.vertexCount(); ++i) {
     const glm::vec3 p = mesh.positions[i];
     if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z))
       return Error{"body mesh: vertex " + std::to_string(i) + " is not finite"};
-    const auto [it, inserted] = unique.try_emplace({p.x, p.y, p.z});
-    if (inserted) it->second = out.add_vertex(Point(p.x, p.y, p.z));
-    vertices.push_back(it->second);
   }
-  for (std::size_t t = 0; t < mesh.triangleCount(); ++t) {
-    std::uint32_t v[3];
-    for (int k = 0; k < 3; ++k) {
-      v[k] = mesh.indices[3 * t + std::size_t(k)];
-      if (v[k] >= mesh.vertexCount())
-        return Error{"body mesh: triangle " + std::to_string(t) + " has vertex index " + std::to_string(v[k]) +
+  for (std::size_t t = 0; t < mesh.triangleCount(); ++t)
+    for (int k = 0; k < 3; ++k)
+      if (const std::uint32_t v = mesh.indices[3 * t + std::size_t(k)]; v >= mesh.vertexCount())
+        return Error{"body mesh: triangle " + std::to_string(t) + " has vertex index " + std::to_string(v) +
                      " out of range"};
-    }
-    const SurfaceMesh::Vertex_index a = vertices[v[0]], b = vertices[v[1]], c = vertices[v[2]];
-    if (a == b || b == c || a == c) continue;  // collapsed by the merge
-    if (out.add_face(a, b, c) == SurfaceMesh::null_face())
+  const TriangleMesh welded = weldedByPosition(mesh);
+  SurfaceMesh out;
+  for (const glm::vec3& p : welded.positions) out.add_vertex(Point(p.x, p.y, p.z));
+  for (std::size_t t = 0; t < welded.triangleCount(); ++t) {
+    const std::uint32_t* v = welded.indices.data() + 3 * t;
+    if (out.add_face(SurfaceMesh::Vertex_index(v[0]), SurfaceMesh::Vertex_index(v[1]),
+                     SurfaceMesh::Vertex_index(v[2])) == SurfaceMesh::null_face())
       return Error{"body mesh: triangle " + std::to_string(t) +
                    " makes the surface non-manifold (or is degenerate / repeated)"};
   }

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <map>
 #include <numbers>
+#include <tuple>
+#include <vector>
 
 #include <glm/geometric.hpp>
 
@@ -25,6 +27,24 @@ void appendMesh(TriangleMesh& mesh, const TriangleMesh& part) {
     mesh.uvs.insert(mesh.uvs.end(), part.uvs.begin(), part.uvs.end());
   else
     mesh.uvs.clear();
+}
+
+TriangleMesh weldedByPosition(const TriangleMesh& mesh) {
+  TriangleMesh welded;
+  std::map<std::tuple<float, float, float>, std::uint32_t> unique;
+  std::vector<std::uint32_t> remap(mesh.positions.size());
+  for (std::size_t i = 0; i < mesh.positions.size(); ++i) {
+    const glm::vec3& p = mesh.positions[i];
+    const auto [it, inserted] = unique.try_emplace({p.x, p.y, p.z}, std::uint32_t(welded.positions.size()));
+    if (inserted) welded.positions.push_back(p);
+    remap[i] = it->second;
+  }
+  for (std::size_t t = 0; t + 2 < mesh.indices.size(); t += 3) {
+    const std::uint32_t a = remap[mesh.indices[t]], b = remap[mesh.indices[t + 1]], c = remap[mesh.indices[t + 2]];
+    if (a == b || b == c || a == c) continue;  // collapsed by the merge
+    welded.indices.insert(welded.indices.end(), {a, b, c});
+  }
+  return welded;
 }
 
 void computeVertexNormals(TriangleMesh& mesh) {

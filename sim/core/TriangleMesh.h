@@ -21,6 +21,12 @@ struct TriangleMesh {
 /// Appends `part` to `mesh` (its indices shifted past mesh's vertices). Normals and UVs
 /// stay only while every part so far has them for all its vertices, else they are dropped.
 void appendMesh(TriangleMesh& mesh, const TriangleMesh& part);
+/// The mesh with vertices that share a position (bitwise) merged, in order of first
+/// occurrence, and the triangles that the merge collapses (two corners one vertex) left
+/// out: an imported body is a triangle soup (assimp's OBJ and STL readers) or split at UV
+/// seams, and is closed only once welded. Positions and indices only. The indices must be
+/// in range (check before).
+TriangleMesh weldedByPosition(const TriangleMesh& mesh);
 /// Area-weighted vertex normals from the triangles (normalized; zero-area stays 0).
 void computeVertexNormals(TriangleMesh& mesh);
 

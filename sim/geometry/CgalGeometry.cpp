@@ -125,25 +125,17 @@ ClosedMeshQuery::~ClosedMeshQuery() = default;
 
 Result<ClosedMeshQuery> ClosedMeshQuery::create(const TriangleMesh& mesh) {
   if (mesh.indices.empty() || mesh.indices.size() % 3 != 0) return Error{"body mesh has no triangles"};
-  // Merge vertices with identical positions (UV spheres and cylinders repeat them at seams).
-  std::map<std::tuple<float, float, float>, std::uint32_t> unique;
-  std::vector<std::uint32_t> remap(mesh.positions.size());
-  std::vector<glm::vec3> points;
-  for (std::size_t i = 0; i < mesh.positions.size(); ++i) {
-    const glm::vec3 p = mesh.positions[i];
-    auto [it, inserted] = unique.try_emplace({p.x, p.y, p.z}, std::uint32_t(points.size()));
-    if (inserted) points.push_back(p);
-    remap[i] = it->second;
-  }
-  std::vector<std::array<std::uint32_t, 3>> faces;
-  for (std::size_t t = 0; t + 2 < mesh.indices.size(); t += 3) {
-    if (mesh.indices[t] >= remap.size() || mesh.indices[t + 1] >= remap.size() || mesh.indices[t + 2] >= remap.size())
+  for (std::size_t t = 0; t + 2 < mesh.indices.size(); t += 3)
+    if (mesh.indices[t] >= mesh.positions.size() || mesh.indices[t + 1] >= mesh.positions.size() ||
+        mesh.indices[t + 2] >= mesh.positions.size())
       return Error{"body mesh triangle " + std::to_string(t / 3) + " has a vertex index out of range"};
-    const std::array<std::uint32_t, 3> f{remap[mesh.indices[t]], remap[mesh.indices[t + 1]],
-                                         remap[mesh.indices[t + 2]]};
-    if (f[0] == f[1] || f[1] == f[2] || f[0] == f[2]) continue;  // collapsed (e.g. at a sphere's pole)
-    faces.push_back(f);
-  }
+  // Vertices with identical positions merged (UV spheres and cylinders repeat them at seams),
+  // triangles collapsed by it (e.g. at a sphere's pole) left out.
+  const TriangleMesh welded = weldedByPosition(mesh);
+  const std::vector<glm::vec3>& points = welded.positions;
+  std::vector<std::array<std::uint32_t, 3>> faces;
+  for (std::size_t t = 0; t + 2 < welded.indices.size(); t += 3)
+    faces.push_back({welded.indices[t], welded.indices[t + 1], welded.indices[t + 2]});
   // Connected components by shared vertices (union-find).
   std::vector<std::uint32_t> parent(points.size());
   std::iota(parent.begin(), parent.end(), 0u);
