@@ -18,7 +18,8 @@ class Progress {
         m_start(std::chrono::steady_clock::now()) {}
   ~Progress() { finish(); }
 
-  void update(long done) {
+  /// `note`: shown after the bar (e.g. the largest seam gap while sewing).
+  void update(long done, const std::string& note = {}) {
     if (!m_enabled) return;
     const auto now = std::chrono::steady_clock::now();
     if (done < m_total && now - m_lastDraw < std::chrono::milliseconds(100)) return;
@@ -28,9 +29,9 @@ class Progress {
     const double eta = done > 0 ? elapsed * (1.0 - fraction) / fraction : 0.0;
     constexpr int kWidth = 30;
     const int filled = int(fraction * kWidth + 0.5);
-    std::fprintf(stderr, "\r%s [%s%s] %3d%% %ld/%ld  %.1fs elapsed, ETA %.1fs ", m_label.c_str(),
+    std::fprintf(stderr, "\r%s [%s%s] %3d%% %ld/%ld  %.1fs elapsed, ETA %.1fs %s", m_label.c_str(),
                  std::string(std::size_t(filled), '#').c_str(), std::string(std::size_t(kWidth - filled), '.').c_str(),
-                 int(fraction * 100.0 + 0.5), done, m_total, elapsed, eta);
+                 int(fraction * 100.0 + 0.5), done, m_total, elapsed, eta, note.c_str());
     std::fflush(stderr);
     m_drawn = true;
   }

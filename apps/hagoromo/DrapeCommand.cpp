@@ -109,8 +109,11 @@ Result<PreparedDrape> prepareDrape(const DrapeScene& scene, const DrapeOptions& 
   std::optional<Progress> sewing;
   if (!scene.garments.empty())
     sewing.emplace("sew " + std::to_string(scene.garments.size()) + " garment(s)", scene.dressing.maxSewingFrames, tty);
-  auto prepared =
-      PreparedDrape::prepare(scene, solverFactory(scene.backend), [&](int frame, float) { sewing->update(frame); });
+  auto prepared = PreparedDrape::prepare(scene, solverFactory(scene.backend), [&](int frame, float gap) {
+    char note[64];
+    std::snprintf(note, sizeof note, " seam gap %6.1f mm", double(gap) * 1000.0);
+    sewing->update(frame, note);
+  });
   if (sewing) sewing->finish();
   if (!prepared) return prepared.error().prefixed(options.scenePath + ": ");
   if (!options.quiet) printPreparedDrape(scene, *prepared);
