@@ -1,7 +1,7 @@
 // The thin-feature pass on the GPU (sim/gpu/shaders/cloth_thin_features_*.comp) against
 // the CPU's (CpuClothSolverBase::applyThinFeatures), the same kernel: a fingertip through a
-// coarse cloth square is pushed back under the cloth on both integrators, and the two
-// backends' sheets agree.
+// coarse cloth square is pushed back under the cloth on both integrators, a sheet pressed
+// into a finger's flank leaves by that flank, and the two backends' sheets agree.
 #include <algorithm>
 #include <cmath>
 
@@ -36,6 +36,24 @@ TEST_P(ThinFeatureGLTest, TheGpuPushesTheFingertipBackUnderTheClothAsTheCpu) {
     moved = std::max(moved, glm::distance(glm::vec3(b.positions[i]), glm::vec3(f.model->restPositions[i])));
   }
   EXPECT_GT(moved, 0.004f);  // the pass did move the sheet (by the poke and the offset)
+  EXPECT_LT(worst, 1e-4f) << "CPU vs GPU";
+}
+
+TEST_P(ThinFeatureGLTest, ASheetPressedIntoAFingersFlankLeavesByTheNearFlankAsOnTheCpu) {
+  const test::FingerThroughSheet f = test::sheetPressedIntoFlank(0.005f, GetParam());
+  auto cpu = createCpuClothSolver(f.model, f.settings);
+  ASSERT_TRUE(cpu) << cpu.error().message;
+  auto gpu = createGpuClothSolver(f.model, f.settings);
+  ASSERT_TRUE(gpu) << gpu.error().message;
+  (*cpu)->step();
+  (*gpu)->step();
+  const ClothState a = (*cpu)->readState(), b = (*gpu)->readState();
+  float worst = 0.0f, largestX = -INFINITY;
+  for (std::size_t i = 0; i < a.positions.size(); ++i) {
+    worst = std::max(worst, glm::distance(glm::vec3(a.positions[i]), glm::vec3(b.positions[i])));
+    largestX = std::max(largestX, b.positions[i].x);
+  }
+  EXPECT_LT(largestX, 0.0f);  // none across the finger's axis
   EXPECT_LT(worst, 1e-4f) << "CPU vs GPU";
 }
 
