@@ -5,10 +5,13 @@
 #include <string>
 
 #include "sim/motion/Bvh.h"
+#include "tests/support/GlmExpect.h"
 
 using namespace hg;
 
 namespace {
+
+using hg::test::expectNear;
 
 const std::filesystem::path kWalk = std::filesystem::path(HG_SOURCE_DIR) / "scenes/motion/walk_cmu_names.bvh";
 
@@ -18,10 +21,6 @@ glm::vec3 jointPosition(const BvhMotion& m, const std::string& name, int frame) 
   const int j = m.skeleton.find(name);
   EXPECT_GE(j, 0) << name;
   return j < 0 ? glm::vec3(NAN) : glm::vec3(g[std::size_t(j)][3]);
-}
-
-void expectNear(glm::vec3 a, glm::vec3 b, float tol, const std::string& what) {
-  for (int c = 0; c < 3; ++c) EXPECT_NEAR(a[c], b[c], tol) << what << " component " << c;
 }
 
 }  // namespace

@@ -23,11 +23,14 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/motion/CharacterIO.h"
+#include "tests/support/GlmExpect.h"
 
 using namespace hg;
 namespace fs = std::filesystem;
 
 namespace {
+
+using test::expectNear;
 
 /// A fresh, empty folder under the system temp folder, removed when the test passes (kept
 /// for inspection when it fails).
@@ -114,9 +117,6 @@ std::vector<Animation> makeClips() {
   return {wave, nod};
 }
 
-void expectNear(glm::vec3 a, glm::vec3 b, float tol, const std::string& what) {
-  for (int c = 0; c < 3; ++c) EXPECT_NEAR(a[c], b[c], tol) << what << " component " << c;
-}
 void expectSameRotation(glm::quat a, glm::quat b, float tol, const std::string& what) {
   if (glm::dot(a, b) < 0.0f) b = -b;
   for (int c = 0; c < 4; ++c) EXPECT_NEAR(a[c], b[c], tol) << what << " component " << c;

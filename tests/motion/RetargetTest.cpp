@@ -8,10 +8,13 @@
 
 #include "sim/motion/Bvh.h"
 #include "sim/motion/Retarget.h"
+#include "tests/support/GlmExpect.h"
 
 using namespace hg;
 
 namespace {
+
+using test::expectNear;
 
 const std::filesystem::path kScenes = std::filesystem::path(HG_SOURCE_DIR) / "scenes/motion";
 
@@ -49,10 +52,6 @@ Skeleton withRandomRestOrientations(const Skeleton& source, unsigned seed) {
   }
   out.computeInverseBind();
   return out;
-}
-
-void expectNear(glm::vec3 a, glm::vec3 b, float tol, const std::string& what) {
-  for (int c = 0; c < 3; ++c) EXPECT_NEAR(a[c], b[c], tol) << what << " component " << c;
 }
 
 }  // namespace

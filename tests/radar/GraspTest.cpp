@@ -19,12 +19,15 @@
 #include <glm/gtc/quaternion.hpp>
 
 #include "sim/radar/Grasp.h"
+#include "tests/support/GlmExpect.h"
 
 namespace hg {
 namespace {
 
-constexpr float kPi = 3.14159265358979f;
-constexpr float kDegree = kPi / 180.0f;
+using test::angleDegrees;
+using test::kDegree;
+using test::kPi;
+
 constexpr std::uint32_t kTarget = 1, kDistractor = 2;
 
 /// Forwards to the CPU reference and records each batch's size and the last hits.
@@ -107,10 +110,6 @@ GraspScene fiveHands(int image) {
   }
   scene.settings = fastSettings(image);
   return scene;
-}
-
-float angleDegrees(glm::vec3 a, glm::vec3 b) {
-  return std::acos(std::clamp(glm::dot(glm::normalize(a), glm::normalize(b)), -1.0f, 1.0f)) / kDegree;
 }
 
 /// The largest pixel of a finger segment's sweep (the proximal segment is the longest).

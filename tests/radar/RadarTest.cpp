@@ -11,11 +11,13 @@
 #include <glm/gtc/matrix_transform.hpp>
 
 #include "sim/radar/Radar.h"
+#include "tests/support/GlmExpect.h"
 
 namespace hg {
 namespace {
 
-constexpr float kPi = 3.14159265358979f;
+using test::angleDegrees;
+using test::kPi;
 
 TriangleMesh transformed(TriangleMesh mesh, const glm::mat4& m) {
   for (glm::vec3& p : mesh.positions) p = glm::vec3(m * glm::vec4(p, 1.0f));
@@ -32,10 +34,6 @@ float lowestY(const TriangleMesh& mesh) {
   float y = 1e30f;
   for (const glm::vec3& p : mesh.positions) y = std::min(y, p.y);
   return y;
-}
-
-float angleDegrees(glm::vec3 a, glm::vec3 b) {
-  return std::acos(std::clamp(glm::dot(glm::normalize(a), glm::normalize(b)), -1.0f, 1.0f)) * 180.0f / kPi;
 }
 
 RadarHit runOne(RadarBackend& radar, const RadarScene& scene, const RadarQuery& query, RadarImageSize size) {

@@ -1,0 +1,26 @@
+#pragma once
+// Comparisons of GLM values shared by the test files (one definition: the test executables
+// are built in unity batches, where two files' copies would clash).
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include <gtest/gtest.h>
+#include <glm/glm.hpp>
+
+namespace hg::test {
+
+constexpr float kPi = 3.14159265358979f;
+constexpr float kDegree = kPi / 180.0f;  // rad per degree
+
+/// Component-wise EXPECT_NEAR of two vectors, naming `what` and the component on failure.
+inline void expectNear(glm::vec3 a, glm::vec3 b, float tol, const std::string& what) {
+  for (int c = 0; c < 3; ++c) EXPECT_NEAR(a[c], b[c], tol) << what << " component " << c;
+}
+
+/// The angle between two (not necessarily unit) vectors, in degrees.
+inline float angleDegrees(glm::vec3 a, glm::vec3 b) {
+  return std::acos(std::clamp(glm::dot(glm::normalize(a), glm::normalize(b)), -1.0f, 1.0f)) / kDegree;
+}
+
+}  // namespace hg::test
