@@ -154,7 +154,8 @@ Result<DressedAvatar> dressAvatar(const TriangleMesh& bodyMesh, const BodyMeasur
     if (!pattern) return pattern.error().prefixed(label + ": pattern: ");
     auto meshes = meshPattern(*pattern, meshing);
     if (!meshes) return meshes.error().prefixed(label + ": meshing: ");
-    placement.clearance = dressing.clearance + dressing.layerGap * float(outfit[g].layer.value_or(std::uint32_t(g)));
+    placement.clearance = dressing.clearance;
+    placement.radialOffset = dressing.layerGap * float(outfit[g].layer.value_or(std::uint32_t(g)));
     auto placed = placePattern(*pattern, *meshes, sizing, frame, bodyMesh, placement);
     if (!placed) return placed.error().prefixed(label + ": placement: ");
     clearance = std::min(clearance, placed->minClearance);

@@ -62,10 +62,11 @@ struct GarmentSpec {
 struct DressingSettings {
   float edgeLength = 0.02f;  ///< m, target triangle edge of the panels
   float clearance = 0.012f;  ///< m kept between the placed panels and the body
-  /// m added to the clearance per layer (GarmentSpec::layer, else the place in the outfit),
-  /// so that outer garments start outside inner ones (sewing runs without self contact).
-  /// 0: every garment at the clearance (the shipped outfit of a skirt under a T-shirt sews
-  /// with 68 tangled pairs at 0 and 755 at 2.5 cm; a jacket over a T-shirt needs it).
+  /// m per layer (GarmentSpec::layer, else the place in the outfit) by which the placement's
+  /// wrapping surfaces grow (PlacementOptions::radialOffset), so that outer garments start
+  /// outside inner ones (sewing runs without self contact). 0: every garment on the same
+  /// surfaces (the shipped outfit of a skirt under a T-shirt needs no gap; a jacket over a
+  /// T-shirt does).
   float layerGap = 0.0f;
   float seamStiffness = 1500.0f;  ///< N/m of each rest-length-0 seam spring
   float seamDamping = 0.01f;      ///< N s/m axial damping of the seam springs

@@ -109,12 +109,13 @@ double widestHeight(const Panel& panel) {
 /// garment's there.
 class PanelWrapper {
  public:
-  PanelWrapper(const Pattern& pattern, const GarmentSizing& sizing, const BodyFrame& frame)
+  PanelWrapper(const Pattern& pattern, const GarmentSizing& sizing, const BodyFrame& frame, float offset)
       : m_pattern(pattern),
         m_sizing(sizing),
         m_frame(frame),
         m_ellipse(frame.torsoDepthRatio),
-        m_legTop(sizing.crotchHeight - 0.05f) {
+        m_legTop(sizing.crotchHeight - 0.05f),
+        m_offset(offset) {
     for (const Panel& p : pattern.panels) m_hasLegs = m_hasLegs || isLeg(p.region);
   }
 
@@ -159,7 +160,7 @@ class PanelWrapper {
   /// Panel point q (x: arc length from the centre line, y: height) on the torso ellipse.
   glm::vec3 torsoPoint(glm::vec2 q, bool front) const {
     const double c = std::max(torsoCircumference(q.y), 0.05);
-    const double a = c / m_ellipse.perimeter(), b = a * m_frame.torsoDepthRatio;
+    const double a = c / m_ellipse.perimeter() + double(m_offset), b = a * m_frame.torsoDepthRatio;
     const double t = m_ellipse.angleAt(q.x / a);
     const float sx = float(a * std::sin(t)), sz = float(b * std::cos(t));
     return front ? glm::vec3(m_frame.torsoAxis.x + sx, q.y, m_frame.torsoAxis.y + sz)
@@ -180,7 +181,7 @@ class PanelWrapper {
     const double yRef = widestHeight(panel);
     for (const glm::vec3& q : mesh.positions) {
       const double y = std::min(double(q.y), yRef);
-      const float radius = float(std::max(panel.widthAt(y), 0.05)) / kTwoPi;
+      const float radius = float(std::max(panel.widthAt(y), 0.05)) / kTwoPi + m_offset;
       const auto [axis, dir] = alongLimb(sh, el, wr, std::max(-q.y, 0.0f));
       glm::vec3 up = glm::vec3(0, 1, 0) - glm::dot(glm::vec3(0, 1, 0), dir) * dir;
       up = glm::length(up) > 1e-4f ? glm::normalize(up) : glm::vec3(0, 0, 1);
@@ -203,7 +204,7 @@ class PanelWrapper {
     for (const glm::vec3& q : mesh.positions) {
       const float y = std::min(q.y, m_legTop);
       const float circumference = float(std::max(regionWidth(partnerFront, y) + regionWidth(partnerBack, y), 0.05));
-      const float radius = circumference / kTwoPi;
+      const float radius = circumference / kTwoPi + m_offset;
       const glm::vec2 c = legAxisAt(hip, knee, ankle, q.y);
       const float phi = (q.x - float(midAt(panel, y))) / radius;
       const glm::vec3 around = radius * glm::vec3(std::sin(phi), 0.0f, std::cos(phi)) * (front ? 1.0f : -1.0f);
@@ -222,6 +223,7 @@ class PanelWrapper {
   const BodyFrame& m_frame;
   const UnitEllipse m_ellipse;
   const float m_legTop;
+  const float m_offset;
   bool m_hasLegs = false;
 };
 
@@ -295,12 +297,14 @@ Result<PlacedPattern> placePattern(const Pattern& pattern, const PatternMesh& me
   if (Status s = sizing.validate(); !s) return s.error();
   if (!(options.clearance >= 0.0f) || !std::isfinite(options.clearance))
     return Error{"placement: clearance must be >= 0 m"};
+  if (!(options.radialOffset >= 0.0f) || !std::isfinite(options.radialOffset))
+    return Error{"placement: radial offset must be >= 0 m"};
   if (!(frame.torsoDepthRatio > 0.1f && frame.torsoDepthRatio <= 1.0f))
     return Error{"placement: torso depth ratio must be in 0.1 .. 1"};
   auto query = cgal::ClosedMeshQuery::create(body);
   if (!query) return query.error().prefixed("placement: ");
 
-  const PanelWrapper wrapper(pattern, sizing, frame);
+  const PanelWrapper wrapper(pattern, sizing, frame, options.radialOffset);
   PlacedPattern out;
   for (std::size_t pi = 0; pi < pattern.panels.size(); ++pi) {
     const Panel& panel = pattern.panels[pi];

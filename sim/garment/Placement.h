@@ -43,7 +43,13 @@ struct BodyFrame {
 };
 
 struct PlacementOptions {
-  float clearance = 0.01f;      ///< m: minimum distance kept from the body surface
+  float clearance = 0.01f;  ///< m: minimum distance kept from the body surface
+  /// m: an outer layer's wrapping surfaces are larger by this: the torso ellipse's
+  /// half-width (its depth in proportion), the sleeves' and legs' radii. Panels still wrap
+  /// isometrically, so they cover less of the way round and their seams start further apart
+  /// (sewing closes them). Every vertex starts outside the inner layers' surfaces, not only
+  /// those near the body.
+  float radialOffset = 0.0f;
   int maxPushIterations = 200;  ///< per vertex, each max(clearance / 2, 2 mm) radially outward from the wrapping axis
 };
 

@@ -471,8 +471,8 @@ Table<DressingSettings> dressingKeys() {
   dressing.add("clearance", &DressingSettings::clearance, number(aboveUpTo(0.0, 0.1)), "m",
                "Kept between the placed panels and the body");
   dressing.add("layer_gap", &DressingSettings::layerGap, number(between(0.0, 0.1)), "m",
-               "Added to the clearance per garment layer: outer garments are placed outside inner ones "
-               "(sewing runs without self contact)");
+               "Per garment layer, the placement's wrapping surfaces (torso, sleeves, legs) grow by this: "
+               "outer garments start outside inner ones (sewing runs without self contact)");
   dressing.add("seam_stiffness", &DressingSettings::seamStiffness, number(positive()), "N/m",
                "Each rest-length-0 seam spring");
   dressing.add("seam_damping", &DressingSettings::seamDamping, number(atLeast(0.0)), "N s/m",

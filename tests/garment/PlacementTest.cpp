@@ -77,6 +77,72 @@ TEST_P(Poses, NoPanelVertexStartsInsideTheBody) {
 
 INSTANTIATE_TEST_SUITE_P(TAndA, Poses, ::testing::Values(0.0f, 45.0f));
 
+// An outer layer (PlacementOptions::radialOffset) wraps the same bones on surfaces larger by
+// the offset. With nothing to push out of (a small body far below): a torso vertex lies on
+// the torso ellipse of its height grown by the offset (half-width a + offset, the depth in
+// proportion, so it contains the inner one), a sleeve vertex on the upper arm is the offset
+// further from the bone, and heights do not change. (A clearance grown by the offset
+// instead moved only the vertices near the body, in steps: the top of
+// scenes/layered_jacket_over_tshirt.json then sewed in 309 frames with a sleeve pulled into
+// the torso.)
+TEST(Placement, ARadialOffsetGrowsEveryWrappingSurfaceByTheOffset) {
+  const GarmentSizing s;
+  const BodyFrame frame = BodyFrame::fromSizing(s, 45.0f);
+  const TriangleMesh farBody = makeIcosphere({0.0f, -5.0f, 0.0f}, 0.05f, 1);
+  auto pattern = tShirt(s);
+  ASSERT_TRUE(pattern.ok()) << pattern.error().message;
+  MeshingOptions meshing;
+  meshing.targetEdgeLength = 0.03f;
+  auto meshes = meshPattern(*pattern, meshing);
+  ASSERT_TRUE(meshes.ok()) << meshes.error().message;
+  PlacementOptions inner, outer;
+  outer.radialOffset = 0.025f;
+  auto a = placePattern(*pattern, *meshes, s, frame, farBody, inner);
+  auto b = placePattern(*pattern, *meshes, s, frame, farBody, outer);
+  ASSERT_TRUE(a.ok() && b.ok());
+  EXPECT_EQ(a->pushedVertices, 0);
+  EXPECT_EQ(b->pushedVertices, 0);
+  // The half-width of the torso ellipse through x (relative to the torso axis).
+  const auto halfWidth = [&](glm::vec3 x) {
+    const glm::vec2 d = glm::vec2(x.x, x.z) - frame.torsoAxis;
+    return std::sqrt(d.x * d.x + (d.y / frame.torsoDepthRatio) * (d.y / frame.torsoDepthRatio));
+  };
+  // Distance from the line through the shoulder and elbow, and where x projects on it (0 at
+  // the shoulder, 1 at the elbow).
+  const auto fromUpperArm = [](glm::vec3 x, glm::vec3 sh, glm::vec3 el) {
+    const glm::vec3 bone = el - sh;
+    const float t = glm::dot(x - sh, bone) / glm::dot(bone, bone);
+    return std::pair{glm::distance(x, sh + t * bone), t};
+  };
+  int torso = 0, sleeve = 0;
+  for (std::size_t p = 0; p < pattern->panels.size(); ++p) {
+    const BodyRegion r = pattern->panels[p].region;
+    const std::string& name = pattern->panels[p].name;
+    for (std::size_t v = 0; v < a->panelPositions[p].size(); ++v) {
+      const glm::vec3 x = a->panelPositions[p][v], y = b->panelPositions[p][v];
+      if (r == BodyRegion::TorsoFront || r == BodyRegion::TorsoBack) {
+        EXPECT_NEAR(y.y, x.y, 1e-6f) << name << " vertex " << v;
+        EXPECT_NEAR(halfWidth(y) - halfWidth(x), outer.radialOffset, 1e-4f) << name << " vertex " << v;
+        ++torso;
+      } else if (r == BodyRegion::LeftArm || r == BodyRegion::RightArm) {
+        const bool left = r == BodyRegion::LeftArm;
+        const glm::vec3 sh = left ? frame.leftShoulder : frame.rightShoulder;
+        const glm::vec3 el = left ? frame.leftElbow : frame.rightElbow;
+        const auto [d0, t0] = fromUpperArm(x, sh, el);
+        const auto [d1, t1] = fromUpperArm(y, sh, el);
+        if (t0 < 0.05f || t0 > 0.95f) continue;  // the cap and the elbow: other axis points
+        EXPECT_NEAR(t1, t0, 1e-4f) << name << " vertex " << v;
+        EXPECT_NEAR(d1 - d0, outer.radialOffset, 1e-4f) << name << " vertex " << v;
+        ++sleeve;
+      }
+    }
+  }
+  EXPECT_GT(torso, 100);
+  EXPECT_GT(sleeve, 30);
+  outer.radialOffset = -0.01f;
+  EXPECT_FALSE(placePattern(*pattern, *meshes, s, frame, farBody, outer).ok());
+}
+
 TEST(Placement, RejectsABodyThatIsNotClosed) {
   const GarmentSizing s;
   const BodyFrame frame = BodyFrame::fromSizing(s);
