@@ -637,7 +637,7 @@ TEST(ShippedHandScene, ASoftSheetBetweenTheFingersStaysStable) {
 
 INSTANTIATE_TEST_SUITE_P(Shipped, OutfitSceneHash,
                          ::testing::Values(PinnedOutfit{"outfit_on_mannequin.json", "c7624ea83a29c8f1"},
-                                           PinnedOutfit{"outfit_posed_from_bvh.json", "688067671f4f6643"},
+                                           PinnedOutfit{"outfit_posed_from_bvh.json", "1f2809733273c0e3"},
                                            PinnedOutfit{"outfit_arms_down.json", "aaa48b323744e77d"}),
                          [](const ::testing::TestParamInfo<PinnedOutfit>& param) {
                            std::string name = param.param.scene;
