@@ -214,9 +214,7 @@ nlohmann::json intersectionsReport(const DrapeScene& scene, const PreparedDrape&
   // Cloth triangles first (each in the piece of its first vertex), then the body's.
   std::vector<glm::vec4> positions = state.positions;
   std::vector<std::uint32_t> triangles = model.triangles;
-  std::vector<std::uint32_t> groups;
-  for (std::size_t t = 0; t < model.triangles.size() / 3; ++t)
-    groups.push_back(pieceOfVertex.empty() ? 0u : pieceOfVertex[model.triangles[3 * t]]);
+  std::vector<std::uint32_t> groups = groupOfEachTriangle(model.triangles, pieceOfVertex);
   const TriangleMesh* body = drape.bodySurface();
   if (body) {
     const auto offset = std::uint32_t(positions.size());

@@ -147,6 +147,7 @@ Result<DressedAvatar> dressAvatar(const TriangleMesh& bodyMesh, const BodyMeasur
   MeshingOptions meshing;
   meshing.targetEdgeLength = dressing.edgeLength;
   PlacementOptions placement;
+  placement.clearance = dressing.clearance;
   for (std::size_t g = 0; g < outfit.size(); ++g) {
     const std::string label =
         "garment " + std::to_string(g) + " (" + std::string(garmentKindName(outfit[g].kind)) + ")";
@@ -154,7 +155,6 @@ Result<DressedAvatar> dressAvatar(const TriangleMesh& bodyMesh, const BodyMeasur
     if (!pattern) return pattern.error().prefixed(label + ": pattern: ");
     auto meshes = meshPattern(*pattern, meshing);
     if (!meshes) return meshes.error().prefixed(label + ": meshing: ");
-    placement.clearance = dressing.clearance;
     placement.radialOffset = dressing.layerGap * float(outfit[g].layer.value_or(std::uint32_t(g)));
     auto placed = placePattern(*pattern, *meshes, sizing, frame, bodyMesh, placement);
     if (!placed) return placed.error().prefixed(label + ": placement: ");

@@ -114,6 +114,14 @@ void forEachIntersectingPair(std::span<const glm::vec4> positions, std::span<con
 
 }  // namespace
 
+std::vector<std::uint32_t> groupOfEachTriangle(std::span<const std::uint32_t> triangles,
+                                               std::span<const std::uint32_t> groupOfVertex) {
+  std::vector<std::uint32_t> groups(triangles.size() / 3, 0u);
+  if (!groupOfVertex.empty())
+    for (std::size_t t = 0; t < groups.size(); ++t) groups[t] = groupOfVertex[triangles[3 * t]];
+  return groups;
+}
+
 IntersectionCensus countIntersectionsByGroup(std::span<const glm::vec4> positions,
                                              std::span<const std::uint32_t> triangles,
                                              std::span<const std::uint32_t> groupOfTriangle, std::size_t groupCount) {

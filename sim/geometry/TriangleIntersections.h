@@ -27,6 +27,11 @@ struct IntersectionCensus {
     return a <= b ? counts[a * groupCount + b] : counts[b * groupCount + a];
   }
 };
+/// The group of each triangle for countIntersectionsByGroup: that of its first vertex
+/// (`groupOfVertex`, e.g. the garment of each cloth vertex); every triangle in group 0 when
+/// `groupOfVertex` is empty.
+std::vector<std::uint32_t> groupOfEachTriangle(std::span<const std::uint32_t> triangles,
+                                               std::span<const std::uint32_t> groupOfVertex);
 IntersectionCensus countIntersectionsByGroup(std::span<const glm::vec4> positions,
                                              std::span<const std::uint32_t> triangles,
                                              std::span<const std::uint32_t> groupOfTriangle, std::size_t groupCount);

@@ -502,9 +502,6 @@ TEST_P(OutfitSceneHash, IsTheSameForAnyThreadCountAndHeapAndPinned) {
   EXPECT_EQ(one, GetParam().hash);
 }
 
-// scenes/sheet_folds_on_ground.json: an upright sheet falls and piles up in folds with
-// self contact, without a single intersecting triangle pair (exact) at every 10th frame
-// (the GPU backend runs a coarse copy in tests/cloth/SelfContactGLTest.cpp).
 /// A shipped scene with self contact, prepared on the CPU backend with its solver.
 std::optional<PreparedDrape> preparedSelfContactScene(const std::string& name,
                                                       const std::function<void(DrapeScene&)>& change = {}) {
@@ -533,17 +530,18 @@ TEST(ShippedLayeredScene, TheOuterTopSewsQuicklyAndUntangledWithinItself) {
   ASSERT_TRUE(prepared && prepared->dressing());
   const DressedAvatar& dressed = *prepared->dressing();
   const std::vector<std::uint32_t>& triangles = prepared->model()->triangles;
-  std::vector<std::uint32_t> garmentOfTriangle(triangles.size() / 3);
-  for (std::size_t t = 0; t < garmentOfTriangle.size(); ++t)
-    garmentOfTriangle[t] = dressed.garmentOfVertex[triangles[3 * t]];
   const ClothState state = prepared->solver().readState();
-  const IntersectionCensus census = countIntersectionsByGroup(state.positions, triangles, garmentOfTriangle, 2);
+  const IntersectionCensus census =
+      countIntersectionsByGroup(state.positions, triangles, groupOfEachTriangle(triangles, dressed.garmentOfVertex), 2);
   std::printf("[ layered ] sewn in %d frames; pairs within the T-shirt %zu, within the top %zu, between %zu\n",
               dressed.sewingFrames, census.between(0, 0), census.between(1, 1), census.between(0, 1));
   EXPECT_LE(dressed.sewingFrames, 40);
   EXPECT_LT(census.between(1, 1), 1000u);
 }
 
+// scenes/sheet_folds_on_ground.json: an upright sheet falls and piles up in folds with
+// self contact, without a single intersecting triangle pair (exact) at every 10th frame
+// (the GPU backend runs a coarse copy in tests/cloth/SelfContactGLTest.cpp).
 TEST(ShippedFoldScene, PilesUpWithoutIntersectionsAtEvery10thFrame) {
   auto prepared = preparedSelfContactScene("sheet_folds_on_ground.json");
   ASSERT_TRUE(prepared);

@@ -3,6 +3,7 @@
 // are built in unity batches, where two files' copies would clash).
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -10,7 +11,7 @@
 
 namespace hg::test {
 
-constexpr float kPi = 3.14159265358979f;
+constexpr float kPi = std::numbers::pi_v<float>;
 constexpr float kDegree = kPi / 180.0f;  // rad per degree
 
 /// Component-wise EXPECT_NEAR of two vectors, naming `what` and the component on failure.
@@ -20,7 +21,7 @@ inline void expectNear(glm::vec3 a, glm::vec3 b, float tol, const std::string& w
 
 /// The angle between two (not necessarily unit) vectors, in degrees.
 inline float angleDegrees(glm::vec3 a, glm::vec3 b) {
-  return std::acos(std::clamp(glm::dot(glm::normalize(a), glm::normalize(b)), -1.0f, 1.0f)) / kDegree;
+  return glm::degrees(std::acos(std::clamp(glm::dot(glm::normalize(a), glm::normalize(b)), -1.0f, 1.0f)));
 }
 
 }  // namespace hg::test
