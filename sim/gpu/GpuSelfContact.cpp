@@ -38,8 +38,9 @@ constexpr std::uint32_t kMaxTableSize = 1u << 20;
 /// Pairs the pair buffer holds per vertex at first (a cloth pressed onto another layer has
 /// a few; a sheet piled in folds on the ground had 18.7 at its peak); a frame whose
 /// substeps came within kPairHeadroom of the capacity grows it to twice their peak for the
-/// frames after, so that a pile that keeps growing rarely overflows it (the separation
-/// skips the pairs past the capacity: counted as dropped in the metrics).
+/// frames after. The first frame and a frame after one that dropped pairs also check
+/// every pair pass (findPairsAgainIfTheyOverflowed); elsewhere the separation skips the pairs
+/// past the capacity (counted as dropped in the metrics).
 constexpr std::uint32_t kPairsPerVertex = 16, kPairsAtLeast = 4096;
 constexpr double kPairHeadroom = 0.75;
 /// Edge-triangle candidates of the tangle search the buffer holds at first (a frame with
@@ -223,11 +224,34 @@ void GpuSelfContact::beginFrame(const gl::Buffer& positions) {
   m_droppedPairs += counts[0];
   const std::uint32_t zeros[2] = {};
   glNamedBufferSubData(m_control.id(), offsetof(kernels::SelfContactControl, droppedPairs), sizeof(zeros), zeros);
-  if (double(counts[1]) > kPairHeadroom * double(m_pairCapacity)) {
-    m_pairCapacity = std::bit_ceil(2 * counts[1]);
-    m_pairs = buffer(std::size_t(m_pairCapacity) * sizeof(kernels::SelfContactPair));
-    glProgramUniform1ui(m_programs.pairs.id(), pairs::kPairCapacity, m_pairCapacity);
-  }
+  growPairBuffer(counts[1]);
+  // The first frame (a cloth that starts pressed onto another layer, an outfit just sewn
+  // and untangling, may have several times the pairs of the frames after) and a frame after
+  // one that dropped pairs check the pair count after every pair pass.
+  m_checkPairsEverySubstep = m_substeps == 0 || counts[0] > 0;
+}
+
+void GpuSelfContact::growPairBuffer(std::uint32_t pairs) {
+  if (!(double(pairs) > kPairHeadroom * double(m_pairCapacity))) return;
+  m_pairCapacity = std::bit_ceil(2 * pairs);
+  m_pairs = buffer(std::size_t(m_pairCapacity) * sizeof(kernels::SelfContactPair));
+  glProgramUniform1ui(m_programs.pairs.id(), pairs::kPairCapacity, m_pairCapacity);
+}
+
+void GpuSelfContact::findPairsAgainIfTheyOverflowed() {
+  kernels::SelfContactControl control;
+  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+  gl::readBuffer(m_control, offsetof(kernels::SelfContactControl, moveHistogram), &control);
+  if (control.pairCount <= m_pairCapacity) return;
+  const std::uint32_t droppedByThisPass = control.pairCount - m_pairCapacity;
+  growPairBuffer(control.pairCount);
+  const std::uint32_t pairCount = 0, dropped = control.droppedPairs - droppedByThisPass;
+  glNamedBufferSubData(m_control.id(), offsetof(kernels::SelfContactControl, pairCount), sizeof(pairCount), &pairCount);
+  glNamedBufferSubData(m_control.id(), offsetof(kernels::SelfContactControl, droppedPairs), sizeof(dropped), &dropped);
+  bind(HG_BINDING_SELF_CONTACT_PAIRS, m_pairs);
+  glUseProgram(m_programs.pairs.id());
+  glDispatchCompute(workgroups(std::size_t(m_vertexCount) + m_edgeCount), 1, 1);
+  glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
 }
 
 SelfContactReport GpuSelfContact::report() const {
@@ -271,6 +295,7 @@ void GpuSelfContact::apply(const gl::Buffer& start, const gl::Buffer& positions,
   glUseProgram(m_programs.pairs.id());
   glDispatchCompute(workgroups(std::size_t(m_vertexCount) + m_edgeCount), 1, 1);
   glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+  if (m_checkPairsEverySubstep) findPairsAgainIfTheyOverflowed();
   m_timer.mark("3 pairs");
 
   // 4. Untangling push, separation, truncation.

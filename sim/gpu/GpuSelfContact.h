@@ -74,6 +74,12 @@ class GpuSelfContact {
   /// The frame's edge-triangle candidates at `positions` (mode 0 and 1 of
   /// self_contact_tangles.comp); false when they overflowed the buffer (then grown).
   bool findTangleCandidates(const gl::Buffer& positions, std::vector<glm::uvec2>& candidates);
+  /// After the pair pass, where the frame checks every substep: the pair count read back
+  /// and, past the room, the pair buffer grown (growPairBuffer) and the pair pass run again,
+  /// so that no pair is dropped.
+  void findPairsAgainIfTheyOverflowed();
+  /// Grows the pair buffer to twice `pairs` once they pass kPairHeadroom of its room.
+  void growPairBuffer(std::uint32_t pairs);
   /// One invocation per element, the mode uniform at `modeLocation`, then a barrier.
   static void dispatch(const gl::Program& program, GLint modeLocation, std::size_t invocations, std::uint32_t mode);
 
@@ -86,8 +92,9 @@ class GpuSelfContact {
   std::vector<glm::uvec2> m_candidates;  ///< the last frame's edge-triangle candidates (read back)
   std::vector<glm::vec4> m_frameStart;   ///< the frame's positions, read back for the exact test
   std::size_t m_tangleCount = 0;
-  bool m_anyTangled = false;         ///< the uploaded tangled flags hold a 1
-  std::uint64_t m_droppedPairs = 0;  ///< over the run
+  bool m_checkPairsEverySubstep = true;  ///< this frame reads the pair count after every pair pass
+  bool m_anyTangled = false;             ///< the uploaded tangled flags hold a 1
+  std::uint64_t m_droppedPairs = 0;      ///< over the run
   gl::Buffer m_control, m_triangles, m_edges, m_cells, m_scanBlocks, m_cellRanks, m_items, m_nearest, m_pairs,
       m_corrections, m_tangled, m_tangles, m_layers, m_before, m_tangleCandidates;
 };

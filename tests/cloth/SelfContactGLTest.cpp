@@ -89,6 +89,25 @@ TEST_F(SelfContactCrossCheckGLTest, AnOuterLayerStartedThroughTheInnerOneIsUntan
   EXPECT_EQ(gpu.report->frames, 12);
 }
 
+TEST_F(SelfContactCrossCheckGLTest, AStackDenserThanThePairBufferLosesNoPairInItsFirstFrame) {
+  // Five 0.2 m sheets (vertices over vertices) 1.4 mm apart, the lowest pinned, pressed at
+  // 5 g: each free vertex is within the thickness of four other layers, some 50 pairs per
+  // vertex against the buffer's first room of 16. The first frame checks the count after
+  // every pair pass and grows the buffer (GpuSelfContact::findPairsAgainIfTheyOverflowed);
+  // before, it dropped pairs until the next frame began (a layered outfit just sewn dropped
+  // 54,344 in its first frame on llvmpipe, 2026-11-27).
+  std::vector<TriangleMesh> layers;
+  for (int k = 0; k < 5; ++k)
+    layers.push_back(test::squareSheetMesh(12, 0.2f, {0.0f, 1.0f + 0.0014f * float(k), 0.0f}));
+  const auto model = test::clothOfParts(layers);
+  const ClothSettings settings = contactSettings(true, ClothIntegrator::ProjectiveJacobi, {0.0f, -50.0f, 0.0f});
+  const auto gpu = simulate(model, settings, glm::vec3(0.0f), 2);
+  ASSERT_TRUE(gpu.report);
+  EXPECT_EQ(gpu.report->droppedPairs, 0u);
+  EXPECT_EQ(gpu.mostIntersections, 0u);
+  EXPECT_GT(lowestFree(gpu.last), 1.0f) << "the free layers stay above the pinned one";
+}
+
 TEST_F(SelfContactCrossCheckGLTest, PressedSheetsAgreeWithTheCpuBackend) {
   // Six frames of the stacked sheets under 5 g on both integrators: the same kernels, so
   // the backends differ by rounding (float sums on the CPU, fixed point on the GPU; the GPU's
