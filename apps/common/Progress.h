@@ -9,6 +9,10 @@
 
 namespace hg::app {
 
+using Clock = std::chrono::steady_clock;
+/// Wall-clock seconds from a to b (the commands' phase timings in their metrics).
+inline double seconds(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double>(b - a).count(); }
+
 class Progress {
  public:
   Progress(std::string label, long total, bool enabled = isatty(STDERR_FILENO) != 0)

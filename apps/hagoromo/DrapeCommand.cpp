@@ -36,9 +36,6 @@ namespace hg::app {
 namespace {
 
 namespace fs = std::filesystem;
-using Clock = std::chrono::steady_clock;
-
-double seconds(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double>(b - a).count(); }
 
 /// With an avatar, the drape's shape every kSnapshotEvery frames (and the last) goes into
 /// the .glb as shape keys of the garment (sim/motion/CharacterIO.h).

@@ -122,10 +122,6 @@ Result<Image> renderGrasp(const GraspSimulation& sim, int width, int height) {
   return target.read();
 }
 
-using Clock = std::chrono::steady_clock;
-
-double seconds(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double>(b - a).count(); }
-
 const char* const kFingerNames[kHandFingers] = {"thumb", "index", "middle", "ring", "little"};
 const char* const kJointNames[kHandJointsPerFinger] = {"proximal", "middle", "distal"};
 

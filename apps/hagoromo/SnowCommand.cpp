@@ -30,9 +30,6 @@ namespace hg::app {
 namespace {
 
 namespace fs = std::filesystem;
-using Clock = std::chrono::steady_clock;
-
-double seconds(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double>(b - a).count(); }
 
 /// The solver with the time spent in each of its calls (s): accumulation passes, repose
 /// relaxations and the reads of the cover (runSnowfall reads it around every relaxation).

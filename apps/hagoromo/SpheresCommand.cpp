@@ -29,9 +29,6 @@ namespace hg::app {
 namespace {
 
 namespace fs = std::filesystem;
-using Clock = std::chrono::steady_clock;
-
-double seconds(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double>(b - a).count(); }
 
 /// Volume enclosed by a closed, outward-oriented mesh (divergence theorem), m^3.
 double enclosedVolume(const TriangleMesh& mesh) {

@@ -12,6 +12,7 @@
 #include <glm/geometric.hpp>
 
 #include "sim/body/Mannequin.h"
+#include "sim/core/Numbers.h"
 
 namespace hg {
 
@@ -43,8 +44,6 @@ glm::vec2 thighAxisAt(const glm::vec3& hip, const glm::vec3& knee, float y) {
 }
 
 namespace {
-
-constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
 
 /// The cross-section of a closed mesh by the plane {axis = value}: segments, each with the
 /// 2D coordinates (the other two axes in order) of its ends and its connected loop.

@@ -15,6 +15,7 @@
 #include <glm/vec2.hpp>
 
 #include "sim/body/BodyMeasure.h"
+#include "sim/core/Numbers.h"
 #include "sim/geometry/ImplicitShapes.h"
 #include "sim/geometry/IsoSurface.h"
 
@@ -22,7 +23,6 @@ namespace hg {
 namespace {
 
 constexpr float kPi = std::numbers::pi_v<float>;
-constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
 
 using implicit::Ellipsoid;
 using implicit::smoothMax;

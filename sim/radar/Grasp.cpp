@@ -3,12 +3,10 @@
 #include <cmath>
 #include <string>
 
+#include "sim/core/Numbers.h"
+
 namespace hg {
-namespace {
-
-constexpr float kPi = 3.14159265358979f;
-
-}  // namespace
+namespace {}  // namespace
 
 // ---- settings and scene ----
 

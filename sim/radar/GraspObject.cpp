@@ -9,14 +9,12 @@
 #include <glm/gtc/quaternion.hpp>
 #include <glm/mat3x3.hpp>
 
+#include "sim/core/Numbers.h"
 #include "sim/radar/GraspGeometry.h"
 #include "sim/spheretree/SphereTreeObb.h"
 
 namespace hg {
 namespace {
-
-constexpr float kPi = 3.14159265358979f;
-constexpr float kDegree = kPi / 180.0f;
 
 // ---- analytic shapes ----
 

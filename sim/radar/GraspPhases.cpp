@@ -8,10 +8,11 @@
 #include <glm/geometric.hpp>
 #include <glm/gtc/quaternion.hpp>
 
+#include "sim/core/Numbers.h"
+
 namespace hg {
 namespace {
 
-constexpr float kPi = 3.14159265358979f;
 /// Detection probes sit this far (m) in front of the face they look from, so that face
 /// (and the coplanar faces of the open hand) lies behind the volume's near plane.
 constexpr float kProbeOffset = 1e-4f;

@@ -11,6 +11,7 @@
 #include <glm/geometric.hpp>
 
 #include "sim/core/Limits.h"
+#include "sim/core/Numbers.h"
 #include "sim/io/FieldTable.h"
 #include "sim/io/MeshImport.h"
 #include "sim/radar/Grasp.h"
@@ -21,7 +22,6 @@ namespace {
 using namespace fields;
 
 /// Degrees to radians, as sim/radar/Grasp.cpp converts them.
-constexpr float kDegree = 3.14159265358979f / 180.0f;
 
 /// A target or distractor as given: the analytic shapes' keys in `object`, a mesh object's
 /// beside it; built after the walk (buildObject), when the scene's folder is known.

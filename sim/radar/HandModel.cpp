@@ -6,11 +6,10 @@
 
 #include <glm/gtc/matrix_transform.hpp>
 
+#include "sim/core/Numbers.h"
+
 namespace hg {
 namespace {
-
-constexpr float kPi = 3.14159265358979f;
-constexpr float kDegree = kPi / 180.0f;
 
 bool positiveFinite(float v) { return std::isfinite(v) && v > 0.0f; }
 
