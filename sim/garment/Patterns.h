@@ -22,7 +22,12 @@ struct TShirtOptions {
   float hemBelowWaist = 0.14f;  ///< m from the waist line down to the hem
   float sleeveLength = 0.24f;   ///< m from the shoulder point (cap crown) to the sleeve hem
   float sleeveEase = 0.08f;     ///< m added to the upper-arm girth (sleeve width at the underarm)
-  float neckEase = 0.03f;       ///< m added to the neck girth for the neckline width
+  /// m added to the neck girth for the neckline (width and front depth). With 0.03 the
+  /// neckline was barely longer than the neck and the drape's most stretched edge; on the
+  /// GPU backend (NVIDIA H200) it went past the 0.5 strain gate in the default outfit. With
+  /// 0.09 the largest stretch moved to the shoulder point (0.28 CPU, 0.29 H200) and the
+  /// posed and arms-down outfits end with 0 intersecting pairs (measured 2026-11-27).
+  float neckEase = 0.09f;
 };
 
 struct SkirtOptions {

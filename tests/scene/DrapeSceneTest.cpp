@@ -109,10 +109,13 @@ TEST(DrapeScene, SelfContactIsOffByDefaultAndReadAsTrueOrAnObject) {
   expectError(R"({"solver": {"self_contact": "yes"}})", "solver.self_contact");
 }
 
+// A coarse outfit (4.5 cm edges) to be quick. Its T-shirt keeps the former neck ease of 3 cm:
+// at this coarseness sewing closes for some necklines and stalls for others (6 and 9 cm did
+// not close within 400 frames, 7.5 cm did; measured 2026-11-27), which is not what this tests.
 TEST(DrapeScene, SelfContactLayersFollowTheOutfitOrderUnlessAGarmentNamesItsLayer) {
   const std::string outfit = R"({"avatar": {"mannequin": {"cell_size": 0.02}, "contact_cell_size": 0.02},
     "dressing": {"edge_length": 0.045}, "solver": {"backend": "cpu", "self_contact": true},
-    "garments": [{"type": "skirt"}, {"type": "tshirt"LAYER}]})";
+    "garments": [{"type": "skirt"}, {"type": "tshirt", "neck_ease": 0.03LAYER}]})";
   for (const std::string& layer : {std::string(""), std::string(R"(, "layer": 0)")}) {
     std::string text = outfit;
     text.replace(text.find("LAYER"), 5, layer);
@@ -634,9 +637,9 @@ TEST(ShippedHandScene, ASoftSheetBetweenTheFingersStaysStable) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Shipped, OutfitSceneHash,
-                         ::testing::Values(PinnedOutfit{"outfit_on_mannequin.json", "c7624ea83a29c8f1"},
-                                           PinnedOutfit{"outfit_posed_from_bvh.json", "1f2809733273c0e3"},
-                                           PinnedOutfit{"outfit_arms_down.json", "aaa48b323744e77d"}),
+                         ::testing::Values(PinnedOutfit{"outfit_on_mannequin.json", "1250e47d39e3a9f8"},
+                                           PinnedOutfit{"outfit_posed_from_bvh.json", "b62cf0c7fa2d137b"},
+                                           PinnedOutfit{"outfit_arms_down.json", "3754b93961f10fd3"}),
                          [](const ::testing::TestParamInfo<PinnedOutfit>& param) {
                            std::string name = param.param.scene;
                            return name.substr(0, name.find('.'));
