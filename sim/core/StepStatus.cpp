@@ -12,7 +12,7 @@ std::string describe(StepStatus status) {
   };
   add(StepStatus::NonFinite, "non-finite position or velocity");
   add(StepStatus::SpeedLimitExceeded, "vertex speed above the limit");
-  return text + " (the explicit step is unstable: raise substeps, lower stiffness or raise damping)";
+  return text + " (the step is unstable: raise solver.substeps, lower the cloth's stiffness or raise its damping)";
 }
 
 }  // namespace hg
