@@ -26,7 +26,9 @@ struct TShirtOptions {
   /// neckline was barely longer than the neck and the drape's most stretched edge; on the
   /// GPU backend (NVIDIA H200) it went past the 0.5 strain gate in the default outfit. With
   /// 0.09 the largest stretch moved to the shoulder point (0.28 CPU, 0.29 H200) and the
-  /// posed and arms-down outfits end with 0 intersecting pairs (measured 2026-11-27).
+  /// posed and arms-down outfits end with 0 intersecting pairs on the CPU backend, though the
+  /// posed one then sews in 70 frames instead of 3 (measured 2026-11-27; the sweep of other
+  /// values on the GPU backend: bench/RESULTS.md, "NVIDIA H200").
   float neckEase = 0.09f;
 };
 
