@@ -16,16 +16,13 @@ inline double seconds(Clock::time_point a, Clock::time_point b) { return std::ch
 class Progress {
  public:
   Progress(std::string label, long total, bool enabled = isatty(STDERR_FILENO) != 0)
-      : m_label(std::move(label)),
-        m_total(total),
-        m_enabled(enabled && total > 0),
-        m_start(std::chrono::steady_clock::now()) {}
+      : m_label(std::move(label)), m_total(total), m_enabled(enabled && total > 0), m_start(Clock::now()) {}
   ~Progress() { finish(); }
 
   /// `note`: shown after the bar (e.g. the largest seam gap while sewing).
   void update(long done, const std::string& note = {}) {
     if (!m_enabled) return;
-    const auto now = std::chrono::steady_clock::now();
+    const auto now = Clock::now();
     if (done < m_total && now - m_lastDraw < std::chrono::milliseconds(100)) return;
     m_lastDraw = now;
     const double elapsed = std::chrono::duration<double>(now - m_start).count();
@@ -50,8 +47,8 @@ class Progress {
   long m_total;
   bool m_enabled;
   bool m_drawn = false;
-  std::chrono::steady_clock::time_point m_start;
-  std::chrono::steady_clock::time_point m_lastDraw{};
+  Clock::time_point m_start;
+  Clock::time_point m_lastDraw{};
 };
 
 }  // namespace hg::app

@@ -248,6 +248,10 @@ void GpuSelfContact::findPairsAgainIfTheyOverflowed() {
   const std::uint32_t pairCount = 0, dropped = control.droppedPairs - droppedByThisPass;
   glNamedBufferSubData(m_control.id(), offsetof(kernels::SelfContactControl, pairCount), sizeof(pairCount), &pairCount);
   glNamedBufferSubData(m_control.id(), offsetof(kernels::SelfContactControl, droppedPairs), sizeof(dropped), &dropped);
+  runPairPass();
+}
+
+void GpuSelfContact::runPairPass() {
   bind(HG_BINDING_SELF_CONTACT_PAIRS, m_pairs);
   glUseProgram(m_programs.pairs.id());
   glDispatchCompute(workgroups(std::size_t(m_vertexCount) + m_edgeCount), 1, 1);
@@ -290,11 +294,8 @@ void GpuSelfContact::apply(const gl::Buffer& start, const gl::Buffer& positions,
   // 2. The grid; 3. the pairs.
   buildGrid();
   m_timer.mark("2 grid");
-  bind(HG_BINDING_SELF_CONTACT_PAIRS, m_pairs);
   bind(HG_BINDING_SELF_CONTACT_TANGLED, m_tangled);
-  glUseProgram(m_programs.pairs.id());
-  glDispatchCompute(workgroups(std::size_t(m_vertexCount) + m_edgeCount), 1, 1);
-  glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+  runPairPass();
   if (m_checkPairsEverySubstep) findPairsAgainIfTheyOverflowed();
   m_timer.mark("3 pairs");
 

@@ -78,6 +78,8 @@ class GpuSelfContact {
   /// and, past the room, the pair buffer grown (growPairBuffer) and the pair pass run again,
   /// so that no pair is dropped.
   void findPairsAgainIfTheyOverflowed();
+  /// Pass 3: the pairs of the substep into the pair buffer (bound here), then a barrier.
+  void runPairPass();
   /// Grows the pair buffer to twice `pairs` once they pass kPairHeadroom of its room.
   void growPairBuffer(std::uint32_t pairs);
   /// One invocation per element, the mode uniform at `modeLocation`, then a barrier.

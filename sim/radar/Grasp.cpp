@@ -6,7 +6,6 @@
 #include "sim/core/Numbers.h"
 
 namespace hg {
-namespace {}  // namespace
 
 // ---- settings and scene ----
 

@@ -1,6 +1,6 @@
 # Shared setup and helpers of the CLI test scripts. Each script starts with
 #   source "$(dirname "${BASH_SOURCE[0]}")/cli_common.sh" "$@"
-# (its arguments: <hagoromo binary> <source dir>) and ends with `finish`.
+# (its arguments: <hagoromo binary> <source dir> [part]) and ends with `finish`.
 # Sets hagoromo (absolute path), src (absolute), work (a temporary folder, removed at exit)
 # and the counters.
 hagoromo=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
@@ -9,6 +9,10 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 failures=0
 passes=0
+# The script's part, its optional 3rd argument (ctest runs a long script as one test per
+# part): `if in_part <name>; then ... fi` runs a block in that part, or always without one.
+part=${3:-all}
+in_part() { [[ $part == all || $part == "$1" ]]; }
 
 # finish: the summary line; the script's exit status is 0 only when no case failed.
 finish() {

@@ -8,8 +8,6 @@
 #   the 60 s limit under the sanitizers).
 set -u
 source "$(dirname "${BASH_SOURCE[0]}")/cli_common.sh" "$@"
-part=${3:-all}
-in_part() { [[ $part == all || $part == "$1" ]]; }
 
 small="$work/small.json"
 cat >"$small" <<JSON

@@ -6,8 +6,6 @@
 #   the 60 s limit under the sanitizers).
 set -u
 source "$(dirname "${BASH_SOURCE[0]}")/cli_common.sh" "$@"
-part=${3:-all}
-in_part() { [[ $part == all || $part == "$1" ]]; }
 
 if in_part grasp; then
 # Cyber Radar grasp (hagoromo grasp): outputs, metrics, errors that name the file.

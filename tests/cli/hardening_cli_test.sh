@@ -11,8 +11,6 @@
 set -u
 source "$(dirname "${BASH_SOURCE[0]}")/cli_common.sh" "$@"
 cd "$work" || exit 1
-part=${3:-all}
-in_part() { [[ $part == all || $part == "$1" ]]; }
 x="$work/never"  # every refused run points --out here; it must never appear
 
 sheet() {  # sheet <file> <json members after the cloth>: a tiny sheet scene

@@ -18,6 +18,7 @@
 #include <glm/geometric.hpp>
 #include <glm/gtc/quaternion.hpp>
 
+#include "sim/core/Numbers.h"
 #include "sim/radar/Grasp.h"
 #include "tests/support/GlmExpect.h"
 
@@ -25,8 +26,6 @@ namespace hg {
 namespace {
 
 using test::angleDegrees;
-using test::kDegree;
-using test::kPi;
 
 constexpr std::uint32_t kTarget = 1, kDistractor = 2;
 

@@ -10,6 +10,7 @@
 #include <glm/geometric.hpp>
 #include <glm/gtc/matrix_transform.hpp>
 
+#include "sim/core/Numbers.h"
 #include "sim/radar/Radar.h"
 #include "tests/support/GlmExpect.h"
 
@@ -17,7 +18,6 @@ namespace hg {
 namespace {
 
 using test::angleDegrees;
-using test::kPi;
 
 TriangleMesh transformed(TriangleMesh mesh, const glm::mat4& m) {
   for (glm::vec3& p : mesh.positions) p = glm::vec3(m * glm::vec4(p, 1.0f));

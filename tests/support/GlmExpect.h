@@ -1,18 +1,15 @@
 #pragma once
 // Comparisons of GLM values shared by the test files (one definition: the test executables
-// are built in unity batches, where two files' copies would clash).
+// are built in unity batches, where two files' copies would clash). Angles: kPi and kDegree
+// of sim/core/Numbers.h.
 #include <algorithm>
 #include <cmath>
-#include <numbers>
 #include <string>
 
 #include <gtest/gtest.h>
 #include <glm/glm.hpp>
 
 namespace hg::test {
-
-constexpr float kPi = std::numbers::pi_v<float>;
-constexpr float kDegree = kPi / 180.0f;  // rad per degree
 
 /// Component-wise EXPECT_NEAR of two vectors, naming `what` and the component on failure.
 inline void expectNear(glm::vec3 a, glm::vec3 b, float tol, const std::string& what) {
