@@ -1,6 +1,7 @@
 #pragma once
 /// A one-line progress bar with ETA on stderr when it is a terminal; silent otherwise
 /// (batch runs and CI logs stay clean). No Debian package offers one for C++.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <string>
@@ -26,8 +27,9 @@ class Progress {
     if (done < m_total && now - m_lastDraw < std::chrono::milliseconds(100)) return;
     m_lastDraw = now;
     const double elapsed = std::chrono::duration<double>(now - m_start).count();
-    const double fraction = double(done) / double(m_total);
-    const double eta = done > 0 ? elapsed * (1.0 - fraction) / fraction : 0.0;
+    // Past the total (work that ran over its estimate) the bar stays full.
+    const double fraction = std::clamp(double(done) / double(std::max(m_total, 1L)), 0.0, 1.0);
+    const double eta = fraction > 0.0 ? elapsed * (1.0 - fraction) / fraction : 0.0;
     constexpr int kWidth = 30;
     const int filled = int(fraction * kWidth + 0.5);
     std::fprintf(stderr, "\r%s [%s%s] %3d%% %ld/%ld  %.1fs elapsed, ETA %.1fs %s", m_label.c_str(),

@@ -195,7 +195,8 @@ Result<DressedAvatar> dressAvatar(const TriangleMesh& bodyMesh, const BodyMeasur
   for (int f = 1; gap > dressing.weldGap; ++f) {
     if (f > dressing.maxSewingFrames)
       return simulationError("sewing: the seams did not close within " + std::to_string(dressing.maxSewingFrames) +
-                             " frames (largest gap " + std::to_string(gap * 1000.0f) + " mm)");
+                             " frames (largest gap " + std::to_string(gap * 1000.0f) + " mm, seam '" +
+                             widestSeam(state.positions, all) + "')");
     const StepStatus status = (*solver)->step();
     if (any(status)) return simulationError("sewing: frame " + std::to_string(f) + ": " + describe(status));
     state = (*solver)->readState();

@@ -85,6 +85,18 @@ float maxSeamGap(std::span<const glm::vec4> positions, std::span<const SeamPair>
   return gap;
 }
 
+std::string widestSeam(std::span<const glm::vec4> positions, const SewnGarment& garment) {
+  float widest = -1.0f;
+  std::string name;
+  for (const SeamPair& p : garment.pairs)
+    if (const float d = glm::distance(glm::vec3(positions[p.a]), glm::vec3(positions[p.b])); !(d <= widest)) {
+      widest = d;
+      name = p.seam < garment.seamNames.size() ? garment.seamNames[p.seam] : "?";
+      if (!std::isfinite(d)) break;
+    }
+  return name;
+}
+
 Status applyPanelRest(ClothModel& model, std::span<const glm::vec2> cornerPanelCoords, float textureScale,
                       bool flatHinges) {
   if (cornerPanelCoords.size() != model.triangles.size())

@@ -65,6 +65,8 @@ std::vector<SpringSpec> seamSprings(const SewnGarment& garment, float stiffness,
 
 /// Largest distance (m) between the two vertices of a pair (infinity if any is not finite).
 float maxSeamGap(std::span<const glm::vec4> positions, std::span<const SeamPair> pairs);
+/// The name of the seam with the widest gap (for messages), "" without pairs.
+std::string widestSeam(std::span<const glm::vec4> positions, const SewnGarment& garment);
 
 /// Sets every mesh-edge spring of `model` from the flat pattern: rest length (and
 /// restLength0) = the edge's length in the panel plane, UV midpoint and direction from

@@ -173,6 +173,19 @@ TEST(Dressing, ErrorsNameTheGarment) {
   EXPECT_NE(dressed.error().message.find("garment 0 (skirt)"), std::string::npos) << dressed.error().message;
   EXPECT_FALSE(dressAvatar(avatar.body.mesh, avatar.measurements, {}, ClothMaterial{}, std::nullopt, ClothSettings{},
                            cpuFactory()));
+  // Seams that do not close in time (to within a nanometre in 2 frames): the message names
+  // the widest one.
+  outfit[0].kind = GarmentKind::TShirt;
+  DressingSettings dressing;
+  dressing.edgeLength = 0.05f;
+  dressing.weldGap = 1e-9f;
+  dressing.maxSewingFrames = 2;
+  auto unsewn = dressAvatar(avatar.body.mesh, avatar.measurements, outfit, ClothMaterial{}, std::nullopt,
+                            ClothSettings{}, cpuFactory(), dressing);
+  ASSERT_FALSE(unsewn);
+  EXPECT_NE(unsewn.error().message.find("did not close within 2 frames"), std::string::npos) << unsewn.error().message;
+  EXPECT_NE(unsewn.error().message.find("seam '"), std::string::npos) << unsewn.error().message;
+  EXPECT_EQ(unsewn.error().message.find("seam ''"), std::string::npos) << unsewn.error().message;
   EXPECT_EQ(parseGarmentKind("trousers").value(), GarmentKind::Trousers);
   EXPECT_FALSE(parseGarmentKind("kimono"));
 }
