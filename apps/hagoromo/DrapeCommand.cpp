@@ -113,6 +113,8 @@ Result<PreparedDrape> prepareDrape(const DrapeScene& scene, const DrapeOptions& 
   });
   if (sewing) sewing->finish();
   if (!prepared) return prepared.error().prefixed(options.scenePath + ": ");
+  if (const SceneBody* body = prepared->body())
+    for (const std::string& warning : body->warnings) std::fprintf(stderr, "hagoromo: warning: %s\n", warning.c_str());
   if (!options.quiet) printPreparedDrape(scene, *prepared);
   return prepared;
 }

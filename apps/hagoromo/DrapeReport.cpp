@@ -72,7 +72,8 @@ nlohmann::json avatarReport(const SceneBody& body) {
           {"height_m", m.height},
           {"chest_girth_m", m.chestGirth},
           {"waist_girth_m", m.waistGirth},
-          {"hip_girth_m", m.hipGirth}};
+          {"hip_girth_m", m.hipGirth},
+          {"warnings", body.warnings}};
 }
 
 nlohmann::json dressingReport(const DrapeScene& scene, const DressedAvatar& dressed) {

@@ -14,6 +14,9 @@ namespace hg {
 
 namespace {
 
+/// Frame lines by which a file may differ from its 'Frames:' count (a warning, not an error).
+constexpr int kFrameCountSlack = 1;
+
 struct Token {
   std::string_view text;
   int line = 0;  ///< 1-based
@@ -282,14 +285,24 @@ class Parser {
       if (row.size() != m_totalChannels)
         return errorAt(line, "frame " + std::to_string(values.size() - 1) + " has " + std::to_string(row.size()) +
                                  " values but the hierarchy declares " + std::to_string(m_totalChannels) + " channels");
-      if (int(values.size()) > frames)
+      if (int(values.size()) > frames + kFrameCountSlack)
         return errorAt(line, "Frames count mismatch: 'Frames:' on line " + std::to_string(framesLine) + " says " +
                                  std::to_string(frames) + " but there are more frame lines");
     }
-    if (int(values.size()) != frames)
+    // Exporters that count from 0 or drop the last line are off by one: harmless, so the
+    // rows that are there count, with a warning; any other difference is an error.
+    const int rows = int(values.size());
+    if (rows == 0) return errorAt(lastLine(), "no frame lines after 'Frame Time:'");
+    if (std::abs(rows - frames) > kFrameCountSlack)
       return errorAt(lastLine(), "Frames count mismatch: 'Frames:' on line " + std::to_string(framesLine) + " says " +
-                                     std::to_string(frames) + " but the file has " + std::to_string(values.size()) +
+                                     std::to_string(frames) + " but the file has " + std::to_string(rows) +
                                      " frame lines");
+    if (rows != frames) {
+      m_motion.warnings.push_back(std::string(m_source) + ":" + std::to_string(framesLine) + ": 'Frames:' says " +
+                                  std::to_string(frames) + " but the file has " + std::to_string(rows) +
+                                  " frame lines; using " + std::to_string(rows));
+      m_motion.frameCount = rows;
+    }
     buildAnimation(values);
     return {};
   }

@@ -45,16 +45,19 @@ struct BvhMotion {
   Skeleton skeleton;       ///< joints in file order (parents first), End Sites as "<parent>_End" leaves
   Animation animation;     ///< named after the source file's stem; duration (frameCount-1)*frameTime
   float frameTime = 0.0f;  ///< seconds per frame ("Frame Time:")
-  int frameCount = 0;      ///< "Frames:"
+  int frameCount = 0;      ///< frame lines read ("Frames:" may differ by one: see warnings)
   /// Per joint (same order as skeleton.joints) the channel names as written in the file,
   /// e.g. {"Xposition","Yposition","Zposition","Zrotation","Xrotation","Yrotation"}; empty
   /// for End Site joints.
   std::vector<std::vector<std::string>> channelOrder;
+  /// Harmless defects the file was read despite, each "<sourceName>:<line>: <what>": a
+  /// 'Frames:' count off by one from the frame lines (the lines are used).
+  std::vector<std::string> warnings;
 };
 
 /// Parses BVH text. `sourceName` is used in error messages, which have the form
 /// "<sourceName>:<line>: <problem>" (missing MOTION, wrong channel count, non-numeric value,
-/// Frames count mismatch, unknown channel name, unbalanced braces, ...).
+/// Frames count mismatch by more than one, unknown channel name, unbalanced braces, ...).
 Result<BvhMotion> parseBvh(std::string_view text, std::string_view sourceName, float unitScale = 0.01f);
 
 /// Reads and parses a BVH file; `unitScale` converts file lengths to metres (default 0.01:

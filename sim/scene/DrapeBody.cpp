@@ -96,6 +96,7 @@ Result<std::unique_ptr<BodyAnimator>> BodyAnimator::create(const SkinnedMesh& re
   std::unique_ptr<BodyAnimator> animator(new BodyAnimator());
   animator->m_rest = std::make_shared<const SkinnedMesh>(rest);
   animator->m_clip = std::move(clip).value();
+  animator->m_warnings = std::move(bvh->warnings);
   auto skinner = createCpuBodySkinner(animator->m_rest,
                                       motion.dualQuaternion ? SkinningMethod::DualQuaternion : SkinningMethod::Linear);
   if (!skinner) return skinner.error();
@@ -197,9 +198,10 @@ Result<SkinnedMesh> posedBody(const SkinnedMesh& body, const Pose& pose, bool du
 }
 
 Result<SkinnedMesh> poseFromMotion(const SkinnedMesh& body, const std::filesystem::path& directory,
-                                   const SceneMotion& motion) {
+                                   const SceneMotion& motion, std::vector<std::string>* warnings) {
   auto animator = BodyAnimator::create(body, directory, motion, BodyContactSettings{});
   if (!animator) return animator.error();
+  if (warnings) warnings->insert(warnings->end(), (*animator)->warnings().begin(), (*animator)->warnings().end());
   auto mesh = (*animator)->meshAt(motion.time);  // skinned once, by the animator
   if (!mesh) return mesh.error();
   return rebound(body, std::move(mesh).value(), (*animator)->clip().sample(body.skeleton, motion.time));
@@ -210,13 +212,14 @@ Result<SceneBody> buildSceneBody(const DrapeScene& scene) {
   auto avatar = scene.avatar->file.empty() ? buildMannequin(scene.avatar->mannequin) : importAvatar(scene);
   if (!avatar) return avatar.error().prefixed((scene.avatar->file.empty() ? "avatar.mannequin: " : "avatar.file: "));
   std::unique_ptr<BodyAnimator> animator;
+  std::vector<std::string> warnings;
   if (const auto& motion = scene.avatar->motion) {
     if (motion->animate) {
       auto created = BodyAnimator::create(*avatar, scene.directory, *motion, contactSettings(*scene.avatar));
       if (!created) return created.error().prefixed("avatar.motion: ");
       animator = std::move(created).value();
     }
-    auto posed = poseFromMotion(*avatar, scene.directory, *motion);
+    auto posed = poseFromMotion(*avatar, scene.directory, *motion, &warnings);
     if (!posed) return posed.error().prefixed("avatar.motion: ");
     avatar = std::move(posed).value();
   }
@@ -258,6 +261,7 @@ Result<SceneBody> buildSceneBody(const DrapeScene& scene) {
   body.measurements = measureBody(*avatar);
   body.avatar = std::move(avatar).value();
   body.animator = std::move(animator);
+  body.warnings = std::move(warnings);
   return body;
 }
 

@@ -7,6 +7,8 @@
 #include <functional>
 #include <memory>
 #include <span>
+#include <string>
+#include <vector>
 
 #include "sim/body/Mannequin.h"
 #include "sim/body/Skeleton.h"
@@ -53,12 +55,15 @@ class BodyAnimator {
   const BodyContactSettings& contact() const { return m_contact; }
   const SkinnedMesh& rest() const { return *m_rest; }
   const Animation& clip() const { return m_clip; }
+  /// What the BVH file was read despite (BvhMotion::warnings).
+  const std::vector<std::string>& warnings() const { return m_warnings; }
 
  private:
   BodyAnimator();
 
   std::shared_ptr<const SkinnedMesh> m_rest;
   Animation m_clip;
+  std::vector<std::string> m_warnings;
   std::unique_ptr<CpuBodySkinner> m_skinner;  ///< skins m_rest into the clip's poses (sim/skinning/BodySkinner.h)
   BodyContactSettings m_contact;
   DepthViewSetup m_viewSetup;  ///< with DepthViews: boxes around every pose of the clip
@@ -68,9 +73,10 @@ class BodyAnimator {
 /// new rest (bind) pose.
 Result<SkinnedMesh> posedBody(const SkinnedMesh& body, const Pose& pose, bool dualQuaternion);
 /// `body` skinned into the pose of the retargeted BVH clip at motion.time (files relative
-/// to `directory`); the result's rest pose is that pose. Errors name the file.
+/// to `directory`); the result's rest pose is that pose. Errors name the file; what the
+/// file was read despite is appended to `warnings` where given.
 Result<SkinnedMesh> poseFromMotion(const SkinnedMesh& body, const std::filesystem::path& directory,
-                                   const SceneMotion& motion);
+                                   const SceneMotion& motion, std::vector<std::string>* warnings = nullptr);
 /// Builds scene.avatar; errors name the scene and the avatar parameter.
 Result<SceneBody> buildSceneBody(const DrapeScene& scene);
 

@@ -184,6 +184,9 @@ struct SceneBody {
   /// With avatar.motion.animate: poses the body and rebuilds its collider per frame
   /// (sim/scene/DrapeBody.h; a SceneBody is destroyed where that header is included).
   std::unique_ptr<BodyAnimator> animator;
+  /// What the avatar's files were read despite, each naming its file (a BVH 'Frames:'
+  /// count off by one); the CLI prints them and writes them to the metrics.
+  std::vector<std::string> warnings;
 };
 
 /// The cloth's material and anisotropy (fabric preset, explicit keys, texture or

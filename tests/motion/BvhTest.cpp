@@ -164,10 +164,11 @@ TEST(Bvh, MalformedFilesNameLineAndProblem) {
   // Too few values on a frame line.
   expectError(replaced(kSmall, "1 90 0 0 0 0 10 0 0", "1 90 0 0 0 0 10 0"), 20,
               "has 8 values but the hierarchy declares 9");
-  // Frames: says more than there are (the error points at the end of the file, line 21).
-  expectError(replaced(kSmall, "Frames: 2", "Frames: 3"), 21, "Frames count mismatch");
-  // ... or fewer.
-  expectError(replaced(kSmall, "Frames: 2", "Frames: 1"), 20, "Frames count mismatch");
+  // Frames: says two more than there are (the error points at the end of the file, line 21).
+  expectError(replaced(kSmall, "Frames: 2", "Frames: 4"), 21, "Frames count mismatch");
+  // ... or two fewer (the third frame line, line 21, is one too many).
+  expectError(replaced(kSmall, "1 90 0 0 0 0 10 0 0", "1 90 0 0 0 0 10 0 0\n2 90 0 0 0 0 20 0 0\n3 90 0 0 0 0 30 0 0"),
+              22, "Frames count mismatch");
   // Unbalanced braces: Hips' block is never closed, so MOTION (now line 16) appears inside it.
   expectError(replaced(kSmall, "    }\n  }\n}", "    }\n  }\n"), 16, "unbalanced braces");
   // Unbalanced braces: an extra '}' (line 16).
@@ -176,6 +177,22 @@ TEST(Bvh, MalformedFilesNameLineAndProblem) {
   expectError(replaced(kSmall, "JOINT Chest\n  {", "JOINT Chest\n"), 8, "expected '{' after JOINT Chest");
   // Not a BVH at all.
   expectError("hello\n", 1, "expected 'HIERARCHY'");
+}
+
+TEST(Bvh, AFrameCountOffByOneLoadsTheLinesWithAWarning) {
+  for (const char* count : {"Frames: 1", "Frames: 3"}) {
+    Result<BvhMotion> r = parseBvh(replaced(kSmall, "Frames: 2", count), "small.bvh", 0.01f);
+    ASSERT_TRUE(r.ok()) << count << ": " << r.error().message;
+    EXPECT_EQ(r->frameCount, 2) << count;
+    EXPECT_FLOAT_EQ(r->animation.duration, 0.5f) << count;  // (2 - 1) frames of 0.5 s
+    ASSERT_EQ(r->warnings.size(), 1u) << count;
+    EXPECT_EQ(r->warnings[0],
+              std::string("small.bvh:17: 'Frames:' says ") + (count + 8) + " but the file has 2 frame lines; using 2");
+  }
+  EXPECT_TRUE(parseBvh(kSmall, "small.bvh", 0.01f)->warnings.empty());
+  // One frame announced and none there: nothing to load.
+  expectError(kSmall.substr(0, kSmall.find("0 90 0 0")).replace(kSmall.find("Frames: 2"), 9, "Frames: 1"), 19,
+              "no frame lines");
 }
 
 TEST(Bvh, MissingFileNamesThePath) {

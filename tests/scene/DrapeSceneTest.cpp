@@ -178,6 +178,28 @@ TEST(DrapeScene, AvatarPosedFromABvhClip) {
   // The skin moved with the bones: the posed mesh differs, the collider is built from it.
   EXPECT_NE(a->avatar.mesh.positions, b->avatar.mesh.positions);
   EXPECT_LT(b->collider->distance(b->measurements.joint("shin_l")), 0.0f);  // inside the posed leg
+  EXPECT_TRUE(b->warnings.empty());
+
+  // The clip with a 'Frames:' count one too high (4 frame lines): posed the same, with a
+  // warning that names the file and both counts.
+  const std::filesystem::path folder = std::filesystem::temp_directory_path() / ("hg_bvh_" + std::to_string(getpid()));
+  std::filesystem::create_directories(folder / "motion");
+  std::ifstream in(kScenes / "motion/walk_cmu_names.bvh");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ASSERT_NE(text.find("Frames: 4"), std::string::npos);
+  text.replace(text.find("Frames: 4"), 9, "Frames: 5");
+  std::ofstream(folder / "motion/walk_cmu_names.bvh") << text;
+  std::filesystem::copy_file(kScenes / "motion/cmu_to_mannequin.json", folder / "motion/cmu_to_mannequin.json");
+  posed->directory = folder;
+  auto offByOne = buildSceneBody(*posed);
+  std::filesystem::remove_all(folder);
+  ASSERT_TRUE(offByOne) << offByOne.error().message;
+  EXPECT_EQ(offByOne->avatar.mesh.positions, b->avatar.mesh.positions);
+  ASSERT_EQ(offByOne->warnings.size(), 1u);
+  EXPECT_NE(offByOne->warnings[0].find("walk_cmu_names.bvh:118: 'Frames:' says 5 but the file has 4 frame lines"),
+            std::string::npos)
+      << offByOne->warnings[0];
+  posed->directory = kScenes;
 
   posed->avatar->motion->bvh = "motion/missing.bvh";
   auto missing = buildSceneBody(*posed);
