@@ -73,6 +73,11 @@ nlohmann::json avatarReport(const SceneBody& body) {
           {"chest_girth_m", m.chestGirth},
           {"waist_girth_m", m.waistGirth},
           {"hip_girth_m", m.hipGirth},
+          {"neck_girth_m", m.neckGirth},
+          {"thigh_girth_m", m.thighGirth},
+          {"shoulder_width_m", m.shoulderWidth},
+          {"arm_length_m", m.armLength},
+          {"inseam_m", m.legLength},
           {"warnings", body.warnings}};
 }
 

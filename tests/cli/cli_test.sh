@@ -93,6 +93,13 @@ for f in outfit.obj outfit_body.obj outfit.glb outfit.png outfit_front.png outfi
 done
 if grep -q '"vertices_inside_body": 0' "$work/outfit_out/outfit.json" && grep -q '"exact_reference"' "$work/outfit_out/outfit.json"; then passes=$((passes + 1)); else
   echo "FAIL: outfit metrics lack contact statistics or report vertices inside the body"; failures=$((failures + 1)); fi
+# The body's measurements in the metrics (the mannequin's defaults: 1.75 m tall).
+if python3 -c "import json, sys; a = json.load(open(sys.argv[1]))['avatar']
+keys = ['height_m', 'chest_girth_m', 'waist_girth_m', 'hip_girth_m', 'neck_girth_m', 'thigh_girth_m',
+        'shoulder_width_m', 'arm_length_m', 'inseam_m']
+sys.exit(not all(0.1 < a[k] < 2.0 for k in keys) or not abs(a['height_m'] - 1.75) < 0.01
+         or not a['inseam_m'] < a['height_m'] / 2 + 0.1 or a['warnings'] != [])" "$work/outfit_out/outfit.json"; then
+  passes=$((passes + 1)); else echo "FAIL: the avatar block lacks the body's measurements"; failures=$((failures + 1)); fi
 # The same with the distance grid and --measure-penetration: the penetration block and
 # the collider named in the metrics.
 sed -e 's/"contact_cell_size": 0.02}/"contact_cell_size": 0.02, "contact": {"method": "distance_grid"}}/' \
