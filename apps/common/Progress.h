@@ -28,7 +28,7 @@ class Progress {
     m_lastDraw = now;
     const double elapsed = std::chrono::duration<double>(now - m_start).count();
     // Past the total (work that ran over its estimate) the bar stays full.
-    const double fraction = std::clamp(double(done) / double(std::max(m_total, 1L)), 0.0, 1.0);
+    const double fraction = std::clamp(double(done) / double(m_total), 0.0, 1.0);  // m_total > 0 when enabled
     const double eta = fraction > 0.0 ? elapsed * (1.0 - fraction) / fraction : 0.0;
     constexpr int kWidth = 30;
     const int filled = int(fraction * kWidth + 0.5);

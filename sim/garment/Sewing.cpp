@@ -75,26 +75,35 @@ std::vector<SpringSpec> seamSprings(const SewnGarment& garment, float stiffness,
   return springs;
 }
 
-float maxSeamGap(std::span<const glm::vec4> positions, std::span<const SeamPair> pairs) {
+namespace {
+
+/// The pair with the widest gap and that gap (m): the first one that is not finite with an
+/// infinite gap; {pairs.size(), 0} without pairs.
+struct SeamGap {
+  std::size_t pair = 0;
   float gap = 0.0f;
-  for (const SeamPair& p : pairs) {
-    const float d = glm::distance(glm::vec3(positions[p.a]), glm::vec3(positions[p.b]));
-    if (!std::isfinite(d)) return std::numeric_limits<float>::infinity();
-    gap = std::max(gap, d);
+};
+SeamGap widestSeamGap(std::span<const glm::vec4> positions, std::span<const SeamPair> pairs) {
+  SeamGap widest{pairs.size(), 0.0f};
+  for (std::size_t i = 0; i < pairs.size(); ++i) {
+    const float d = glm::distance(glm::vec3(positions[pairs[i].a]), glm::vec3(positions[pairs[i].b]));
+    if (!std::isfinite(d)) return {i, std::numeric_limits<float>::infinity()};
+    if (widest.pair == pairs.size() || d > widest.gap) widest = {i, d};
   }
-  return gap;
+  return widest;
+}
+
+}  // namespace
+
+float maxSeamGap(std::span<const glm::vec4> positions, std::span<const SeamPair> pairs) {
+  return widestSeamGap(positions, pairs).gap;
 }
 
 std::string widestSeam(std::span<const glm::vec4> positions, const SewnGarment& garment) {
-  float widest = -1.0f;
-  std::string name;
-  for (const SeamPair& p : garment.pairs)
-    if (const float d = glm::distance(glm::vec3(positions[p.a]), glm::vec3(positions[p.b])); !(d <= widest)) {
-      widest = d;
-      name = p.seam < garment.seamNames.size() ? garment.seamNames[p.seam] : "?";
-      if (!std::isfinite(d)) break;
-    }
-  return name;
+  const std::size_t pair = widestSeamGap(positions, garment.pairs).pair;
+  if (pair == garment.pairs.size()) return "";
+  const std::uint32_t seam = garment.pairs[pair].seam;
+  return seam < garment.seamNames.size() ? garment.seamNames[seam] : "?";
 }
 
 Status applyPanelRest(ClothModel& model, std::span<const glm::vec2> cornerPanelCoords, float textureScale,

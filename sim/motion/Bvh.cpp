@@ -265,7 +265,6 @@ class Parser {
     if (Status s = readNumber(frameTime, "'Frame Time:'"); !s) return s;
     if (!(frameTime > 0.0f)) return errorAt(m_tokens[m_pos - 1].line, "'Frame Time:' must be positive");
 
-    m_motion.frameCount = frames;
     m_motion.frameTime = frameTime;
     // One line of numbers per frame, one number per channel.
     std::vector<std::vector<float>> values;
@@ -297,12 +296,11 @@ class Parser {
       return errorAt(lastLine(), "Frames count mismatch: 'Frames:' on line " + std::to_string(framesLine) + " says " +
                                      std::to_string(frames) + " but the file has " + std::to_string(rows) +
                                      " frame lines");
-    if (rows != frames) {
+    if (rows != frames)
       m_motion.warnings.push_back(std::string(m_source) + ":" + std::to_string(framesLine) + ": 'Frames:' says " +
                                   std::to_string(frames) + " but the file has " + std::to_string(rows) +
                                   " frame lines; using " + std::to_string(rows));
-      m_motion.frameCount = rows;
-    }
+    m_motion.frameCount = rows;
     buildAnimation(values);
     return {};
   }

@@ -197,14 +197,10 @@ Result<SkinnedMesh> posedBody(const SkinnedMesh& body, const Pose& pose, bool du
   return rebound(body, withSkinnedSurface(body.mesh, **skinner), pose);
 }
 
-Result<SkinnedMesh> poseFromMotion(const SkinnedMesh& body, const std::filesystem::path& directory,
-                                   const SceneMotion& motion, std::vector<std::string>* warnings) {
-  auto animator = BodyAnimator::create(body, directory, motion, BodyContactSettings{});
-  if (!animator) return animator.error();
-  if (warnings) warnings->insert(warnings->end(), (*animator)->warnings().begin(), (*animator)->warnings().end());
-  auto mesh = (*animator)->meshAt(motion.time);  // skinned once, by the animator
+Result<SkinnedMesh> poseFromMotion(const SkinnedMesh& body, BodyAnimator& animator, float seconds) {
+  auto mesh = animator.meshAt(seconds);  // skinned once, by the animator
   if (!mesh) return mesh.error();
-  return rebound(body, std::move(mesh).value(), (*animator)->clip().sample(body.skeleton, motion.time));
+  return rebound(body, std::move(mesh).value(), animator.clip().sample(body.skeleton, seconds));
 }
 
 Result<SceneBody> buildSceneBody(const DrapeScene& scene) {
@@ -214,14 +210,16 @@ Result<SceneBody> buildSceneBody(const DrapeScene& scene) {
   std::unique_ptr<BodyAnimator> animator;
   std::vector<std::string> warnings;
   if (const auto& motion = scene.avatar->motion) {
-    if (motion->animate) {
-      auto created = BodyAnimator::create(*avatar, scene.directory, *motion, contactSettings(*scene.avatar));
-      if (!created) return created.error().prefixed("avatar.motion: ");
-      animator = std::move(created).value();
-    }
-    auto posed = poseFromMotion(*avatar, scene.directory, *motion, &warnings);
+    // One animator poses the body at motion.time and, with animate, moves it per frame
+    // (its contact settings then build the colliders; posing needs none).
+    auto created = BodyAnimator::create(*avatar, scene.directory, *motion,
+                                        motion->animate ? contactSettings(*scene.avatar) : BodyContactSettings{});
+    if (!created) return created.error().prefixed("avatar.motion: ");
+    warnings = (*created)->warnings();
+    auto posed = poseFromMotion(*avatar, **created, motion->time);
     if (!posed) return posed.error().prefixed("avatar.motion: ");
     avatar = std::move(posed).value();
+    if (motion->animate) animator = std::move(created).value();
   }
   const std::string what =
       scene.avatar->file.empty() ? std::string("mannequin") : (scene.directory / scene.avatar->file).string();

@@ -72,11 +72,9 @@ class BodyAnimator {
 /// `body` skinned into `pose` (dual quaternion or linear blend), with that pose as its
 /// new rest (bind) pose.
 Result<SkinnedMesh> posedBody(const SkinnedMesh& body, const Pose& pose, bool dualQuaternion);
-/// `body` skinned into the pose of the retargeted BVH clip at motion.time (files relative
-/// to `directory`); the result's rest pose is that pose. Errors name the file; what the
-/// file was read despite is appended to `warnings` where given.
-Result<SkinnedMesh> poseFromMotion(const SkinnedMesh& body, const std::filesystem::path& directory,
-                                   const SceneMotion& motion, std::vector<std::string>* warnings = nullptr);
+/// `body` (the animator's rest body) skinned into the pose of the animator's clip at
+/// `seconds`; the result's rest pose is that pose.
+Result<SkinnedMesh> poseFromMotion(const SkinnedMesh& body, BodyAnimator& animator, float seconds);
 /// Builds scene.avatar; errors name the scene and the avatar parameter.
 Result<SceneBody> buildSceneBody(const DrapeScene& scene);
 
