@@ -89,6 +89,7 @@ nlohmann::json dressingReport(const DrapeScene& scene, const DressedAvatar& dres
          {"vertices", std::count(dressed.garmentOfVertex.begin(), dressed.garmentOfVertex.end(), std::uint32_t(g))}});
   return {{"garments", garments},
           {"sewing_frames", dressed.sewingFrames},
+          {"settle_frames", dressed.settleFrames},
           {"largest_seam_gap_before_weld_m", dressed.largestGapBeforeWeld},
           {"welded_vertices", dressed.weldedVertices},
           {"placement_clearance_m", dressed.placementClearance}};
@@ -331,9 +332,12 @@ void printPreparedDrape(const DrapeScene& scene, const PreparedDrape& drape) {
                 scene.boxes.size(), scene.props.size(), drape.props().trees.instances.size(),
                 leafSpheres(drape.props()), drape.props().buildSeconds);
   if (const DressedAvatar* dressed = drape.dressing())
-    std::printf("sewn in %d frames (largest seam gap %.2f mm, %zu vertices welded), %zu cloth vertices\n",
+    std::printf("sewn in %d frames (largest seam gap %.2f mm, %zu vertices welded), %zu cloth vertices%s\n",
                 dressed->sewingFrames, 1e3 * double(dressed->largestGapBeforeWeld), dressed->weldedVertices,
-                drape.model()->vertexCount());
+                drape.model()->vertexCount(),
+                scene.dressing.settleFrames > 0
+                    ? ("; settling " + std::to_string(scene.dressing.settleFrames) + " frames").c_str()
+                    : "");
 }
 
 nlohmann::json drapeMetrics(const DrapeOutcome& run, const std::vector<std::string>& outputs,

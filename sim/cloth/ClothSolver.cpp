@@ -91,18 +91,29 @@ std::vector<kernels::ClothCollider> ClothSettings::colliderRecords() const {
 }
 
 StepStatus ClothSolver::advanceFrame(int substeps, float velocityDamping) {
-  // Continuous collision per step() (not per substep): it needs the state on the host,
-  // a readback on the GPU, and one batch of radars per step is what it costs.
-  ContinuousCollision* continuous = m_settings.continuousCollision.get();
-  ClothState before;
-  if (continuous) before = readState();
-  const StepStatus status = advance(substeps, velocityDamping);
   m_continuousStatus = Status::success();
-  if (continuous && !any(status)) {
-    ClothState after = readState();
-    bool changed = false;
-    m_continuousStatus = continuous->resolve(before, after, m_settings.frameDt, changed);
-    if (m_continuousStatus && changed) writeState(after);
+  ContinuousCollision* continuous = m_settings.continuousCollision.get();
+  StepStatus status = StepStatus::Ok;
+  if (!continuous) {
+    status = advance(substeps, velocityDamping, substeps);
+  } else {
+    // Continuous collision after each of passesPerFrame() runs of substeps (not after
+    // every substep by default): it needs the state on the host, a readback on the GPU,
+    // and a batch of radars per pass.
+    const int passes = std::clamp(continuous->passesPerFrame(), 1, substeps);
+    const float substepDt = m_settings.frameDt / float(substeps);
+    for (int pass = 0, done = 0; pass < passes; ++pass) {
+      const int count = substeps * (pass + 1) / passes - done;
+      done += count;
+      const ClothState before = readState();
+      status = advance(substeps, velocityDamping, count);
+      if (any(status)) break;
+      ClothState after = readState();
+      bool changed = false;
+      m_continuousStatus = continuous->resolve(before, after, substepDt * float(count), changed);
+      if (!m_continuousStatus) break;
+      if (changed) writeState(after);
+    }
   }
   // Only with depth views: tried with boxes and sphere trees too (a table's edges poke
   // between cloth vertices), the per-frame push made tablecloth_on_props.json unstable.

@@ -37,6 +37,12 @@ class ContinuousCollision {
   /// later (positions m, velocities m/s), changed in place. Sets `changed` when it moved
   /// or slowed a vertex. Error: the detection itself failed (e.g. a GL error).
   virtual Status resolve(const ClothState& before, ClothState& after, float dt, bool& changed) = 0;
+  /// How many times per frame resolve() runs: the frame's substeps are split into this many
+  /// runs (as even as the substep count allows), each followed by a pass over its motion.
+  /// More passes see shorter motion (a vertex passing beside an obstacle is held back with
+  /// its neighbour that hits it, instead of falling a whole frame past it) at a readback
+  /// and a pass each.
+  virtual int passesPerFrame() const { return 1; }
 };
 
 /// The time integrator of a cloth solver.
@@ -194,8 +200,9 @@ class ClothSolver {
  protected:
   ClothSolver(std::shared_ptr<const ClothModel> model, const ClothSettings& settings)
       : m_model(std::move(model)), m_settings(settings), m_colliderRecords(settings.colliderRecords()) {}
-  /// Runs `substeps` substeps of frameDt / substeps with the given velocity damping.
-  virtual StepStatus advance(int substeps, float velocityDamping) = 0;
+  /// Runs `count` substeps of frameDt / substeps with the given velocity damping (all of
+  /// a frame when count == substeps; a part of it between two continuous collision passes).
+  virtual StepStatus advance(int substeps, float velocityDamping, int count) = 0;
   /// The per-frame feature pass (settings().featureContacts) when the body is seen
   /// through depth views: edge midpoints and triangle centroids inside the body move
   /// their vertices out.

@@ -25,11 +25,11 @@ class CpuProjectiveClothSolver final : public CpuClothSolverBase {
   }
 
  protected:
-  StepStatus advance(int substeps, float velocityDamping) override {
+  StepStatus advance(int substeps, float velocityDamping, int count) override {
     const ClothStepParams params = m_settings.stepParams(*m_model, substeps, velocityDamping);
     std::uint32_t status = 0;
     beginSelfContactFrame();
-    for (int s = 0; s < substeps; ++s) {
+    for (int s = 0; s < count; ++s) {
       status |= substep(params);
       if (params.plasticRate > 0.0f) creep(params);
     }

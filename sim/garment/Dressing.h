@@ -78,6 +78,15 @@ struct DressingSettings {
   int sewingIterations = 20;
   float weldGap = 0.002f;     ///< m: seams are welded once every pair is this close
   int maxSewingFrames = 400;  ///< frames of frameDt before sewing gives up (error)
+  /// Frames of the drape's own solver (gravity, body and self contact) run on the welded
+  /// garments before the drape's first frame, each ending with every velocity set to zero
+  /// (PreparedDrape::createSolver): sewing stops once the seams close, with the panels
+  /// still stretched from being pulled together, and this lets them give that energy up
+  /// quasi-statically instead of as speed in the drape's first frames (measured in
+  /// bench/RESULTS.md: on an H200 outfit_arms_down ended with 3 intersecting pairs without
+  /// settling and 0 with 10 frames; on the CPU the posed outfit's pairs at frame 10 went
+  /// from 56 to 0).
+  int settleFrames = 10;
 };
 
 /// Scales the springs, hinges and vertex masses of every garment that has its own
@@ -104,6 +113,7 @@ struct DressedAvatar {
   ClothState state;                            ///< sewn shape around the body, at rest
   std::vector<std::uint32_t> garmentOfVertex;  ///< index into the outfit, per model vertex
   int sewingFrames = 0;
+  int settleFrames = 0;               ///< frames settled after welding (PreparedDrape::createSolver)
   float largestGapBeforeWeld = 0.0f;  ///< m
   float placementClearance = 0.0f;    ///< m, smallest distance of a placed vertex to the body
   std::size_t weldedVertices = 0;     ///< vertices merged by welding

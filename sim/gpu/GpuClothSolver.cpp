@@ -29,27 +29,34 @@ class GpuClothSolver final : public GpuClothSolverBase {
   const gl::Buffer& positionsBuffer() const override { return m_positions[m_current]; }
   const gl::Buffer& velocitiesBuffer() const override { return m_velocities[m_current]; }
 
-  StepStatus advance(int substeps, float velocityDamping) override {
+  StepStatus advance(int substeps, float velocityDamping, int count) override {
     const kernels::ClothStepParams params = m_settings.stepParams(*m_model, substeps, velocityDamping);
     beginSelfContactFrame();
     beginAdvance(params);
     const GLuint vertexGroups = groupsFor(m_model->vertexCount());
     const GLuint elementGroups = groupsFor(m_model->springs.size() + m_model->hinges.size());
-    for (int s = 0; s < substeps; ++s) {
+    m_stepTimer.begin();
+    for (int s = 0; s < count; ++s) {
       const int in = m_current, out = 1 - m_current;
       glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HG_BINDING_POSITIONS_IN, m_positions[in].id());
       glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HG_BINDING_VELOCITIES_IN, m_velocities[in].id());
       dispatchForces(elementGroups);
+      m_stepTimer.mark("1 forces (springs, hinges)");
       glUseProgram(m_step.id());
       glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HG_BINDING_POSITIONS_OUT, m_positions[out].id());
       glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HG_BINDING_VELOCITIES_OUT, m_velocities[out].id());
       if (vertexGroups > 0) glDispatchCompute(vertexGroups, 1, 1);
       glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+      m_stepTimer.mark("2 vertex pass");
       applySelfContact(m_positions[in], m_positions[out], m_velocities[out], params.dt);
+      m_stepTimer.mark("3 self contact");
       applyThinFeatures(m_positions[out], m_velocities[out]);
       m_current = out;
       dispatchPlasticity(params, m_positions[out], elementGroups);
+      m_stepTimer.mark("4 thin features, plasticity");
     }
+    m_stepTimer.resolve();
+    m_timedSubsteps += std::uint64_t(count);
     return readStatus();
   }
 

@@ -321,6 +321,10 @@ void GpuClothSolverBase::dispatchPlasticity(const kernels::ClothStepParams& para
   glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
 }
 
+GpuClothSolverBase::~GpuClothSolverBase() {
+  m_stepTimer.report("cloth step (GPU passes; self contact reports its own)", double(m_timedSubsteps));
+}
+
 StepStatus GpuClothSolverBase::readStatus() const {
   glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
   std::uint32_t status = 0;

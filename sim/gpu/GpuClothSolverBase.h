@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "gl/GlObjects.h"
+#include "gl/PassTimer.h"
 #include "gl/ShaderRegistry.h"
 #include "sim/cloth/ClothSolver.h"
 #include "sim/gpu/GpuSelfContact.h"
@@ -41,6 +42,8 @@ Status buildGpuClothPrograms(const gl::ShaderRegistry& registry, GpuClothSharedP
 
 class GpuClothSolverBase : public ClothSolver {
  public:
+  /// With HG_GPU_PASS_TIMES=1: prints the GPU time of each step pass per substep.
+  ~GpuClothSolverBase() override;
   Backend backend() const override { return Backend::Gpu; }
 
   ClothState readState() const override;
@@ -113,6 +116,9 @@ class GpuClothSolverBase : public ClothSolver {
   StepStatus readStatus() const;
 
   GpuClothSharedPrograms m_sharedPrograms;
+  /// HG_GPU_PASS_TIMES=1: the step's passes (advance() marks them; self contact has its own).
+  gl::PassTimer m_stepTimer{gl::passTimesRequested()};
+  std::uint64_t m_timedSubsteps = 0;              ///< the substeps m_stepTimer measured
   std::unique_ptr<GpuSelfContact> m_selfContact;  ///< with settings().selfContact.enabled
   gl::Buffer m_params, m_springOffsets, m_springEntries, m_springs, m_hingeOffsets, m_hingeEntries, m_hinges, m_status,
       m_elementForces;

@@ -34,7 +34,7 @@ class GpuProjectiveClothSolver final : public GpuClothSolverBase {
   const gl::Buffer& positionsBuffer() const override { return m_positions; }
   const gl::Buffer& velocitiesBuffer() const override { return m_velocities; }
 
-  StepStatus advance(int substeps, float velocityDamping) override {
+  StepStatus advance(int substeps, float velocityDamping, int count) override {
     const kernels::ClothStepParams params = m_settings.stepParams(*m_model, substeps, velocityDamping);
     beginSelfContactFrame();
     beginAdvance(params);
@@ -43,7 +43,8 @@ class GpuProjectiveClothSolver final : public GpuClothSolverBase {
     auto bind = [](GLuint binding, const gl::Buffer& buffer) {
       glBindBufferBase(GL_SHADER_STORAGE_BUFFER, binding, buffer.id());
     };
-    for (int s = 0; s < substeps && vertexGroups > 0; ++s) {
+    m_stepTimer.begin();
+    for (int s = 0; s < count && vertexGroups > 0; ++s) {
       // Bending forces at the substep's start (the element pass; springs unused here).
       bind(HG_BINDING_POSITIONS_IN, m_positions);
       bind(HG_BINDING_VELOCITIES_IN, m_velocities);
@@ -53,6 +54,7 @@ class GpuProjectiveClothSolver final : public GpuClothSolverBase {
       bind(HG_BINDING_PD_PREDICTED, m_predicted);
       glDispatchCompute(vertexGroups, 1, 1);
       glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+      m_stepTimer.mark("1 forces, prediction");
 
       // x^0 = y (u^0 = 0), as the CPU backend.
       glClearNamedBufferData(m_iterates[m_base].id(), GL_RGBA32F, GL_RGBA, GL_FLOAT, nullptr);
@@ -71,6 +73,7 @@ class GpuProjectiveClothSolver final : public GpuClothSolverBase {
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
       }
       m_base = slot(iterations);
+      m_stepTimer.mark("2 Jacobi iterations");
 
       if (m_selfContact) {  // the substep's start, for the self contact after the finish
         glCopyNamedBufferSubData(m_positions.id(), m_start.id(), 0, 0,
@@ -82,11 +85,16 @@ class GpuProjectiveClothSolver final : public GpuClothSolverBase {
       bind(HG_BINDING_POSITIONS_OUT, m_positions);
       glDispatchCompute(vertexGroups, 1, 1);
       glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+      m_stepTimer.mark("3 finish, body contact");
       applySelfContact(m_start, m_positions, m_velocities, params.dt);
+      m_stepTimer.mark("4 self contact");
       applyThinFeatures(m_positions, m_velocities);
 
       dispatchPlasticity(params, m_positions, elementGroups);
+      m_stepTimer.mark("5 thin features, plasticity");
     }
+    m_stepTimer.resolve();
+    m_timedSubsteps += std::uint64_t(count);
     return readStatus();
   }
 

@@ -72,6 +72,8 @@ Status ClothSweepSettings::validate() const {
   if (image < 2 || image > HG_RADAR_MAX_IMAGE)
     return Error{"image must be in 2.." + std::to_string(HG_RADAR_MAX_IMAGE) + " pixels"};
   if (!(clearance >= 0.0f && clearance <= 0.1f)) return Error{"clearance must be in [0, 0.1] m"};
+  if (sweepsPerFrame < 1 || sweepsPerFrame > kMaxSweepsPerFrame)
+    return Error{"sweeps_per_frame must be in 1.." + std::to_string(kMaxSweepsPerFrame)};
   return Status::success();
 }
 

@@ -53,6 +53,10 @@ struct ClothSweepSettings {
   int patchTriangles = 4;    ///< target triangles per patch (1..1024); 4 held best in tests/radar/ClothSweepTest.cpp
   int image = 16;            ///< wp = hp pixels of every radar (2..HG_RADAR_MAX_IMAGE)
   float clearance = 0.005f;  ///< m kept between the stopped cloth and the body (the solver's contact offset)
+  /// Sweeps per frame (1..kMaxSweepsPerFrame; at most one per substep): each covers the
+  /// motion of a part of the frame's substeps (ContinuousCollision::passesPerFrame).
+  int sweepsPerFrame = 1;
+  static constexpr int kMaxSweepsPerFrame = 64;
 
   /// Checks ranges; the error names the setting (scene key names).
   Status validate() const;
@@ -116,6 +120,7 @@ class ClothSweep final : public ContinuousCollision {
   void setRadar(std::unique_ptr<RadarBackend> radar);
 
   Status resolve(const ClothState& before, ClothState& after, float dt, bool& changed) override;
+  int passesPerFrame() const override { return m_settings.sweepsPerFrame; }
 
   const ClothPatches& patches() const { return m_patches; }
   const ClothSweepSettings& settings() const { return m_settings; }

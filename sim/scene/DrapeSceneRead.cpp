@@ -348,14 +348,18 @@ Value<GarmentSpec> garmentValue() {
 
 Table<DrapeReading> solverKeys() {
   Table<SweepBlock> sweep(
-      "Radar sweeps of cloth patches against the avatar after every frame, so fast motion cannot "
-      "tunnel through thin body parts (sim/radar/ClothSweep.h; needs an avatar)");
+      "Radar sweeps of cloth patches against the avatar after every frame (or part of one), so fast motion "
+      "cannot tunnel through thin body parts (sim/radar/ClothSweep.h; needs an avatar)");
   sweep.add("method", &SweepBlock::method, choice<std::string>({{"radar", "radar"}, {"none", "none"}}), "",
             "\"none\": no sweeps");
   sweep.add("patch_triangles", nested(&SweepBlock::settings, &ClothSweepSettings::patchTriangles), integer(1, 1024), "",
             "Target triangles per patch");
   sweep.add("image", nested(&SweepBlock::settings, &ClothSweepSettings::image), integer(2, HG_RADAR_MAX_IMAGE), "px",
             "Pixels on a side of every radar");
+  sweep.add("sweeps_per_frame", nested(&SweepBlock::settings, &ClothSweepSettings::sweepsPerFrame),
+            integer(1, ClothSweepSettings::kMaxSweepsPerFrame), "",
+            "Sweeps per frame, each over an equal part of its substeps (at most one per substep): more see shorter "
+            "motion, so cloth beside a thin part is held back with the cloth that hits it");
   sweep.add("clearance", &SweepBlock::clearance, optional(number(between(0.0, 0.1))), "m",
             "Kept between the stopped cloth and the body (default: solver.contact_offset)");
   sweep.check([](SweepBlock& b, const json&, const std::string&) { b.given = true; });
@@ -483,6 +487,9 @@ Table<DressingSettings> dressingKeys() {
                "Seams are welded once every pair is this close");
   dressing.add("max_sewing_frames", &DressingSettings::maxSewingFrames, integer(1, limits::kMaxSewingFrames), "",
                "Frames before sewing gives up (an error)");
+  dressing.add("settle_frames", &DressingSettings::settleFrames, integer(0, limits::kMaxSewingFrames), "",
+               "Frames the welded garments settle under the drape's solver, every velocity zeroed after each, "
+               "before the drape's first frame");
   return dressing;
 }
 

@@ -108,6 +108,7 @@ Status PreparedDrape::sewGarments(const DrapeScene& scene, const ClothSolverFact
       layers[v] = scene.garments[m_pieceOfVertex[v]].layer.value_or(m_pieceOfVertex[v]);
   }
   m_dressing = std::move(dressed).value();
+  m_settleFrames = scene.dressing.settleFrames;
   return Status::success();
 }
 
@@ -141,6 +142,23 @@ Status PreparedDrape::createSolver(const ClothSolverFactory& makeSolver) {
   if (!solver) return solver.error();
   m_solver = std::move(solver).value();
   m_solver->writeState(m_start);
+  if (m_dressing && m_settleFrames > 0) return settleGarments();
+  return Status::success();
+}
+
+/// Quasi-static relaxation of the just-welded garments (DressingSettings::settleFrames):
+/// each frame starts at rest, so the sewing's stored stretch leaves as motion of at most a
+/// frame's worth of acceleration, not as speed that builds up.
+Status PreparedDrape::settleGarments() {
+  for (int frame = 1; frame <= m_settleFrames; ++frame) {
+    if (StepStatus status = m_solver->step(); any(status))
+      return simulationError("settling the sewn garments: frame " + std::to_string(frame) + ": " + describe(status));
+    ClothState state = m_solver->readState();
+    for (glm::vec4& v : state.velocities) v = glm::vec4(0.0f);
+    m_solver->writeState(state);
+    m_dressing->settleFrames = frame;
+  }
+  m_start = m_solver->readState();
   return Status::success();
 }
 

@@ -34,7 +34,9 @@ class PreparedDrape {
                                        const SewingProgress& progress = {});
 
   /// Creates the run's solver from settings() with `makeSolver` and puts the cloth in its
-  /// start state (frame 0).
+  /// start state (frame 0). Sewn garments first settle for dressing.settle_frames frames
+  /// (DressingSettings::settleFrames), whose end is then the start state; error
+  /// (ErrorKind::Simulation) when a settling frame is unstable.
   Status createSolver(const ClothSolverFactory& makeSolver);
   /// With an animated body seen through depth views: renders them per frame with
   /// `renderViews` (the GPU backend's, sim/gpu/GpuDepthViewRenderer.h) instead of the CPU
@@ -89,6 +91,7 @@ class PreparedDrape {
   Status chooseSubsteps(const DrapeScene& scene);
   Status attachSweep(const DrapeScene& scene);
   Status moveBody(float seconds);
+  Status settleGarments();
 
   ClothSettings m_settings;
   SceneProps m_props;
@@ -97,6 +100,7 @@ class PreparedDrape {
   ClothState m_start;
   std::vector<std::uint32_t> m_pieceOfVertex;
   std::optional<DressedAvatar> m_dressing;
+  int m_settleFrames = 0;  ///< dressing.settle_frames, run by createSolver
   std::shared_ptr<ClothSweep> m_sweep;
   BodyAnimator::ViewRenderer m_renderBodyViews;
   // What advance() needs of the scene: the pins and their animation, the clip's start (s).

@@ -275,6 +275,64 @@ TEST(ClothSweep, FastSheetTunnelsThroughAThinBarWithoutSweepsAndHoldsWithThem) {
       1e3 * with.sweep.seconds, kFrames);
 }
 
+/// Records every resolve() a solver makes: its interval and the motion it saw.
+class RecordingPass final : public ContinuousCollision {
+ public:
+  explicit RecordingPass(int passes) : m_passes(passes) {}
+  Status resolve(const ClothState& before, ClothState& after, float dt, bool& changed) override {
+    intervals.push_back(dt);
+    drops.push_back(before.positions[0].y - after.positions[0].y);
+    changed = false;
+    return Status::success();
+  }
+  int passesPerFrame() const override { return m_passes; }
+  std::vector<float> intervals;  // s
+  std::vector<float> drops;      // m, of vertex 0
+ private:
+  int m_passes;
+};
+
+// A free-falling sheet (no springs stretched, no contact): with n passes per frame the
+// solver splits the frame's substeps into n runs as even as the count allows, hands each
+// its own motion, and the frame ends where one pass per frame ends it (same substeps).
+TEST(ClothSweep, PassesPerFrameSplitTheSubstepsAndSeeEachRunsMotion) {
+  auto model =
+      std::make_shared<const ClothModel>(buildClothModel(sheet(4, 0.2f, glm::vec3(0.0f, 1.0f, 0.0f)), {}).value());
+  auto fall = [&](int passes, std::vector<float>& intervals, std::vector<float>& drops) {
+    ClothSettings settings;
+    settings.substeps = 7;
+    settings.frameDt = 1.0f / 60.0f;
+    auto recorder = std::make_shared<RecordingPass>(passes);
+    settings.continuousCollision = recorder;
+    auto solver = createCpuClothSolver(model, settings).value();
+    EXPECT_EQ(solver->step(), StepStatus::Ok);
+    intervals = recorder->intervals;
+    drops = recorder->drops;
+    return solver->readState();
+  };
+  std::vector<float> intervals, drops;
+  const ClothState once = fall(1, intervals, drops);
+  ASSERT_EQ(intervals.size(), 1u);
+  EXPECT_FLOAT_EQ(intervals[0], 1.0f / 60.0f);
+  const float wholeDrop = drops[0];
+  const ClothState thrice = fall(3, intervals, drops);
+  ASSERT_EQ(intervals.size(), 3u);
+  // 7 substeps in 3 runs: 2, 2, 3.
+  const float substep = 1.0f / 60.0f / 7.0f;
+  EXPECT_FLOAT_EQ(intervals[0], 2.0f * substep);
+  EXPECT_FLOAT_EQ(intervals[1], 2.0f * substep);
+  EXPECT_FLOAT_EQ(intervals[2], 3.0f * substep);
+  // Each run saw its own part of the fall (accelerating: later runs fall farther per substep).
+  EXPECT_GT(drops[0], 0.0f);
+  EXPECT_GT(drops[1], drops[0]);
+  EXPECT_NEAR(drops[0] + drops[1] + drops[2], wholeDrop, 1e-6f);
+  for (std::size_t i = 0; i < once.positions.size(); ++i)
+    EXPECT_EQ(once.positions[i], thrice.positions[i]) << "vertex " << i;
+  // More passes than substeps: one per substep.
+  fall(20, intervals, drops);
+  EXPECT_EQ(intervals.size(), 7u);
+}
+
 // ---- the scene key ----
 
 TEST(ClothSweep, SceneKeyParsesAndRejectsBadValues) {
@@ -301,6 +359,10 @@ TEST(ClothSweep, SceneKeyParsesAndRejectsBadValues) {
   auto clearance = parse(R"({"continuous_collision": {"clearance": 0.002}})");
   ASSERT_TRUE(clearance.ok());
   EXPECT_FLOAT_EQ(clearance->continuousCollision->clearance, 0.002f);
+  EXPECT_EQ(clearance->continuousCollision->sweepsPerFrame, 1);
+  auto sweeps = parse(R"({"continuous_collision": {"sweeps_per_frame": 4}})");
+  ASSERT_TRUE(sweeps.ok()) << sweeps.error().message;
+  EXPECT_EQ(sweeps->continuousCollision->sweepsPerFrame, 4);
 
   const std::vector<std::pair<std::string, std::string>> bad = {
       {R"({"continuous_collision": {"method": "ray"}})", "solver.continuous_collision.method"},
@@ -309,6 +371,8 @@ TEST(ClothSweep, SceneKeyParsesAndRejectsBadValues) {
       {R"({"continuous_collision": {"image": 1}})", "solver.continuous_collision.image"},
       {R"({"continuous_collision": {"image": 100000}})", "solver.continuous_collision.image"},
       {R"({"continuous_collision": {"clearance": -1}})", "solver.continuous_collision.clearance"},
+      {R"({"continuous_collision": {"sweeps_per_frame": 0}})", "solver.continuous_collision.sweeps_per_frame"},
+      {R"({"continuous_collision": {"sweeps_per_frame": 65}})", "solver.continuous_collision.sweeps_per_frame"},
       {R"({"continuous_collision": {"patches": 16}})", "solver.continuous_collision.patches"},
       {R"({"continuous_collision": "radar"})", "solver.continuous_collision"},
   };
