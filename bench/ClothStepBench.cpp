@@ -1,6 +1,11 @@
 // Cloth step throughput, CPU and GPU backends side by side in one run.
 // Counter "vertex_substeps/s" = vertices x substeps per second of wall time.
 // GPU timings wait for completion (step() reads back the status word each frame).
+// Every step is checked: a benchmark whose cloth goes unstable stops with an error. The
+// explicit integrator's 10 substeps are made stable by shortening the frame to 10 of its
+// stable substeps (sim/cloth/StableStep.h): at 1/60 s per frame, as this benchmark ran
+// until 2026-11-27, the sheets needed 32 (4k vertices) to 378 (262k) substeps, so it timed
+// a cloth that had blown up (NaN positions, every vertex setting the status word).
 //
 //   build/bench/hg_cloth_bench                       # writes bench/results/cloth_step_<host>.json
 //   build/bench/hg_cloth_bench --benchmark_out=x.json
@@ -17,6 +22,7 @@
 #include "bench/GlBenchMain.h"
 
 #include "gl/HeadlessContext.h"
+#include "sim/cloth/StableStep.h"
 #include "sim/gpu/GpuClothSolver.h"
 
 namespace {
@@ -34,16 +40,23 @@ void clothStep(benchmark::State& state, Backend backend, ClothIntegrator integra
   ClothSettings settings;
   settings.substeps = 10;
   settings.integrator = integrator;  // projective: 20 Jacobi iterations per substep (the default)
+  if (integrator == ClothIntegrator::SymplecticEuler)
+    settings.frameDt = float(settings.substeps * explicitStableStep(*model, settings).maxSubstep);
   auto solver = createClothSolver(backend, model, settings);
   if (!solver) {
     state.SkipWithError(solver.error().message.c_str());
     return;
   }
-  (void)(*solver)->step();  // warm-up: first dispatch compiles on some drivers
-  for (auto _ : state) benchmark::DoNotOptimize((*solver)->step());
+  StepStatus status = (*solver)->step();  // warm-up: first dispatch compiles on some drivers
+  for (auto _ : state) status |= (*solver)->step();
+  if (any(status)) {
+    state.SkipWithError(("the cloth went unstable: " + describe(status)).c_str());
+    return;
+  }
   const double vertexSubsteps = double(model->vertexCount()) * settings.substeps;
   state.counters["vertices"] = double(model->vertexCount());
   state.counters["iterations"] = integrator == ClothIntegrator::ProjectiveJacobi ? settings.solverIterations : 1;
+  state.counters["frame_ms"] = 1e3 * double(settings.frameDt);
   state.counters["vertex_substeps/s"] =
       benchmark::Counter(vertexSubsteps * double(state.iterations()), benchmark::Counter::kIsRate);
   state.SetLabel(backend == Backend::Gpu ? g_context->renderer() : "OpenMP");
