@@ -149,7 +149,8 @@ Result<RelaxReport> relaxDrape(const DrapeScene& scene, PreparedDrape& drape, co
   const RelaxReport relaxed = drape.solver().relaxToRest(scene.restSpeed, scene.frames * drape.settings().substeps);
   if (any(relaxed.status)) {
     progress.finish();
-    return simulationError(options.scenePath + ": drape to rest: " + describe(relaxed.status) + "; no output written");
+    return simulationError(options.scenePath + ": drape to rest: " + describe(relaxed.status) +
+                           unstableVertexNote(scene, drape) + "; no output written");
   }
   progress.update(scene.frames);
   return relaxed;
@@ -168,7 +169,7 @@ Status runFrames(const DrapeScene& scene, PreparedDrape& drape, const DrapeOptio
     if (any(*advanced)) {
       progress.finish();
       return simulationError(options.scenePath + ": frame " + std::to_string(frame) + ": " + describe(*advanced) +
-                             "; no output written");
+                             unstableVertexNote(scene, drape) + "; no output written");
     }
     progress.update(frame);
     if (drape.body() && frame % kSnapshotEvery == 0 && frame < scene.frames)

@@ -190,6 +190,20 @@ std::vector<std::string> pieceNames(const DrapeScene& scene, std::size_t pieces)
   return names;
 }
 
+}  // namespace
+
+std::string unstableVertexNote(const DrapeScene& scene, const PreparedDrape& drape) {
+  const std::optional<FastestVertex> fastest = fastestVertex(drape.solver().readState());
+  if (!fastest) return "";
+  const std::vector<std::uint32_t>& pieceOfVertex = drape.pieceOfVertex();
+  std::string piece;
+  if (fastest->index < pieceOfVertex.size())
+    piece = pieceNames(scene, pieceCount(pieceOfVertex))[pieceOfVertex[fastest->index]];
+  return "; " + describe(*fastest, piece);
+}
+
+namespace {
+
 /// solver.self_contact as run, and the untangling: intersecting triangle pairs at the start
 /// of the first and of the last frame, and the first frame that started with none; the
 /// pairs the GPU backend's pair buffer could not hold (0 on the CPU backend).

@@ -47,6 +47,10 @@ std::string stateHashText(const ClothState& state);
 /// The body collider, the props and the sewing of a prepared scene, a line each.
 void printPreparedDrape(const DrapeScene& scene, const PreparedDrape& drape);
 
+/// For the message of an unstable step: "; " and where the cloth went wrong (its first
+/// non-finite vertex, else its fastest: index, garment, position, speed), or "" without vertices.
+std::string unstableVertexNote(const DrapeScene& scene, const PreparedDrape& drape);
+
 /// The metrics JSON; `outputs`: the files staged so far; `exact`: with an avatar.
 nlohmann::json drapeMetrics(const DrapeOutcome& run, const std::vector<std::string>& outputs,
                             const ExactDistances* exact);

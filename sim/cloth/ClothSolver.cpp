@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <string>
 
@@ -174,6 +175,29 @@ RelaxReport ClothSolver::relaxToRest(float speedThreshold, int maxIterations) {
     previous = std::move(current);
   }
   return report;
+}
+
+std::optional<FastestVertex> fastestVertex(const ClothState& state) {
+  std::optional<FastestVertex> fastest;
+  for (std::size_t i = 0; i < state.positions.size() && i < state.velocities.size(); ++i) {
+    const glm::vec3 x(state.positions[i]), v(state.velocities[i]);
+    const bool finite = std::isfinite(x.x) && std::isfinite(x.y) && std::isfinite(x.z) && std::isfinite(v.x) &&
+                        std::isfinite(v.y) && std::isfinite(v.z);
+    if (!finite) return FastestVertex{i, false, x, glm::length(v)};
+    const float speed = glm::length(v);
+    if (!fastest || speed > fastest->speed) fastest = FastestVertex{i, true, x, speed};
+  }
+  return fastest;
+}
+
+std::string describe(const FastestVertex& vertex, const std::string& piece) {
+  std::string name = "vertex " + std::to_string(vertex.index);
+  if (!piece.empty()) name += " (" + piece + ")";
+  if (!vertex.finite) return name + " is not finite";
+  char text[128];
+  std::snprintf(text, sizeof text, " at (%.3f, %.3f, %.3f) m, %.1f m/s", double(vertex.position.x),
+                double(vertex.position.y), double(vertex.position.z), double(vertex.speed));
+  return name + text;
 }
 
 ClothState restState(const ClothModel& model) {

@@ -2,10 +2,12 @@
 /// The cloth solver interface shared by the CPU reference backend (sim/cpu) and the
 /// GPU backend (sim/gpu). Both run the same per-element kernels (sim/kernels) in the
 /// same order; tests cross-check them with tolerances.
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -137,6 +139,20 @@ struct ClothState {
 
 /// The rest state of a model (zero velocities).
 ClothState restState(const ClothModel& model);
+
+/// Where a state went wrong, for the message of an unstable step: the first vertex whose
+/// position or velocity is not finite, else the fastest one.
+struct FastestVertex {
+  std::size_t index = 0;
+  bool finite = true;
+  glm::vec3 position{0.0f};  ///< m
+  float speed = 0.0f;        ///< m/s
+};
+/// None when the state has no vertex.
+std::optional<FastestVertex> fastestVertex(const ClothState& state);
+/// "vertex 12 at (x, y, z) m, 63.2 m/s" or "vertex 12 is not finite"; `piece` (a garment's
+/// name), when given, follows the index in parentheses.
+std::string describe(const FastestVertex& vertex, const std::string& piece = {});
 
 /// Result of a drape-to-rest relaxation.
 struct RelaxReport {

@@ -151,8 +151,11 @@ Status PreparedDrape::createSolver(const ClothSolverFactory& makeSolver) {
 /// frame's worth of acceleration, not as speed that builds up.
 Status PreparedDrape::settleGarments() {
   for (int frame = 1; frame <= m_settleFrames; ++frame) {
-    if (StepStatus status = m_solver->step(); any(status))
-      return simulationError("settling the sewn garments: frame " + std::to_string(frame) + ": " + describe(status));
+    if (StepStatus status = m_solver->step(); any(status)) {
+      const std::optional<FastestVertex> fastest = fastestVertex(m_solver->readState());
+      return simulationError("settling the sewn garments: frame " + std::to_string(frame) + ": " + describe(status) +
+                             (fastest ? "; " + describe(*fastest) : std::string()));
+    }
     ClothState state = m_solver->readState();
     for (glm::vec4& v : state.velocities) v = glm::vec4(0.0f);
     m_solver->writeState(state);

@@ -1,6 +1,8 @@
 // CPU reference backend: invariants and bitwise determinism across thread counts.
 #include <cmath>
 #include <cstring>
+#include <limits>
+#include <optional>
 #include <random>
 
 #include <gtest/gtest.h>
@@ -329,6 +331,25 @@ TEST(StableStep, AutoSubstepsRunAStiffSheetThatFortyCannot) {
                                          std::to_string(needed)),
             std::string::npos)
       << refused.error().message;
+}
+
+// The vertex an unstable step's message names: the fastest, unless one is not finite.
+TEST(FastestVertex, NamesTheFastestOrTheFirstNonFiniteVertex) {
+  ClothState state;
+  EXPECT_FALSE(fastestVertex(state).has_value());
+  state.positions = {glm::vec4(0.0f, 1.0f, 0.0f, 1.0f), glm::vec4(1.0f, 2.0f, 3.0f, 1.0f), glm::vec4(0.0f)};
+  state.velocities = {glm::vec4(1.0f, 0.0f, 0.0f, 0.0f), glm::vec4(0.0f, -3.0f, 4.0f, 0.0f), glm::vec4(0.0f)};
+  std::optional<FastestVertex> fastest = fastestVertex(state);
+  ASSERT_TRUE(fastest);
+  EXPECT_EQ(fastest->index, 1u);
+  EXPECT_FLOAT_EQ(fastest->speed, 5.0f);
+  EXPECT_EQ(describe(*fastest, "tshirt"), "vertex 1 (tshirt) at (1.000, 2.000, 3.000) m, 5.0 m/s");
+  state.velocities[2].y = std::numeric_limits<float>::quiet_NaN();
+  fastest = fastestVertex(state);
+  ASSERT_TRUE(fastest);
+  EXPECT_EQ(fastest->index, 2u);
+  EXPECT_FALSE(fastest->finite);
+  EXPECT_EQ(describe(*fastest), "vertex 2 is not finite");
 }
 
 }  // namespace
