@@ -15,8 +15,10 @@ namespace {
 class GpuClothSolver final : public GpuClothSolverBase {
  public:
   GpuClothSolver(std::shared_ptr<const ClothModel> model, const ClothSettings& settings,
-                 GpuClothSharedPrograms programs, gl::Program step)
-      : GpuClothSolverBase(std::move(model), settings, std::move(programs)), m_step(std::move(step)) {
+                 GpuClothSharedPrograms programs, gl::Program step, gl::Program contact)
+      : GpuClothSolverBase(std::move(model), settings, std::move(programs)),
+        m_step(std::move(step)),
+        m_contact(std::move(contact)) {
     const std::size_t stateBytes = m_model->vertexCount() * sizeof(glm::vec4);
     for (int k = 0; k < 2; ++k) {
       m_positions[k] = gl::createBuffer(stateBytes);
@@ -48,12 +50,18 @@ class GpuClothSolver final : public GpuClothSolverBase {
       if (vertexGroups > 0) glDispatchCompute(vertexGroups, 1, 1);
       glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
       m_stepTimer.mark("2 vertex pass");
+      if (params.colliderCount > 0 && vertexGroups > 0) {
+        glUseProgram(m_contact.id());
+        glDispatchCompute(vertexGroups, 1, 1);
+        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+      }
+      m_stepTimer.mark("3 contacts");
       applySelfContact(m_positions[in], m_positions[out], m_velocities[out], params.dt);
-      m_stepTimer.mark("3 self contact");
+      m_stepTimer.mark("4 self contact");
       applyThinFeatures(m_positions[out], m_velocities[out]);
       m_current = out;
       dispatchPlasticity(params, m_positions[out], elementGroups);
-      m_stepTimer.mark("4 thin features, plasticity");
+      m_stepTimer.mark("5 thin features, plasticity");
     }
     m_stepTimer.resolve();
     m_timedSubsteps += std::uint64_t(count);
@@ -62,6 +70,7 @@ class GpuClothSolver final : public GpuClothSolverBase {
 
  private:
   gl::Program m_step;                          // sim/gpu/shaders/cloth_step.comp: the vertex pass
+  gl::Program m_contact;                       // sim/gpu/shaders/cloth_contact.comp: its contacts
   gl::Buffer m_positions[2], m_velocities[2];  // ping-pong state, m_current is the current one
   int m_current = 0;
 };
@@ -79,9 +88,13 @@ Result<std::unique_ptr<ClothSolver>> createGpuClothSolver(std::shared_ptr<const 
     return createGpuProjectiveClothSolver(std::move(model), settings);
   const gl::ShaderRegistry& registry = gpuShaders();
   GpuClothSharedPrograms programs;
-  gl::Program step;
-  if (Status s = buildGpuClothPrograms(registry, programs, {{&step, "cloth_step.comp"}}); !s) return s.error();
-  auto solver = std::make_unique<GpuClothSolver>(std::move(model), settings, std::move(programs), std::move(step));
+  gl::Program step, contact;
+  if (Status s =
+          buildGpuClothPrograms(registry, programs, {{&step, "cloth_step.comp"}, {&contact, "cloth_contact.comp"}});
+      !s)
+    return s.error();
+  auto solver = std::make_unique<GpuClothSolver>(std::move(model), settings, std::move(programs), std::move(step),
+                                                 std::move(contact));
   if (Status s = solver->enableSelfContact(); !s) return s.error();
   return std::unique_ptr<ClothSolver>(std::move(solver));
 }

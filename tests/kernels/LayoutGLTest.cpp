@@ -30,8 +30,12 @@ class LayoutGLTest : public test::GlTest {
     auto forces = gpuShaders().buildCompute("cloth_forces.comp");
     ASSERT_TRUE(forces) << forces.error().message;
     m_forces = std::move(forces).value();
+    auto contact = gpuShaders().buildCompute("cloth_contact.comp");  // the collider walk
+    ASSERT_TRUE(contact) << contact.error().message;
+    m_contact = std::move(contact).value();
     collect(m_program);
     collect(m_forces);
+    collect(m_contact);
   }
   void collect(const gl::Program& program) {
     GLint count = 0;
@@ -51,7 +55,7 @@ class LayoutGLTest : public test::GlTest {
     EXPECT_TRUE(m_offsets.count(name)) << "no buffer variable " << name;
     return m_offsets[name];
   }
-  gl::Program m_program, m_forces;
+  gl::Program m_program, m_forces, m_contact;
   std::map<std::string, GLint> m_offsets, m_strides, m_arrayStrides;
 };
 
@@ -110,14 +114,16 @@ TEST_F(LayoutGLTest, ElementStructOffsetsAndStridesMatch) {
 }
 
 TEST_F(LayoutGLTest, BindingPointsAndWorkgroupSizeMatch) {
-  auto binding = [&](const char* block) {
-    const GLuint index = glGetProgramResourceIndex(m_program.id(), GL_SHADER_STORAGE_BLOCK, block);
+  auto bindingIn = [&](const gl::Program& program, const char* block) {
+    const GLuint index = glGetProgramResourceIndex(program.id(), GL_SHADER_STORAGE_BLOCK, block);
     EXPECT_NE(index, GL_INVALID_INDEX) << block;
     const GLenum prop = GL_BUFFER_BINDING;
     GLint value = -1;
-    glGetProgramResourceiv(m_program.id(), GL_SHADER_STORAGE_BLOCK, index, 1, &prop, 1, nullptr, &value);
+    glGetProgramResourceiv(program.id(), GL_SHADER_STORAGE_BLOCK, index, 1, &prop, 1, nullptr, &value);
     return value;
   };
+  auto binding = [&](const char* block) { return bindingIn(m_program, block); };
+  auto contactBinding = [&](const char* block) { return bindingIn(m_contact, block); };
   EXPECT_EQ(binding("ParamsBlock"), HG_BINDING_CLOTH_PARAMS);
   EXPECT_EQ(binding("PositionsIn"), HG_BINDING_POSITIONS_IN);
   EXPECT_EQ(binding("VelocitiesIn"), HG_BINDING_VELOCITIES_IN);
@@ -129,11 +135,14 @@ TEST_F(LayoutGLTest, BindingPointsAndWorkgroupSizeMatch) {
   EXPECT_EQ(binding("HingeEntries"), HG_BINDING_HINGE_ENTRIES);
   EXPECT_EQ(binding("ElementForces"), HG_BINDING_ELEMENT_FORCES);
   EXPECT_EQ(binding("StepStatusBlock"), HG_BINDING_STEP_STATUS);
-  EXPECT_EQ(binding("SphereTreeNodes"), HG_BINDING_SPHERE_TREE_NODES);
-  EXPECT_EQ(binding("SphereTreeInstances"), HG_BINDING_SPHERE_TREE_INSTANCES);
-  EXPECT_EQ(binding("DepthViews"), HG_BINDING_DEPTH_VIEWS);
-  EXPECT_EQ(binding("DepthNormalDepth"), HG_BINDING_DEPTH_NORMAL_DEPTH);
-  EXPECT_EQ(binding("DepthVelocity"), HG_BINDING_DEPTH_VELOCITY);
+  EXPECT_EQ(contactBinding("Positions"), HG_BINDING_POSITIONS_OUT);
+  EXPECT_EQ(contactBinding("Velocities"), HG_BINDING_VELOCITIES_OUT);
+  EXPECT_EQ(contactBinding("StepStatusBlock"), HG_BINDING_STEP_STATUS);
+  EXPECT_EQ(contactBinding("SphereTreeNodes"), HG_BINDING_SPHERE_TREE_NODES);
+  EXPECT_EQ(contactBinding("SphereTreeInstances"), HG_BINDING_SPHERE_TREE_INSTANCES);
+  EXPECT_EQ(contactBinding("DepthViews"), HG_BINDING_DEPTH_VIEWS);
+  EXPECT_EQ(contactBinding("DepthNormalDepth"), HG_BINDING_DEPTH_NORMAL_DEPTH);
+  EXPECT_EQ(contactBinding("DepthVelocity"), HG_BINDING_DEPTH_VELOCITY);
   GLint size[3] = {};
   glGetProgramiv(m_program.id(), GL_COMPUTE_WORK_GROUP_SIZE, size);
   EXPECT_EQ(size[0], HG_WORKGROUP_SIZE);
@@ -147,22 +156,24 @@ TEST_F(LayoutGLTest, ClothColliderUniformBlockMatches) {
   glGetIntegerv(GL_MAX_UNIFORM_BUFFER_BINDINGS, &maxBindings);
   glGetIntegerv(GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS, &maxStorageBlocks);
   EXPECT_GT(maxBindings, HG_BINDING_CLOTH_COLLIDERS);
-  GLint storageBlocks = 0;
-  glGetProgramInterfaceiv(m_program.id(), GL_SHADER_STORAGE_BLOCK, GL_ACTIVE_RESOURCES, &storageBlocks);
-  EXPECT_LE(storageBlocks, maxStorageBlocks);
-  const GLuint block = glGetProgramResourceIndex(m_program.id(), GL_UNIFORM_BLOCK, "ClothColliders");
+  for (const gl::Program* program : {&m_program, &m_contact}) {
+    GLint storageBlocks = 0;
+    glGetProgramInterfaceiv(program->id(), GL_SHADER_STORAGE_BLOCK, GL_ACTIVE_RESOURCES, &storageBlocks);
+    EXPECT_LE(storageBlocks, maxStorageBlocks);
+  }
+  const GLuint block = glGetProgramResourceIndex(m_contact.id(), GL_UNIFORM_BLOCK, "ClothColliders");
   ASSERT_NE(block, GL_INVALID_INDEX);
   const GLenum props[] = {GL_BUFFER_BINDING, GL_BUFFER_DATA_SIZE};
   GLint values[2] = {};
-  glGetProgramResourceiv(m_program.id(), GL_UNIFORM_BLOCK, block, 2, props, 2, nullptr, values);
+  glGetProgramResourceiv(m_contact.id(), GL_UNIFORM_BLOCK, block, 2, props, 2, nullptr, values);
   EXPECT_EQ(values[0], HG_BINDING_CLOTH_COLLIDERS);
   EXPECT_EQ(values[1], GLint(HG_MAX_CLOTH_COLLIDERS * sizeof(kernels::ClothCollider)));
   auto uniformOffset = [&](const char* name) {
-    const GLuint index = glGetProgramResourceIndex(m_program.id(), GL_UNIFORM, name);
+    const GLuint index = glGetProgramResourceIndex(m_contact.id(), GL_UNIFORM, name);
     EXPECT_NE(index, GL_INVALID_INDEX) << name;
     const GLenum offsetProps[] = {GL_OFFSET, GL_ARRAY_STRIDE};
     GLint v[2] = {-1, -1};
-    glGetProgramResourceiv(m_program.id(), GL_UNIFORM, index, 2, offsetProps, 2, nullptr, v);
+    glGetProgramResourceiv(m_contact.id(), GL_UNIFORM, index, 2, offsetProps, 2, nullptr, v);
     return std::pair<GLint, GLint>(v[0], v[1]);
   };
   EXPECT_EQ(uniformOffset("clothColliders[0].kind").first, GLint(offsetof(kernels::ClothCollider, kind)));
