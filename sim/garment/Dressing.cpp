@@ -166,7 +166,9 @@ Result<DressedAvatar> dressAvatar(const TriangleMesh& bodyMesh, const BodyMeasur
   }
 
   // Sewing: seam springs pull the panels together; no gravity, strong damping.
-  auto sewnModel = buildClothModel(all.mesh, material, {}, anisotropy);
+  ClothMaterial sewingMaterial = material;
+  sewingMaterial.bendingRigidity *= dressing.sewingBendingScale;
+  auto sewnModel = buildClothModel(all.mesh, sewingMaterial, {}, anisotropy);
   if (!sewnModel) return sewnModel.error().prefixed("sewing: ");
   if (Status s = applyPanelRest(*sewnModel, all.cornerPanelCoords, all.textureScale); !s)
     return s.error().prefixed("sewing: ");

@@ -483,6 +483,8 @@ Table<DressingSettings> dressingKeys() {
                "Axial damping of the seam springs");
   dressing.add("sewing_damping", &DressingSettings::sewingDamping, number(atLeast(0.0)), "1/s",
                "Velocity damping while sewing");
+  dressing.add("sewing_bending", &DressingSettings::sewingBendingScale, number(between(0.0, 1.0)), "",
+               "Bending rigidity while sewing, as a fraction of the cloth's");
   dressing.add("weld_gap", &DressingSettings::weldGap, number(aboveUpTo(0.0, 0.02)), "m",
                "Seams are welded once every pair is this close");
   dressing.add("max_sewing_frames", &DressingSettings::maxSewingFrames, integer(1, limits::kMaxSewingFrames), "",

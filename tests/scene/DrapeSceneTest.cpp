@@ -291,7 +291,8 @@ TEST(DrapeScene, AvatarFromACharacterFilePosedByItsClip) {
 TEST(DrapeScene, GarmentsAreReadAndNeedAnAvatar) {
   auto scene = parseDrapeScene(R"({"avatar": {}, "garments": [{"type": "skirt", "length": 0.6},
                                    {"type": "tshirt", "hem_below_waist": 0.1}],
-                                   "dressing": {"edge_length": 0.025, "weld_gap": 0.001}})",
+                                   "dressing": {"edge_length": 0.025, "weld_gap": 0.001, "settle_frames": 3,
+                                                "sewing_bending": 0.25}})",
                                "inline");
   ASSERT_TRUE(scene) << scene.error().message;
   ASSERT_EQ(scene->garments.size(), 2u);
@@ -301,6 +302,8 @@ TEST(DrapeScene, GarmentsAreReadAndNeedAnAvatar) {
   EXPECT_FLOAT_EQ(scene->garments[1].tshirt.hemBelowWaist, 0.1f);
   EXPECT_FLOAT_EQ(scene->dressing.edgeLength, 0.025f);
   EXPECT_FLOAT_EQ(scene->dressing.weldGap, 0.001f);
+  EXPECT_EQ(scene->dressing.settleFrames, 3);
+  EXPECT_FLOAT_EQ(scene->dressing.sewingBendingScale, 0.25f);
   auto withMaterial = parseDrapeScene(
       R"({"avatar": {}, "garments": [{"type": "skirt", "fabric": "denim", "tensile_stiffness": 900}]})", "inline");
   ASSERT_TRUE(withMaterial) << withMaterial.error().message;
@@ -315,6 +318,10 @@ TEST(DrapeScene, GarmentsAreReadAndNeedAnAvatar) {
   expectError(R"({"avatar": {}, "cloth": {"resolution": 32}, "garments": [{"type": "skirt"}]})", "only the material");
   expectError(R"({"avatar": {}, "garments": []})", "non-empty array");
   expectError(R"({"avatar": {}, "garments": [{"type": "skirt"}], "dressing": {"weld_gap": 1}})", "weld_gap");
+  expectError(R"({"avatar": {}, "garments": [{"type": "skirt"}], "dressing": {"settle_frames": -1}})",
+              "dressing.settle_frames");
+  expectError(R"({"avatar": {}, "garments": [{"type": "skirt"}], "dressing": {"sewing_bending": 2}})",
+              "dressing.sewing_bending");
 }
 
 TEST(DrapeScene, AvatarBodyIsBuiltWithItsCollider) {
