@@ -64,7 +64,7 @@ class CpuClothSolver final : public CpuClothSolverBase {
     }
   }
 
-  /// Vertex pass, as sim/gpu/shaders/cloth_step.comp.
+  /// Vertex pass, as sim/gpu/shaders/cloth_step.comp followed by cloth_contact.comp.
   std::uint32_t substep(const ClothStepParams& params) {
     elementForces(params);
     const ClothModel& model = *m_model;

@@ -1,6 +1,7 @@
 #pragma once
-/// GPU backend of the cloth solver: one GL 4.5 compute dispatch per substep running
-/// sim/gpu/shaders/cloth_step.comp, which calls the same kernels as the CPU backend.
+/// GPU backend of the cloth solver: per substep GL 4.5 compute dispatches of
+/// sim/gpu/shaders/cloth_forces.comp, cloth_step.comp and (with colliders) cloth_contact.comp,
+/// which call the same kernels as the CPU backend.
 /// State lives in shader storage buffers (ping-pong); only readState() transfers.
 /// Requires a current OpenGL 4.5 context (hg::gl::HeadlessContext or a window).
 #include <memory>
