@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstring>
 #include <string>
+#include <utility>
 
 #include <glm/geometric.hpp>
 
@@ -103,10 +104,10 @@ StepStatus ClothSolver::advanceFrame(int substeps, float velocityDamping) {
     // and a batch of radars per pass.
     const int passes = std::clamp(continuous->passesPerFrame(), 1, substeps);
     const float substepDt = m_settings.frameDt / float(substeps);
+    ClothState before = readState();  // then each pass's end, as resolved: one readback per pass
     for (int pass = 0, done = 0; pass < passes; ++pass) {
       const int count = substeps * (pass + 1) / passes - done;
       done += count;
-      const ClothState before = readState();
       status = advance(substeps, velocityDamping, count);
       if (any(status)) break;
       ClothState after = readState();
@@ -114,6 +115,7 @@ StepStatus ClothSolver::advanceFrame(int substeps, float velocityDamping) {
       m_continuousStatus = continuous->resolve(before, after, substepDt * float(count), changed);
       if (!m_continuousStatus) break;
       if (changed) writeState(after);
+      before = std::move(after);
     }
   }
   // Only with depth views: tried with boxes and sphere trees too (a table's edges poke
@@ -183,8 +185,8 @@ std::optional<FastestVertex> fastestVertex(const ClothState& state) {
     const glm::vec3 x(state.positions[i]), v(state.velocities[i]);
     const bool finite = std::isfinite(x.x) && std::isfinite(x.y) && std::isfinite(x.z) && std::isfinite(v.x) &&
                         std::isfinite(v.y) && std::isfinite(v.z);
-    if (!finite) return FastestVertex{i, false, x, glm::length(v)};
     const float speed = glm::length(v);
+    if (!finite) return FastestVertex{i, false, x, speed};
     if (!fastest || speed > fastest->speed) fastest = FastestVertex{i, true, x, speed};
   }
   return fastest;
