@@ -51,9 +51,15 @@ void SelfContact::beginFrame(std::span<const glm::vec4> x, std::span<const glm::
 
 void SelfContact::markTangles() {
   std::fill(m_tangled.begin(), m_tangled.end(), std::uint8_t(0));
-  for (const auto& pair : m_tangles)
+  for (const auto& pair : m_tangles) {
+    const auto flag =
+        std::uint8_t(layerOf(pair[0]) != layerOf(pair[1]) ? HG_TANGLED_ACROSS_LAYERS : HG_TANGLED_WITHIN_LAYER);
     for (std::uint32_t t : pair)
-      for (int k = 0; k < 3; ++k) m_tangled[m_topology.triangles[3 * std::size_t(t) + std::size_t(k)]] = 1;
+      for (int k = 0; k < 3; ++k) {
+        std::uint8_t& tangled = m_tangled[m_topology.triangles[3 * std::size_t(t) + std::size_t(k)]];
+        tangled = std::max(tangled, flag);
+      }
+  }
   if (m_report.frames == 0) m_report.firstFramePairs = m_tangles.size();
   m_report.lastFramePairs = m_tangles.size();
   if (m_tangles.empty() && m_report.untangledAtFrame < 0) m_report.untangledAtFrame = m_report.frames;
@@ -108,12 +114,18 @@ inline bool SelfContact::testPair(std::span<const glm::vec4> x, glm::uvec4 verti
       kernels::pairSeparation(weights, at(x, vertices.x), at(x, vertices.y), at(x, vertices.z), at(x, vertices.w));
   const float distance = glm::length(separation);
   if (!(distance < queryRadius)) return false;
-  for (int k = 0; k < 4; ++k) nearest[vertices[k]] = std::min(nearest[vertices[k]], distance);
+  const glm::uvec4 flags(m_tangled[vertices.x], m_tangled[vertices.y], m_tangled[vertices.z], m_tangled[vertices.w]);
+  // Vertex x is on one side of the pair, w on the other (a garment is one layer).
+  const bool acrossLayers =
+      !m_settings.layerOfVertex.empty() && m_settings.layerOfVertex[vertices.x] != m_settings.layerOfVertex[vertices.w];
+  for (int k = 0; k < 4; ++k)
+    if (kernels::pairBoundsVertex(flags[k], acrossLayers))
+      nearest[vertices[k]] = std::min(nearest[vertices[k]], distance);
   if (!(distance - 2.0f * m_largestMove < m_settings.thickness)) return false;  // not even at the fastest
   float reach = 0.0f;  // how much the substep can have shortened the pair: 2 x its largest move
   for (int k = 0; k < 4; ++k) reach = std::max(reach, 2.0f * m_moves[vertices[k]]);
-  const bool tangled = m_tangled[vertices.x] || m_tangled[vertices.y] || m_tangled[vertices.z] || m_tangled[vertices.w];
-  if (!(distance > 0.0f && distance - reach < m_settings.thickness && !tangled)) return false;
+  if (!(distance > 0.0f && distance - reach < m_settings.thickness && !kernels::pairUntangles(flags, acrossLayers)))
+    return false;
   pair = {vertices, weights, separation, separation / distance};
   return true;
 }
@@ -273,7 +285,8 @@ SelfContactStep SelfContact::apply(std::span<const glm::vec4> start, std::span<g
   std::size_t truncatedCount = 0;
 #pragma omp parallel for schedule(static) num_threads(threads) reduction(+ : truncatedCount) if (parallel)
   for (std::int64_t i = 0; i < n; ++i) {
-    if (!(positions[i].w > 0.0f) || m_tangled[i]) {  // pinned (kinematic) or untangling: free
+    if (!(positions[i].w > 0.0f) ||
+        kernels::untanglesFree(m_tangled[i], m_nearest[i], step.queryRadius)) {  // pinned (kinematic) or untangling
       velocities[i] += glm::vec4((glm::vec3(positions[i]) - glm::vec3(before[i])) / dt, 0.0f);
       continue;
     }

@@ -75,7 +75,10 @@ class SelfContact {
   /// At the start of a frame: finds the triangle pairs that intersect (exact, as the
   /// metrics count them). Their vertices are exempt from the separation and the
   /// truncation for the frame, so that the cloth's own forces can pull them back through
-  /// (in the manner of the global intersection analysis of Baraff et al. 2003), and they
+  /// (in the manner of the global intersection analysis of Baraff et al. 2003); a vertex
+  /// whose pairs are all within its layer is exempt within that layer only (against the
+  /// other layers it keeps its contacts and its bound while one is within the query
+  /// radius: untangling a garment does not push it through another). They
   /// are pushed apart by the thickness every substep: on different layers the outer
   /// triangle along the inner one's normal (garment panels are wound counter-clockwise
   /// seen from outside); on one layer each triangle to the side of the other where its
@@ -102,8 +105,9 @@ class SelfContact {
   /// The mesh's triangles (3 vertices each) and unique edges (smaller vertex first).
   std::span<const std::uint32_t> triangles() const { return m_topology.triangles; }
   std::span<const glm::uvec2> edges() const { return m_topology.edges; }
-  /// The intersecting triangle pairs found by the last beginFrame, and per vertex whether
-  /// it belongs to one of them.
+  /// The intersecting triangle pairs found by the last beginFrame, and per vertex its
+  /// tangle flag (kernels/self_contact.glslh): 0, HG_TANGLED_WITHIN_LAYER (all its pairs
+  /// within its layer) or HG_TANGLED_ACROSS_LAYERS.
   std::span<const std::array<std::uint32_t, 2>> tangles() const { return m_tangles; }
   std::span<const std::uint8_t> tangledVertices() const { return m_tangled; }
 

@@ -81,6 +81,41 @@ TEST(SelfContactUntangling, AnOuterLayerStartedThroughTheInnerOneIsPushedOutAndR
   EXPECT_EQ(run.report->frames, 30);
 }
 
+/// A vertex of a triangle tangled with another of its own layer, moved 3 cm up within
+/// one substep toward a triangle 1 cm above it: where that triangle is on another layer the
+/// vertex is still bounded by it (it untangles within its own layer only) and stops
+/// short of it; where it is on the same layer the vertex moves free.
+float untanglingVertexEnd(bool aboveIsAnotherLayer) {
+  ClothModel model;
+  model.restPositions = {
+      {0.0f, 0.0f, 0.0f, 1.0f},  {1.0f, 0.0f, 0.0f, 1.0f},  {0.0f, 0.0f, 1.0f, 1.0f},    // flat, layer 0
+      {0.2f, -0.1f, 0.2f, 1.0f}, {0.25f, 0.1f, 0.2f, 1.0f}, {0.2f, 0.1f, 0.25f, 1.0f},   // through it, layer 0
+      {0.1f, 0.11f, 0.1f, 1.0f}, {0.5f, 0.11f, 0.1f, 1.0f}, {0.1f, 0.11f, 0.5f, 1.0f}};  // above, layer 0 or 1
+  model.triangles = {0, 2, 1, 3, 4, 5, 6, 8, 7};
+  SelfContactSettings settings;
+  settings.enabled = true;
+  settings.layerOfVertex = {0, 0, 0, 0, 0, 0, 0, 0, 0};
+  if (aboveIsAnotherLayer) settings.layerOfVertex = {0, 0, 0, 0, 0, 0, 1, 1, 1};
+  SelfContact contact(model, settings);
+  const std::vector<glm::vec4> start = model.restPositions;
+  contact.beginFrame(start);
+  EXPECT_EQ(contact.tangles().size(), 1u);
+  EXPECT_EQ(contact.tangledVertices()[4], HG_TANGLED_WITHIN_LAYER);
+  EXPECT_EQ(contact.tangledVertices()[6], 0u);
+  std::vector<glm::vec4> positions = start, velocities(start.size(), glm::vec4(0.0f));
+  positions[4].y += 0.03f;
+  contact.apply(start, positions, velocities, 1.0f / 480.0f);
+  return positions[4].y;
+}
+
+TEST(SelfContactUntangling, AVertexUntanglingWithinItsLayerIsStillBoundedByAnotherLayer) {
+  const float acrossLayers = untanglingVertexEnd(true);
+  EXPECT_LT(acrossLayers, 0.11f - 0.5f * SelfContactSettings{}.thickness);  // stopped under the other layer
+  EXPECT_GE(acrossLayers, 0.1f);
+  const float withinLayer = untanglingVertexEnd(false);
+  EXPECT_GT(withinLayer, 0.11f);  // free: through the triangle of its own layer
+}
+
 // Both backends' tangle search keeps the edge-triangle pairs that
 // kernels::segmentMayCrossTriangle keeps (SelfContactCandidates::tangleCandidates,
 // self_contact_tangles.comp); on a tangled cloth, with a coplanar pair, a vertex on a face

@@ -114,6 +114,22 @@ inline std::shared_ptr<const ClothModel> tangledLayers(ClothSettings& settings) 
   return model;
 }
 
+/// A garment tangled with itself under another layer: a pinned 0.3 m sheet (layer 1) at
+/// y = 1; under it, 1 cm lower, a free 0.2 m sheet (layer 0) and a free 6 cm patch of the
+/// same layer tilted through that sheet. `settings` get the layers and a 5 g push upward,
+/// which presses layer 0 against layer 1 while it untangles.
+inline std::shared_ptr<const ClothModel> tangledUnderAnotherLayer(ClothSettings& settings) {
+  const glm::vec3 patchCentre(0.013f, 0.99f, 0.017f);
+  TriangleMesh patch = squareSheetMesh(4, 0.06f, patchCentre);
+  for (glm::vec3& p : patch.positions) p.y += 0.25f * (p.x - patchCentre.x);
+  auto model = clothOfParts(
+      {squareSheetMesh(9, 0.3f, {0.0f, 1.0f, 0.0f}), squareSheetMesh(7, 0.2f, {0.0f, 0.99f, 0.0f}), patch});
+  settings.selfContact.layerOfVertex.assign(model->vertexCount(), 0u);
+  std::fill_n(settings.selfContact.layerOfVertex.begin(), 9 * 9, 1u);
+  settings.gravity = glm::vec3(0.0f, 50.0f, 0.0f);
+  return model;
+}
+
 /// Tangled on purpose for the tangle search: two 0.2 m sheets (12 x 12 vertices) 2 mm
 /// apart with every vertex jittered by up to +-3 mm vertically and 4 mm sideways, so they
 /// cut through each other and themselves in many places, plus the cases a float filter

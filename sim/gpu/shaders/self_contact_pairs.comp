@@ -23,6 +23,7 @@ layout(std430, binding = HG_BINDING_SELF_CONTACT_ITEMS) readonly buffer Items { 
 layout(std430, binding = HG_BINDING_SELF_CONTACT_NEAREST) buffer Nearest { uint nearest[]; };
 layout(std430, binding = HG_BINDING_SELF_CONTACT_PAIRS) writeonly buffer Pairs { SelfContactPair pairs[]; };
 layout(std430, binding = HG_BINDING_SELF_CONTACT_TANGLED) readonly buffer Tangled { uint tangled[]; };
+layout(std430, binding = HG_BINDING_SELF_CONTACT_LAYERS) readonly buffer Layers { uint layers[]; };
 layout(location = 0) uniform uint vertexCount;
 layout(location = 1) uniform uint triangleCount;
 layout(location = 2) uniform uint edgeCount;
@@ -37,13 +38,14 @@ void addPair(uvec4 v, vec4 weights, float queryRadius) {
   vec3 separation = pairSeparation(weights, start[v.x].xyz, start[v.y].xyz, start[v.z].xyz, start[v.w].xyz);
   float distance = length(separation);
   if (!(distance < queryRadius)) return;
+  uvec4 flags = uvec4(tangled[v.x], tangled[v.y], tangled[v.z], tangled[v.w]);
+  bool acrossLayers = layers[v.x] != layers[v.w];  // x on one side of the pair, w on the other
   float reach = 0.0f;  // how much the substep can have shortened the pair: 2 x its largest move
   for (int k = 0; k < 4; ++k) {
-    atomicMin(nearest[v[k]], floatBitsToUint(distance));
+    if (pairBoundsVertex(flags[k], acrossLayers)) atomicMin(nearest[v[k]], floatBitsToUint(distance));
     reach = max(reach, 2.0f * moveOf(v[k]));
   }
-  bool isTangled = tangled[v.x] != 0u || tangled[v.y] != 0u || tangled[v.z] != 0u || tangled[v.w] != 0u;
-  if (!(distance > 0.0f) || !(distance - reach < thickness) || isTangled) return;
+  if (!(distance > 0.0f) || !(distance - reach < thickness) || pairUntangles(flags, acrossLayers)) return;
   uint slot = atomicAdd(control.pairCount, 1u);
   if (slot < pairCapacity)
     pairs[slot] = SelfContactPair(v, weights, vec4(separation, 0.0f), vec4(separation / distance, 0.0f));

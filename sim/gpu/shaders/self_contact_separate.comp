@@ -118,11 +118,12 @@ void main() {
     if (i >= count) return;
     vec4 x = positions[i];
     vec3 previous = before[i].xyz;
-    if (!(x.w > 0.0f) || tangled[i] != 0u) {  // pinned (kinematic) or untangling: free
+    float nearestOfVertex = uintBitsToFloat(nearest[i]);
+    if (!(x.w > 0.0f) || untanglesFree(tangled[i], nearestOfVertex, control.queryRadius)) {  // pinned or untangling
       velocities[i].xyz += (x.xyz - previous) / dt;
       return;
     }
-    float bound = displacementBound(uintBitsToFloat(nearest[i]), control.queryRadius);
+    float bound = displacementBound(nearestOfVertex, control.queryRadius);
     vec3 truncated = truncatedPosition(start[i].xyz, x.xyz, bound);
     positions[i].xyz = truncated;
     velocities[i].xyz += (truncated - previous) / dt;
