@@ -89,6 +89,7 @@ nlohmann::json dressingReport(const DrapeScene& scene, const DressedAvatar& dres
          {"vertices", std::count(dressed.garmentOfVertex.begin(), dressed.garmentOfVertex.end(), std::uint32_t(g))}});
   return {{"garments", garments},
           {"sewing_frames", dressed.sewingFrames},
+          {"sewing_passes", dressed.sewingPasses},
           {"settle_frames", dressed.settleFrames},
           {"largest_seam_gap_before_weld_m", dressed.largestGapBeforeWeld},
           {"welded_vertices", dressed.weldedVertices},

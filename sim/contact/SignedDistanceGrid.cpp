@@ -6,6 +6,7 @@
 
 #include <omp.h>
 #include <glm/common.hpp>
+#include <glm/geometric.hpp>
 
 #include <CGAL/AABB_face_graph_triangle_primitive.h>
 #include <CGAL/AABB_traits.h>
@@ -176,6 +177,25 @@ void fillFarField(const std::vector<std::uint8_t>& inBand, const InsideTest& ins
 }
 
 }  // namespace
+
+void addCapsules(SignedDistanceGrid& grid, std::span<const Capsule> capsules, float reach) {
+  for (const Capsule& c : capsules) {
+    const glm::vec3 lo = glm::min(c.a, c.b) - (c.radius + reach), hi = glm::max(c.a, c.b) + (c.radius + reach);
+    const glm::ivec3 first = glm::max(glm::ivec3(glm::ceil((lo - grid.origin) / grid.cellSize)), glm::ivec3(0));
+    const glm::ivec3 last = glm::min(glm::ivec3(glm::floor((hi - grid.origin) / grid.cellSize)), grid.dims - 1);
+    const glm::vec3 axis = c.b - c.a;
+    const float length2 = glm::dot(axis, axis);
+    for (int z = first.z; z <= last.z; ++z)
+      for (int y = first.y; y <= last.y; ++y)
+        for (int x = first.x; x <= last.x; ++x) {
+          const glm::vec3 p = grid.origin + grid.cellSize * glm::vec3(x, y, z);
+          const float t = length2 > 0.0f ? std::clamp(glm::dot(p - c.a, axis) / length2, 0.0f, 1.0f) : 0.0f;
+          const float d = glm::distance(p, c.a + t * axis) - c.radius;
+          float& value = grid.values[grid.index(x, y, z)];
+          value = std::min(value, d);
+        }
+  }
+}
 
 float SignedDistanceGrid::distance(glm::vec3 p) const {
   const glm::vec3 g = (p - origin) / cellSize;

@@ -12,6 +12,7 @@
 /// exact to O(h^2 / radius of curvature) where all eight neighbours lie within
 /// band - h sqrt(3)/2 of the surface.
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include <glm/vec3.hpp>
@@ -41,6 +42,20 @@ struct SignedDistanceOptions {
   float margin = 0.06f;    ///< m of grid beyond the mesh's bounding box on every side
   int threads = 0;         ///< OpenMP threads (0 = default)
 };
+
+/// A segment from a to b grown by `radius` (m): a capsule.
+struct Capsule {
+  glm::vec3 a{0.0f}, b{0.0f};
+  float radius = 0.0f;
+};
+
+/// Adds capsules to the grid's body (the union of the two): each grid point within
+/// `reach` (m) of a capsule's surface takes the smaller of its value and its exact signed
+/// distance to the capsule. Outside the union the result is the exact distance to the
+/// union wherever the nearer of the two parts is within reach; inside a capsule it is
+/// the distance to that capsule's surface (a bound on the union's). The capsules should
+/// lie within the grid (a point off the grid reads +band).
+void addCapsules(SignedDistanceGrid& grid, std::span<const Capsule> capsules, float reach);
 
 /// Exact signed distances (m, negative inside) of `points` to a closed mesh: CGAL
 /// AABB-tree closest point and Side_of_triangle_mesh, no grid. The exact reference that

@@ -3,11 +3,16 @@
 #include <algorithm>
 #include <cmath>
 
+#include "sim/contact/SignedDistanceGrid.h"
 #include "sim/garment/PanelMesher.h"
 #include "sim/garment/Sewing.h"
+#include "sim/geometry/CgalGeometry.h"
 
 namespace hg {
 namespace {
+
+/// m, the spacing of the grown body's distance grid (grownBody below).
+constexpr float kGrownBodyCell = 0.01f;
 
 /// Appends garment `g` to the merged cloth `all` (indices, panels and seams offset).
 void appendGarment(SewnGarment& all, const SewnGarment& g) {
@@ -130,6 +135,132 @@ BodyFrame bodyFrame(const BodyMeasurements& body) {
   return f;
 }
 
+namespace {
+
+/// The garments of one sewing pass: merged into one cloth, each vertex's garment.
+struct SewingGroup {
+  SewnGarment cloth;
+  std::vector<std::uint32_t> garmentOfVertex;
+};
+
+/// Drafts, meshes, places and assembles the garments `members` of the outfit into one
+/// cloth; the placement's wrapping surfaces grow by `radialOffset` (m). Errors name the
+/// garment and the stage.
+Result<SewingGroup> assembleGroup(const std::vector<GarmentSpec>& outfit, const std::vector<std::size_t>& members,
+                                  const GarmentSizing& sizing, const BodyFrame& frame, const TriangleMesh& bodyMesh,
+                                  const DressingSettings& dressing, float radialOffset, float& clearance) {
+  SewingGroup group;
+  MeshingOptions meshing;
+  meshing.targetEdgeLength = dressing.edgeLength;
+  PlacementOptions placement;
+  placement.clearance = dressing.clearance;
+  placement.radialOffset = radialOffset;
+  for (std::size_t g : members) {
+    const std::string label =
+        "garment " + std::to_string(g) + " (" + std::string(garmentKindName(outfit[g].kind)) + ")";
+    auto pattern = draft(outfit[g], sizing);
+    if (!pattern) return pattern.error().prefixed(label + ": pattern: ");
+    auto meshes = meshPattern(*pattern, meshing);
+    if (!meshes) return meshes.error().prefixed(label + ": meshing: ");
+    auto placed = placePattern(*pattern, *meshes, sizing, frame, bodyMesh, placement);
+    if (!placed) return placed.error().prefixed(label + ": placement: ");
+    clearance = std::min(clearance, placed->minClearance);
+    auto sewn = assembleGarment(*pattern, *meshes, *placed);
+    if (!sewn) return sewn.error().prefixed(label + ": ");
+    group.garmentOfVertex.insert(group.garmentOfVertex.end(), sewn->mesh.positions.size(), std::uint32_t(g));
+    appendGarment(group.cloth, *sewn);
+  }
+  return group;
+}
+
+/// Sews one group: seam springs pull its panels together (no gravity, strong damping)
+/// against the colliders of `sewing` until the largest gap is within the weld gap.
+/// Returns the sewn positions; `frames` counts on from its value (the progress reports it).
+Result<ClothState> sewGroup(const SewnGarment& cloth, const ClothMaterial& material,
+                            const std::optional<AnisotropyTexture>& anisotropy, const ClothSettings& sewing,
+                            const ClothSolverFactory& makeSolver, const DressingSettings& dressing, int& frames,
+                            float& gap, const SewingProgress& progress) {
+  ClothMaterial sewingMaterial = material;
+  sewingMaterial.bendingRigidity *= dressing.sewingBendingScale;
+  auto sewnModel = buildClothModel(cloth.mesh, sewingMaterial, {}, anisotropy);
+  if (!sewnModel) return sewnModel.error().prefixed("sewing: ");
+  if (Status s = applyPanelRest(*sewnModel, cloth.cornerPanelCoords, cloth.textureScale); !s)
+    return s.error().prefixed("sewing: ");
+  const std::vector<SpringSpec> seams = seamSprings(cloth, dressing.seamStiffness, dressing.seamDamping);
+  if (Status s = addSprings(*sewnModel, seams); !s) return s.error().prefixed("sewing: ");
+  auto solver = makeSolver(std::make_shared<const ClothModel>(std::move(sewnModel).value()), sewing);
+  if (!solver) return solver.error().prefixed("sewing: ");
+  ClothState state = (*solver)->readState();
+  gap = maxSeamGap(state.positions, cloth.pairs);
+  for (int f = 1; gap > dressing.weldGap; ++f) {
+    if (f > dressing.maxSewingFrames)
+      return simulationError("sewing: the seams did not close within " + std::to_string(dressing.maxSewingFrames) +
+                             " frames (largest gap " + std::to_string(gap * 1000.0f) + " mm, seam '" +
+                             widestSeam(state.positions, cloth) + "')");
+    const StepStatus status = (*solver)->step();
+    if (any(status)) return simulationError("sewing: frame " + std::to_string(f) + ": " + describe(status));
+    state = (*solver)->readState();
+    gap = maxSeamGap(state.positions, cloth.pairs);
+    ++frames;
+    if (progress) progress(frames, gap);
+  }
+  return state;
+}
+
+/// The garments grouped for sewing, inner group first: one group of all of them, or with
+/// a layer gap one group per layer (GarmentSpec::layer, else the place in the outfit).
+std::vector<std::vector<std::size_t>> sewingGroups(const std::vector<GarmentSpec>& outfit, float layerGap) {
+  std::vector<std::pair<std::uint32_t, std::size_t>> byLayer;
+  for (std::size_t g = 0; g < outfit.size(); ++g)
+    byLayer.push_back({layerGap > 0.0f ? outfit[g].layer.value_or(std::uint32_t(g)) : 0u, g});
+  std::stable_sort(byLayer.begin(), byLayer.end(), [](auto a, auto b) { return a.first < b.first; });
+  std::vector<std::vector<std::size_t>> groups;
+  for (std::size_t i = 0; i < byLayer.size(); ++i) {
+    if (i == 0 || byLayer[i].first != byLayer[i - 1].first) groups.emplace_back();
+    groups.back().push_back(byLayer[i].second);
+  }
+  return groups;
+}
+
+/// The body grown to hold the garments sewn so far, for the next layer's sewing: the
+/// union of the body and, for every sewn vertex, a capsule from its closest point on the
+/// body reaching `layerGap` (m) beyond the vertex, as a signed distance grid. The capsules fill the
+/// space between the body and the inner layers, so an outer layer sewn against the union
+/// closes its seams around them, not through them: where the T-shirt's sleeve lies
+/// between two edges of the top's armhole seam, the seam closes around the filled sleeve.
+Result<std::shared_ptr<const SignedDistanceGrid>> grownBody(const TriangleMesh& bodyMesh,
+                                                            std::span<const glm::vec4> sewn, float layerGap,
+                                                            float edgeLength) {
+  auto query = cgal::ClosedMeshQuery::create(bodyMesh);
+  if (!query) return query.error();
+  std::vector<Capsule> capsules;
+  capsules.reserve(sewn.size());
+  float farthest = 0.0f;
+  // Each capsule's surface reaches `layerGap` beyond its vertex; its radius is at least the
+  // panels' edge length, so that neighbouring capsules overlap and the union stands above
+  // the cloth between its vertices too (2 cm edges, 1 cm gap: 0.63 cm at a triangle's
+  // centre; with radius layerGap it would dip to the cloth between vertices).
+  const float radius = std::max(layerGap, edgeLength);
+  for (const glm::vec4& p : sewn) {
+    const glm::vec3 onBody = query->closestPoint(glm::vec3(p));
+    const float height = glm::distance(onBody, glm::vec3(p));
+    const glm::vec3 out = height > 1e-6f ? (glm::vec3(p) - onBody) / height : glm::vec3(0.0f);
+    capsules.push_back({onBody, onBody + out * std::max(height + layerGap - radius, 0.0f), radius});
+    farthest = std::max(farthest, height);
+  }
+  SignedDistanceOptions options;
+  options.cellSize = kGrownBodyCell;
+  options.band = std::max(0.04f, 3.0f * options.cellSize);
+  const float reach = 3.0f * options.cellSize;  // the trilinear interpolation's and the contact's
+  options.margin = std::max(options.band, farthest + layerGap + reach) + 2.0f * options.cellSize;
+  auto grid = buildSignedDistanceGrid(bodyMesh, options);
+  if (!grid) return grid.error();
+  addCapsules(*grid, capsules, reach);
+  return std::make_shared<const SignedDistanceGrid>(std::move(grid).value());
+}
+
+}  // namespace
+
 Result<DressedAvatar> dressAvatar(const TriangleMesh& bodyMesh, const BodyMeasurements& measurements,
                                   const std::vector<GarmentSpec>& outfit, const ClothMaterial& material,
                                   std::optional<AnisotropyTexture> anisotropy, const ClothSettings& settings,
@@ -140,41 +271,7 @@ Result<DressedAvatar> dressAvatar(const TriangleMesh& bodyMesh, const BodyMeasur
   if (Status s = sizing.validate(); !s) return s.error().prefixed("body measurements: ");
   const BodyFrame frame = bodyFrame(measurements);
 
-  // Draft, mesh, place and assemble every garment; merge them into one cloth.
-  SewnGarment all;
-  std::vector<std::uint32_t> garmentOfSewnVertex;
-  float clearance = 1e9f;
-  MeshingOptions meshing;
-  meshing.targetEdgeLength = dressing.edgeLength;
-  PlacementOptions placement;
-  placement.clearance = dressing.clearance;
-  for (std::size_t g = 0; g < outfit.size(); ++g) {
-    const std::string label =
-        "garment " + std::to_string(g) + " (" + std::string(garmentKindName(outfit[g].kind)) + ")";
-    auto pattern = draft(outfit[g], sizing);
-    if (!pattern) return pattern.error().prefixed(label + ": pattern: ");
-    auto meshes = meshPattern(*pattern, meshing);
-    if (!meshes) return meshes.error().prefixed(label + ": meshing: ");
-    placement.radialOffset = dressing.layerGap * float(outfit[g].layer.value_or(std::uint32_t(g)));
-    auto placed = placePattern(*pattern, *meshes, sizing, frame, bodyMesh, placement);
-    if (!placed) return placed.error().prefixed(label + ": placement: ");
-    clearance = std::min(clearance, placed->minClearance);
-    auto sewn = assembleGarment(*pattern, *meshes, *placed);
-    if (!sewn) return sewn.error().prefixed(label + ": ");
-    garmentOfSewnVertex.insert(garmentOfSewnVertex.end(), sewn->mesh.positions.size(), std::uint32_t(g));
-    appendGarment(all, *sewn);
-  }
-
-  // Sewing: seam springs pull the panels together; no gravity, strong damping.
-  ClothMaterial sewingMaterial = material;
-  sewingMaterial.bendingRigidity *= dressing.sewingBendingScale;
-  auto sewnModel = buildClothModel(all.mesh, sewingMaterial, {}, anisotropy);
-  if (!sewnModel) return sewnModel.error().prefixed("sewing: ");
-  if (Status s = applyPanelRest(*sewnModel, all.cornerPanelCoords, all.textureScale); !s)
-    return s.error().prefixed("sewing: ");
-  const std::vector<SpringSpec> seams = seamSprings(all, dressing.seamStiffness, dressing.seamDamping);
-  if (Status s = addSprings(*sewnModel, seams); !s) return s.error().prefixed("sewing: ");
-  auto sharedSewn = std::make_shared<const ClothModel>(std::move(sewnModel).value());
+  // Sewing settings: no gravity, strong damping, the projective integrator.
   ClothSettings sewing = settings;
   sewing.gravity = glm::vec3(0.0f);
   sewing.velocityDamping = dressing.sewingDamping;
@@ -188,25 +285,44 @@ Result<DressedAvatar> dressAvatar(const TriangleMesh& bodyMesh, const BodyMeasur
   // Seams half a metre apart snap together within a frame or two: tens of m/s, harmless
   // in the implicit projective step. Only runaway speeds are anomalies here.
   sewing.maxSpeed = std::max(settings.maxSpeed, 500.0f);
-  auto solver = makeSolver(sharedSewn, sewing);
-  if (!solver) return solver.error().prefixed("sewing: ");
-  ClothState state = (*solver)->readState();
-  float gap = maxSeamGap(state.positions, all.pairs);
+
+  // Each group is placed, assembled and sewn in turn, inner first; a group after the
+  // first sews against the body grown to hold the groups before it (grownBody), so that
+  // no seam of an outer layer closes through an inner one.
+  SewnGarment all;
+  std::vector<std::uint32_t> garmentOfSewnVertex;
+  std::vector<glm::vec4> sewnPositions;
   DressedAvatar dressed;
-  dressed.placementClearance = clearance;
-  for (int f = 1; gap > dressing.weldGap; ++f) {
-    if (f > dressing.maxSewingFrames)
-      return simulationError("sewing: the seams did not close within " + std::to_string(dressing.maxSewingFrames) +
-                             " frames (largest gap " + std::to_string(gap * 1000.0f) + " mm, seam '" +
-                             widestSeam(state.positions, all) + "')");
-    const StepStatus status = (*solver)->step();
-    if (any(status)) return simulationError("sewing: frame " + std::to_string(f) + ": " + describe(status));
-    state = (*solver)->readState();
-    gap = maxSeamGap(state.positions, all.pairs);
-    dressed.sewingFrames = f;
-    if (progress) progress(f, gap);
+  float clearance = 1e9f, gap = 0.0f;
+  const std::vector<std::vector<std::size_t>> groups = sewingGroups(outfit, dressing.layerGap);
+  for (std::size_t k = 0; k < groups.size(); ++k) {
+    auto group =
+        assembleGroup(outfit, groups[k], sizing, frame, bodyMesh, dressing, dressing.layerGap * float(k), clearance);
+    if (!group) return group.error();
+    auto state =
+        sewGroup(group->cloth, material, anisotropy, sewing, makeSolver, dressing, dressed.sewingFrames, gap, progress);
+    if (!state) return state.error();
+    dressed.largestGapBeforeWeld = std::max(dressed.largestGapBeforeWeld, gap);
+    appendGarment(all, group->cloth);
+    garmentOfSewnVertex.insert(garmentOfSewnVertex.end(), group->garmentOfVertex.begin(), group->garmentOfVertex.end());
+    sewnPositions.insert(sewnPositions.end(), state->positions.begin(), state->positions.end());
+    if (k + 1 < groups.size()) {
+      auto grown = grownBody(bodyMesh, sewnPositions, dressing.layerGap, dressing.edgeLength);
+      if (!grown) return grown.error().prefixed("sewing: the body grown for the next layer: ");
+      // The next group sews against the grown body alone (the depth views, sphere trees
+      // and thin-feature samples see the body itself).
+      sewing.colliders.distanceGrid = std::move(grown).value();
+      sewing.colliders.depthViews = nullptr;
+      sewing.colliders.residentDepthViews = {};
+      sewing.colliders.sphereTrees = nullptr;
+      sewing.colliders.bodyVertices = nullptr;
+    }
   }
-  dressed.largestGapBeforeWeld = gap;
+  dressed.sewingPasses = int(groups.size());
+  dressed.placementClearance = clearance;
+  ClothState state;
+  state.positions = std::move(sewnPositions);
+  state.velocities.assign(state.positions.size(), glm::vec4(0.0f));
 
   // Welding: one vertex per seam pair; the model is rebuilt, hinges now cross the seams.
   auto welded = weldSeams(all, state.positions, dressing.weldGap);

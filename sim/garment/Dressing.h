@@ -9,16 +9,16 @@
 ///   sewn    = assembleGarment(...)   (all garments merged into one cloth)
 ///   sewing  : a projective cloth solver with seam springs (rest length 0), gravity off, pulls the
 ///             seams together against the body collider until the largest gap is
-///             below DressingSettings::weldGap
+///             below DressingSettings::weldGap (with a layer gap one layer after the
+///             other, each against the body grown to hold the layers inside it)
 ///   welded  = weldSeams(...), the model rebuilt from the welded mesh, state carried over
 ///
 /// The pipeline is reproducible to the bit: the same scene gives the same welded model and
 /// sewn state in every run and for any thread count (the panel mesher's CGAL containers
 /// use an address-ordered allocator, sim/core/AddressOrderedArena.h; pinned in
 /// tests/garment/DressingTest.cpp). Garments share one cloth model; each may have its
-/// own material (GarmentSpec::material). They do not collide with each
-/// other (cloth-cloth contact is not part of the solver yet), so layered garments must
-/// not overlap much: the default outfit is a T-shirt ending above the hip over a skirt.
+/// own material (GarmentSpec::material). Sewing runs without self contact; the drape
+/// keeps the layers apart with it (sim/cloth/SelfContact.h).
 #include <functional>
 #include <optional>
 #include <string>
@@ -62,11 +62,14 @@ struct GarmentSpec {
 struct DressingSettings {
   float edgeLength = 0.02f;  ///< m, target triangle edge of the panels
   float clearance = 0.012f;  ///< m kept between the placed panels and the body
-  /// m per layer (GarmentSpec::layer, else the place in the outfit) by which the placement's
-  /// wrapping surfaces grow (PlacementOptions::radialOffset), so that outer garments start
-  /// outside inner ones (sewing runs without self contact). 0: every garment on the same
-  /// surfaces (the shipped outfit of a skirt under a T-shirt needs no gap; a jacket over a
-  /// T-shirt does).
+  /// m. Above 0 the layers (GarmentSpec::layer, else the place in the outfit) are sewn in
+  /// turn, inner first: each against the body grown to hold the layers sewn before it
+  /// (capsules from the body to `layerGap` beyond each of their vertices, in a signed
+  /// distance grid that replaces the body collider while that layer sews), so that no seam
+  /// of an outer layer closes through an inner one; and the placement's wrapping surfaces
+  /// grow by layerGap per layer (PlacementOptions::radialOffset). 0: every garment sewn at
+  /// once on the same surfaces (the shipped outfit of a skirt under a T-shirt needs no gap;
+  /// a top over a T-shirt does).
   float layerGap = 0.0f;
   float seamStiffness = 1500.0f;  ///< N/m of each rest-length-0 seam spring
   float seamDamping = 0.01f;      ///< N s/m axial damping of the seam springs
@@ -122,6 +125,8 @@ struct DressedAvatar {
   float largestGapBeforeWeld = 0.0f;  ///< m
   float placementClearance = 0.0f;    ///< m, smallest distance of a placed vertex to the body
   std::size_t weldedVertices = 0;     ///< vertices merged by welding
+  /// Sewing passes: 1, or one per layer with DressingSettings::layerGap (dressAvatar).
+  int sewingPasses = 1;
 };
 
 /// Runs the pipeline above. `settings` are the drape's cloth settings (body collider,

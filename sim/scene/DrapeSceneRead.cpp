@@ -475,8 +475,10 @@ Table<DressingSettings> dressingKeys() {
   dressing.add("clearance", &DressingSettings::clearance, number(aboveUpTo(0.0, 0.1)), "m",
                "Kept between the placed panels and the body");
   dressing.add("layer_gap", &DressingSettings::layerGap, number(between(0.0, 0.1)), "m",
-               "Per garment layer, the placement's wrapping surfaces (torso, sleeves, legs) grow by this: "
-               "outer garments start outside inner ones (sewing runs without self contact)");
+               "Above 0, each layer is sewn in turn, inner first, against the body grown to hold the layers "
+               "sewn before it by capsules reaching this far beyond their vertices, so that no seam closes "
+               "through an inner layer; and per layer the placement's wrapping surfaces grow by this. 0: all "
+               "garments sewn at once");
   dressing.add("seam_stiffness", &DressingSettings::seamStiffness, number(positive()), "N/m",
                "Each rest-length-0 seam spring");
   dressing.add("seam_damping", &DressingSettings::seamDamping, number(atLeast(0.0)), "N s/m",

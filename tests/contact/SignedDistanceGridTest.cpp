@@ -1,5 +1,6 @@
 // Signed distance grids of closed meshes (sim/contact/SignedDistanceGrid.h): exact
 // against analytic spheres and a box, signs inside and outside, bad meshes rejected.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -45,6 +46,48 @@ TEST(SignedDistanceGrid, MatchesTheAnalyticSphere) {
   EXPECT_FLOAT_EQ(grid->distance(center), -options.band);
   EXPECT_FLOAT_EQ(grid->distance(center + glm::vec3(radius + 0.055f, 0, 0)), options.band);
   EXPECT_FLOAT_EQ(grid->distance(center + glm::vec3(5.0f, 0, 0)), options.band);  // off the grid
+}
+
+// addCapsules: the union of a sphere body and a capsule standing on it (the grown body of
+// layered sewing, sim/garment/Dressing.cpp). At grid points the value is the smaller of the
+// exact distances to the sphere and to the capsule; far from the capsule the sphere's
+// values are left as they were.
+TEST(SignedDistanceGrid, CapsulesAddedAreUnitedWithTheBody) {
+  const glm::vec3 center(0.0f, 1.0f, 0.0f);
+  const float radius = 0.2f;
+  SignedDistanceOptions options;
+  options.cellSize = 0.01f;
+  options.band = 0.04f;
+  options.margin = 0.12f;
+  auto grid = buildSignedDistanceGrid(makeIcosphere(center, radius, 4), options);
+  ASSERT_TRUE(grid) << grid.error().message;
+  const SignedDistanceGrid before = *grid;
+  const Capsule capsule{center + glm::vec3(radius, 0, 0), center + glm::vec3(radius + 0.06f, 0, 0), 0.015f};
+  addCapsules(*grid, std::span<const Capsule>(&capsule, 1), 0.03f);
+  int changed = 0;
+  for (int z = 0; z < grid->dims.z; ++z)
+    for (int y = 0; y < grid->dims.y; ++y)
+      for (int x = 0; x < grid->dims.x; ++x) {
+        const std::size_t i = grid->index(x, y, z);
+        const glm::vec3 p = grid->origin + grid->cellSize * glm::vec3(x, y, z);
+        const float alongAxis = std::clamp(p.x - capsule.a.x, 0.0f, capsule.b.x - capsule.a.x);
+        const float toCapsule = glm::distance(p, capsule.a + glm::vec3(alongAxis, 0, 0)) - capsule.radius;
+        if (grid->values[i] != before.values[i]) {
+          ++changed;
+          ASSERT_NEAR(grid->values[i], toCapsule, 1e-6f) << "at " << x << " " << y << " " << z;
+        }
+        ASSERT_LE(grid->values[i], before.values[i]);
+        if (toCapsule < 0.02f) {
+          ASSERT_LE(grid->values[i], toCapsule + 1e-6f) << "within reach of the capsule";
+        }
+        if (toCapsule > 0.03f + 2.0f * options.cellSize) {
+          ASSERT_EQ(grid->values[i], before.values[i]);
+        }
+      }
+  EXPECT_GT(changed, 100);
+  // Sampled between grid points: inside the capsule's tip, outside beyond it.
+  EXPECT_LT(grid->distance(center + glm::vec3(radius + 0.05f, 0, 0)), 0.0f);
+  EXPECT_NEAR(grid->distance(center + glm::vec3(radius + 0.085f, 0.0f, 0.0f)), 0.01f, 0.002f);
 }
 
 TEST(SignedDistanceGrid, ExactDistancesMatchTheSphereAndTheGrid) {
