@@ -309,8 +309,9 @@ Result<DressedAvatar> dressAvatar(const TriangleMesh& bodyMesh, const BodyMeasur
     if (k + 1 < groups.size()) {
       auto grown = grownBody(bodyMesh, sewnPositions, dressing.layerGap, dressing.edgeLength);
       if (!grown) return grown.error().prefixed("sewing: the body grown for the next layer: ");
-      // The next group sews against the grown body alone (the depth views, sphere trees
-      // and thin-feature samples see the body itself).
+      // The next group sews against the grown body in place of the body: the depth views,
+      // the sphere trees (the props' too: sewing has no gravity) and the thin-feature
+      // samples would see the body itself. Boxes and grounds stay.
       sewing.colliders.distanceGrid = std::move(grown).value();
       sewing.colliders.depthViews = nullptr;
       sewing.colliders.residentDepthViews = {};
