@@ -77,9 +77,12 @@ glm::vec3 SelfContact::centroid(std::span<const glm::vec4> x, std::uint32_t tria
   return (at(x, t[0]) + at(x, t[1]) + at(x, t[2])) / 3.0f;
 }
 
+std::uint32_t SelfContact::layerOfVertex(std::uint32_t v) const {
+  return m_settings.layerOfVertex.empty() ? 0u : m_settings.layerOfVertex[v];
+}
+
 std::uint32_t SelfContact::layerOf(std::uint32_t triangle) const {
-  return m_settings.layerOfVertex.empty() ? 0u
-                                          : m_settings.layerOfVertex[m_topology.triangles[3 * std::size_t(triangle)]];
+  return layerOfVertex(m_topology.triangles[3 * std::size_t(triangle)]);
 }
 
 void SelfContact::pushTangledApart(std::span<const glm::vec4> start, std::span<glm::vec4> positions) {
@@ -116,8 +119,7 @@ inline bool SelfContact::testPair(std::span<const glm::vec4> x, glm::uvec4 verti
   if (!(distance < queryRadius)) return false;
   const glm::uvec4 flags(m_tangled[vertices.x], m_tangled[vertices.y], m_tangled[vertices.z], m_tangled[vertices.w]);
   // Vertex x is on one side of the pair, w on the other (a garment is one layer).
-  const bool acrossLayers =
-      !m_settings.layerOfVertex.empty() && m_settings.layerOfVertex[vertices.x] != m_settings.layerOfVertex[vertices.w];
+  const bool acrossLayers = layerOfVertex(vertices.x) != layerOfVertex(vertices.w);
   for (int k = 0; k < 4; ++k)
     if (kernels::pairBoundsVertex(flags[k], acrossLayers))
       nearest[vertices[k]] = std::min(nearest[vertices[k]], distance);

@@ -148,6 +148,7 @@ class SelfContact {
   void markTangles();
   /// The triangles of tangled pairs pushed apart (see beginFrame), positions only.
   void pushTangledApart(std::span<const glm::vec4> start, std::span<glm::vec4> positions);
+  std::uint32_t layerOfVertex(std::uint32_t v) const;  ///< 0 with one layer
   std::uint32_t layerOf(std::uint32_t triangle) const;
   glm::vec3 triangleNormal(std::span<const glm::vec4> x, std::uint32_t triangle) const;  ///< unnormalized
   glm::vec3 centroid(std::span<const glm::vec4> x, std::uint32_t triangle) const;

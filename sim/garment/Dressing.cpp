@@ -11,7 +11,7 @@
 namespace hg {
 namespace {
 
-/// m, the spacing of the grown body's distance grid (grownBody below).
+/// m, the spacing of the grown body's distance grid (GrownBody below).
 constexpr float kGrownBodyCell = 0.01f;
 
 /// Appends garment `g` to the merged cloth `all` (indices, panels and seams offset).
@@ -224,40 +224,61 @@ std::vector<std::vector<std::size_t>> sewingGroups(const std::vector<GarmentSpec
 
 /// The body grown to hold the garments sewn so far, for the next layer's sewing: the
 /// union of the body and, for every sewn vertex, a capsule from its closest point on the
-/// body reaching `layerGap` (m) beyond the vertex, as a signed distance grid. The capsules fill the
-/// space between the body and the inner layers, so an outer layer sewn against the union
-/// closes its seams around them, not through them: where the T-shirt's sleeve lies
-/// between two edges of the top's armhole seam, the seam closes around the filled sleeve.
-Result<std::shared_ptr<const SignedDistanceGrid>> grownBody(const TriangleMesh& bodyMesh,
-                                                            std::span<const glm::vec4> sewn, float layerGap,
-                                                            float edgeLength) {
-  auto query = cgal::ClosedMeshQuery::create(bodyMesh);
-  if (!query) return query.error();
-  std::vector<Capsule> capsules;
-  capsules.reserve(sewn.size());
-  float farthest = 0.0f;
-  // Each capsule's surface reaches `layerGap` beyond its vertex; its radius is at least the
-  // panels' edge length, so that neighbouring capsules overlap and the union stands above
-  // the cloth between its vertices too (2 cm edges, 1 cm gap: 0.63 cm at a triangle's
-  // centre; with radius layerGap it would dip to the cloth between vertices).
-  const float radius = std::max(layerGap, edgeLength);
-  for (const glm::vec4& p : sewn) {
-    const glm::vec3 onBody = query->closestPoint(glm::vec3(p));
-    const float height = glm::distance(onBody, glm::vec3(p));
-    const glm::vec3 out = height > 1e-6f ? (glm::vec3(p) - onBody) / height : glm::vec3(0.0f);
-    capsules.push_back({onBody, onBody + out * std::max(height + layerGap - radius, 0.0f), radius});
-    farthest = std::max(farthest, height);
+/// body reaching `layerGap` (m) beyond the vertex, as a signed distance grid. The capsules
+/// fill the space between the body and the inner layers, so an outer layer sewn against
+/// the union closes its seams around them, not through them: where the T-shirt's sleeve
+/// lies between two edges of the top's armhole seam, the seam closes around the filled
+/// sleeve. Each layer's capsules are found once (one closest-point tree for the run).
+class GrownBody {
+ public:
+  static Result<GrownBody> create(const TriangleMesh& bodyMesh, float layerGap, float edgeLength) {
+    auto query = cgal::ClosedMeshQuery::create(bodyMesh);
+    if (!query) return query.error();
+    return GrownBody(bodyMesh, std::move(query).value(), layerGap, edgeLength);
   }
-  SignedDistanceOptions options;
-  options.cellSize = kGrownBodyCell;
-  options.band = std::max(0.04f, 3.0f * options.cellSize);
-  const float reach = 3.0f * options.cellSize;  // the trilinear interpolation's and the contact's
-  options.margin = std::max(options.band, farthest + layerGap + reach) + 2.0f * options.cellSize;
-  auto grid = buildSignedDistanceGrid(bodyMesh, options);
-  if (!grid) return grid.error();
-  addCapsules(*grid, capsules, reach);
-  return std::make_shared<const SignedDistanceGrid>(std::move(grid).value());
-}
+
+  /// Adds a capsule for every vertex of a layer just sewn.
+  void add(std::span<const glm::vec4> sewn) {
+    for (const glm::vec4& p : sewn) {
+      const glm::vec3 onBody = m_query.closestPoint(glm::vec3(p));
+      const float height = glm::distance(onBody, glm::vec3(p));
+      const glm::vec3 out = height > 1e-6f ? (glm::vec3(p) - onBody) / height : glm::vec3(0.0f);
+      m_capsules.push_back({onBody, onBody + out * std::max(height + m_layerGap - m_radius, 0.0f), m_radius});
+      m_farthest = std::max(m_farthest, height);
+    }
+  }
+
+  /// The union of the body and every capsule added so far.
+  Result<std::shared_ptr<const SignedDistanceGrid>> grid() const {
+    SignedDistanceOptions options;
+    options.cellSize = kGrownBodyCell;
+    options.band = std::max(0.04f, 3.0f * options.cellSize);
+    const float reach = 3.0f * options.cellSize;  // the trilinear interpolation's and the contact's
+    options.margin = std::max(options.band, m_farthest + m_layerGap + reach) + 2.0f * options.cellSize;
+    auto grid = buildSignedDistanceGrid(m_bodyMesh, options);
+    if (!grid) return grid.error();
+    addCapsules(*grid, m_capsules, reach);
+    return std::make_shared<const SignedDistanceGrid>(std::move(grid).value());
+  }
+
+ private:
+  GrownBody(const TriangleMesh& bodyMesh, cgal::ClosedMeshQuery query, float layerGap, float edgeLength)
+      : m_bodyMesh(bodyMesh),
+        m_query(std::move(query)),
+        m_layerGap(layerGap),
+        // Each capsule's surface reaches layerGap beyond its vertex; its radius is at least
+        // the panels' edge length, so that neighbouring capsules overlap and the union
+        // stands above the cloth between its vertices too (2 cm edges, 1 cm gap: 0.63 cm at
+        // a triangle's centre; with radius layerGap it would dip to the cloth between
+        // vertices).
+        m_radius(std::max(layerGap, edgeLength)) {}
+
+  const TriangleMesh& m_bodyMesh;
+  cgal::ClosedMeshQuery m_query;
+  float m_layerGap, m_radius;
+  std::vector<Capsule> m_capsules;
+  float m_farthest = 0.0f;  ///< m, the farthest capsule's vertex from the body
+};
 
 }  // namespace
 
@@ -287,7 +308,7 @@ Result<DressedAvatar> dressAvatar(const TriangleMesh& bodyMesh, const BodyMeasur
   sewing.maxSpeed = std::max(settings.maxSpeed, 500.0f);
 
   // Each group is placed, assembled and sewn in turn, inner first; a group after the
-  // first sews against the body grown to hold the groups before it (grownBody), so that
+  // first sews against the body grown to hold the groups before it (GrownBody), so that
   // no seam of an outer layer closes through an inner one.
   SewnGarment all;
   std::vector<std::uint32_t> garmentOfSewnVertex;
@@ -295,6 +316,7 @@ Result<DressedAvatar> dressAvatar(const TriangleMesh& bodyMesh, const BodyMeasur
   DressedAvatar dressed;
   float clearance = 1e9f, gap = 0.0f;
   const std::vector<std::vector<std::size_t>> groups = sewingGroups(outfit, dressing.layerGap);
+  std::optional<GrownBody> grownBody;  // with more than one group
   for (std::size_t k = 0; k < groups.size(); ++k) {
     auto group =
         assembleGroup(outfit, groups[k], sizing, frame, bodyMesh, dressing, dressing.layerGap * float(k), clearance);
@@ -307,7 +329,13 @@ Result<DressedAvatar> dressAvatar(const TriangleMesh& bodyMesh, const BodyMeasur
     garmentOfSewnVertex.insert(garmentOfSewnVertex.end(), group->garmentOfVertex.begin(), group->garmentOfVertex.end());
     sewnPositions.insert(sewnPositions.end(), state->positions.begin(), state->positions.end());
     if (k + 1 < groups.size()) {
-      auto grown = grownBody(bodyMesh, sewnPositions, dressing.layerGap, dressing.edgeLength);
+      if (!grownBody) {
+        auto created = GrownBody::create(bodyMesh, dressing.layerGap, dressing.edgeLength);
+        if (!created) return created.error().prefixed("sewing: the body grown for the next layer: ");
+        grownBody.emplace(std::move(created).value());
+      }
+      grownBody->add(state->positions);
+      auto grown = grownBody->grid();
       if (!grown) return grown.error().prefixed("sewing: the body grown for the next layer: ");
       // The next group sews against the grown body in place of the body: the depth views,
       // the sphere trees (the props' too: sewing has no gravity) and the thin-feature

@@ -208,10 +208,9 @@ void GpuSelfContact::beginFrame(const gl::Buffer& positions) {
   const auto tangles = m_frameAnalysis.tangles();
   m_tangleCount = tangles.size();
   if (!tangles.empty()) m_tangles = buffer(tangles.size_bytes(), tangles.data());
-  const auto flags = m_frameAnalysis.tangledVertices();
-  const bool anyTangled =
-      std::find_if(flags.begin(), flags.end(), [](std::uint8_t flag) { return flag != 0; }) != flags.end();
+  const bool anyTangled = !tangles.empty();  // a vertex is flagged only as part of a tangle
   if (anyTangled || m_anyTangled) {
+    const auto flags = m_frameAnalysis.tangledVertices();
     const std::vector<std::uint32_t> words(flags.begin(), flags.end());
     glNamedBufferSubData(m_tangled.id(), 0, GLsizeiptr(words.size() * sizeof(std::uint32_t)), words.data());
   }
