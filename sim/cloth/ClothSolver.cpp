@@ -62,8 +62,41 @@ Status ClothSettings::validate() const {
       return Error{"self_contact.friction must be in 0..2"};
     if (selfContact.iterations < 1 || selfContact.iterations > 100)
       return Error{"self_contact.iterations must be in 1..100"};
+    if (const float layer = selfContact.layerOffsetOrDefault(); !(layer >= 0.0f && layer <= 0.05f))
+      return Error{"self_contact.layer_offset must be in [0, 0.05] m"};
   }
   return colliders.validate();
+}
+
+namespace {
+
+/// The rank of each vertex's layer among the layers present (0: the innermost).
+std::vector<std::uint32_t> layerRanks(const std::vector<std::uint32_t>& layerOfVertex) {
+  std::vector<std::uint32_t> layers = layerOfVertex;
+  std::sort(layers.begin(), layers.end());
+  layers.erase(std::unique(layers.begin(), layers.end()), layers.end());
+  std::vector<std::uint32_t> ranks(layerOfVertex.size());
+  for (std::size_t v = 0; v < ranks.size(); ++v)
+    ranks[v] = std::uint32_t(std::lower_bound(layers.begin(), layers.end(), layerOfVertex[v]) - layers.begin());
+  return ranks;
+}
+
+}  // namespace
+
+std::vector<float> ClothSettings::bodyContactOffsets(std::size_t vertexCount) const {
+  std::vector<float> offsets(vertexCount, contactOffset);
+  if (!selfContact.enabled || selfContact.layerOfVertex.size() != vertexCount) return offsets;
+  const std::vector<std::uint32_t> ranks = layerRanks(selfContact.layerOfVertex);
+  const float perLayer = selfContact.layerOffsetOrDefault();
+  for (std::size_t v = 0; v < vertexCount; ++v) offsets[v] += float(ranks[v]) * perLayer;
+  return offsets;
+}
+
+float ClothSettings::largestContactOffset() const {
+  if (!selfContact.enabled || selfContact.layerOfVertex.empty()) return contactOffset;
+  const std::vector<std::uint32_t> ranks = layerRanks(selfContact.layerOfVertex);
+  const std::uint32_t top = *std::max_element(ranks.begin(), ranks.end());
+  return contactOffset + float(top) * selfContact.layerOffsetOrDefault();
 }
 
 kernels::ClothStepParams ClothSettings::stepParams(const ClothModel& model, int substepCount, float damping) const {

@@ -123,7 +123,15 @@ struct ClothSettings {
   /// acts only where the gap is below contactOffset (kernels resolveContact), so every
   /// leaf that matters lies within it; the margin keeps the gap of near misses for the
   /// deepest-contact choice. Smaller radii prune more nodes.
-  float sphereTreeSearchRadius() const { return 2.0f * contactOffset + 1e-3f; }
+  float sphereTreeSearchRadius() const { return 2.0f * largestContactOffset() + 1e-3f; }
+  /// m kept between each vertex and the colliders: contactOffset, and with self contact
+  /// and several layers (selfContact.layerOfVertex) selfContact.layerOffset more per layer
+  /// below the vertex's (the k-th layer from the inside, k = 0, 1, ...: contactOffset +
+  /// k layerOffset), so that the layers stack on the body a cloth thickness apart instead
+  /// of an outer layer pressing an inner one into the body's contact.
+  std::vector<float> bodyContactOffsets(std::size_t vertexCount) const;
+  /// The largest of bodyContactOffsets (m).
+  float largestContactOffset() const;
   /// The colliders' records with this friction and search radius (ClothColliders::records).
   std::vector<kernels::ClothCollider> colliderRecords() const;
   /// The kernel parameters of one substep for a model.

@@ -96,7 +96,7 @@ class CpuClothSolver final : public CpuClothSolverBase {
         force += glm::vec3(forces[springCount + model.hingeEntries[k]]);  // entry = hinge * 4 + role
       VertexState state = kernels::integrateVertex(glm::vec3(xi), vi, force, inverseMass, params);
       VertexContact contact = contactAt(state.position, params);
-      state = kernels::resolveContact(state, contact, params.contactOffset, params.dt);
+      state = kernels::resolveContact(state, contact, m_bodyOffsets[std::size_t(i)], params.dt);
       status |= kernels::vertexAnomaly(state, params.maxSpeed);
       xOut[i] = glm::vec4(state.position, inverseMass);
       vOut[i] = glm::vec4(state.velocity, 0.0f);

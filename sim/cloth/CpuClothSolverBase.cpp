@@ -15,6 +15,7 @@ CpuClothSolverBase::CpuClothSolverBase(std::shared_ptr<const ClothModel> model, 
   m_state = restState(*m_model);
   if (settings.selfContact.enabled) m_selfContact.emplace(*m_model, settings.selfContact);
   m_vertexTriangles = vertexTriangleLists(*m_model);
+  m_bodyOffsets = settings.bodyContactOffsets(m_model->vertexCount());
 }
 
 void CpuClothSolverBase::applySelfContact(std::span<const glm::vec4> start, ClothState& state,

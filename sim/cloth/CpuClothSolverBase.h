@@ -93,6 +93,7 @@ class CpuClothSolverBase : public ClothSolver {
   std::vector<glm::vec4> m_featureDisplacements;   ///< scratch of resolveBodyFeatures()
   std::vector<glm::vec4> m_triangleDisplacements;  ///< scratch of applyThinFeatures()
   std::vector<std::uint32_t> m_vertexTriangles;    ///< vertexTriangleLists(model)
+  std::vector<float> m_bodyOffsets;                ///< m per vertex, ClothSettings::bodyContactOffsets
   std::optional<SelfContact> m_selfContact;        ///< with settings().selfContact.enabled
 };
 

@@ -146,7 +146,7 @@ class CpuProjectiveClothSolver final : public CpuClothSolverBase {
       if (inverseMass == 0.0f) continue;  // pinned: kinematic, keeps its velocity for damping
       VertexState state = kernels::projectiveState(glm::vec3(y[i]), glm::vec3(v[i]), glm::vec3(solved[i]), params);
       const VertexContact contact = contactAt(state.position, params);
-      state = kernels::resolveContact(state, contact, params.contactOffset, params.dt);
+      state = kernels::resolveContact(state, contact, m_bodyOffsets[std::size_t(i)], params.dt);
       status |= kernels::vertexAnomaly(state, params.maxSpeed);
       x[i] = glm::vec4(state.position, inverseMass);
       v[i] = glm::vec4(state.velocity, 0.0f);

@@ -20,6 +20,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <utility>
 #include <vector>
@@ -43,6 +44,11 @@ struct SelfContactSettings {
   /// The layer of each vertex, inner first (garments: their order in the outfit); empty:
   /// one layer. Where two layers are tangled the outer one is pushed outward.
   std::vector<std::uint32_t> layerOfVertex;
+  /// m the distance kept from the colliders grows by per layer above the innermost
+  /// (ClothSettings::bodyContactOffsets); unset: thickness + 1 mm, so that an outer layer
+  /// lying on an inner one does not press it into the body.
+  std::optional<float> layerOffset;
+  float layerOffsetOrDefault() const { return layerOffset.value_or(thickness + 0.001f); }
 };
 
 /// The untangling over a run: intersecting triangle pairs found at the start of frames.

@@ -209,14 +209,24 @@ Result<Pattern> tShirt(const GarmentSizing& s, const TShirtOptions& o) {
                                            {"hemBelowWaist", o.hemBelowWaist},
                                            {"sleeveLength", o.sleeveLength},
                                            {"sleeveEase", o.sleeveEase},
-                                           {"neckEase", o.neckEase}});
+                                           {"neckEase", o.neckEase},
+                                           {"armholeDrop", o.armholeDrop},
+                                           {"shoulderExtension", o.shoulderExtension}});
       !st)
     return st.error();
   const float chestQ = 0.25f * (s.chestGirth + o.chestEase);
   const float hemQ = std::max(chestQ, 0.25f * (s.hipGirth + o.chestEase));
   const float hemY = s.waistHeight - o.hemBelowWaist;
   if (!(hemY > 0.05f)) return Error{"t-shirt: the hem (waist height - hemBelowWaist) must be above the floor"};
-  BodiceDraft d{chestQ, hemY, hemQ, (s.neckGirth + o.neckEase) / 6.0f, 0.0f, 0.0f, 0.03f, 0.025f, "hem"};
+  BodiceDraft d{.chestQuarter = chestQ,
+                .bottomY = hemY,
+                .bottomQuarter = hemQ,
+                .neckHalfWidth = (s.neckGirth + o.neckEase) / 6.0f,
+                .neckDepth = 0.0f,
+                .armholeScoop = 0.0f,
+                .shoulderExtension = o.shoulderExtension,
+                .armholeDrop = o.armholeDrop,
+                .bottomName = "hem"};
   Pattern p;
   p.name = "t-shirt";
   d.neckDepth = (s.neckGirth + o.neckEase) / 5.0f;  // front neck depth ~ neck / 5 (Aldrich)

@@ -30,6 +30,13 @@ struct TShirtOptions {
   /// posed one then sews in 70 frames instead of 3 (measured 2026-11-27; the sweep of other
   /// values on the GPU backend: bench/RESULTS.md, "NVIDIA H200").
   float neckEase = 0.09f;
+  /// m the armhole's bottom (the underarm point) sits below the block's scye depth. An
+  /// outer layer needs a deeper armhole than the one it covers, as a jacket's sits 2-4 cm
+  /// below a shirt's (Aldrich's jacket and shirt blocks).
+  float armholeDrop = 0.025f;
+  /// m the shoulder seam runs past the shoulder point (the acromion); wider for an outer
+  /// layer, whose sleeve is then set in beyond the inner layer's.
+  float shoulderExtension = 0.03f;
 };
 
 struct SkirtOptions {

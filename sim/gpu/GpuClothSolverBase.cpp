@@ -44,6 +44,9 @@ GpuClothSolverBase::GpuClothSolverBase(std::shared_ptr<const ClothModel> model, 
   uploadSphereTrees();
   uploadBodyVertices();
   m_featureDisplacements = gl::createBuffer(std::max<std::size_t>(m.vertexCount(), 1) * sizeof(glm::vec4));
+  std::vector<float> bodyOffsets = settings.bodyContactOffsets(m.vertexCount());
+  if (bodyOffsets.empty()) bodyOffsets.push_back(0.0f);  // a buffer is never empty
+  m_bodyOffsets = gl::createBuffer(std::span<const float>(bodyOffsets));
   const std::uint32_t noTriangle[3] = {0u, 0u, 0u};
   m_thinTriangles = m.triangles.empty() ? gl::createBuffer(sizeof(noTriangle), noTriangle)
                                         : gl::createBuffer(std::span<const std::uint32_t>(m.triangles));
@@ -260,6 +263,7 @@ void GpuClothSolverBase::bindModel() const {
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HG_BINDING_HINGES, m_hinges.id());
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HG_BINDING_STEP_STATUS, m_status.id());
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HG_BINDING_ELEMENT_FORCES, m_elementForces.id());
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HG_BINDING_BODY_OFFSETS, m_bodyOffsets.id());
   glBindTextureUnit(HG_TEXTURE_UNIT_BODY_SDF, m_bodySdf.id());
   glBindBufferBase(GL_UNIFORM_BUFFER, HG_BINDING_CLOTH_COLLIDERS, m_colliders.id());
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HG_BINDING_SPHERE_TREE_NODES, m_sphereTreeNodes.id());

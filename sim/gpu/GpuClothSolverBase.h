@@ -132,6 +132,7 @@ class GpuClothSolverBase : public ClothSolver {
   /// placeholder each when there are none); resident views are bound instead when set.
   gl::Buffer m_depthViews, m_depthNormalDepth, m_depthVelocity;
   gl::Buffer m_featureDisplacements;  ///< vec4 per vertex, resolveBodyFeatures()
+  gl::Buffer m_bodyOffsets;           ///< float per vertex, ClothSettings::bodyContactOffsets
   /// The body-vertex grid of the thin-feature samples (ClothColliders::bodyVertices): cell
   /// starts and entries (HG_BINDING_BODY_VERTEX_CELLS, HG_BINDING_BODY_VERTICES).
   gl::Buffer m_bodyVertexCells, m_bodyVertices;

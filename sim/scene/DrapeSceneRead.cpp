@@ -303,6 +303,10 @@ Value<GarmentSpec> garmentValue() {
              "Added to the upper-arm girth");
   tshirt.add("neck_ease", nested(&GarmentSpec::tshirt, &TShirtOptions::neckEase), number(), "m",
              "Added to the neck girth");
+  tshirt.add("armhole_drop", nested(&GarmentSpec::tshirt, &TShirtOptions::armholeDrop), number(), "m",
+             "The underarm point below the block's scye depth (deeper for an outer layer)");
+  tshirt.add("shoulder_extension", nested(&GarmentSpec::tshirt, &TShirtOptions::shoulderExtension), number(), "m",
+             "The shoulder seam past the shoulder point (wider for an outer layer)");
   Table<GarmentSpec> skirt("An A-line skirt");
   skirt.add("waist_ease", nested(&GarmentSpec::skirt, &SkirtOptions::waistEase), number(), "m",
             "Added to the waist girth");
@@ -374,6 +378,9 @@ Table<DrapeReading> solverKeys() {
   self.add("friction", &SelfContactSettings::friction, number(between(0.0, 2.0)), "",
            "Coulomb coefficient between layers");
   self.add("iterations", &SelfContactSettings::iterations, integer(1, 100), "", "Separation passes per substep");
+  self.add("layer_offset", &SelfContactSettings::layerOffset, optional(number(between(0.0, 0.05))), "m",
+           "Added per garment layer above the innermost to the distance kept from the body (default: thickness + "
+           "1 mm), so that layers stack instead of an outer one pressing an inner one into the body");
   self.check([](SelfContactSettings& s, const json&, const std::string&) { s.enabled = true; });
 
   Table<DrapeReading> t("The simulation");

@@ -4,6 +4,7 @@
 // started through another; agreement with the CPU backend; bitwise repeatable runs (the
 // sums are integer atomics); the binding points fit the driver.
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 
 #include <gtest/gtest.h>
@@ -40,6 +41,19 @@ TEST_P(SelfContactGLTest, StackedSheetsPressedTogetherNeverCross) {
   EXPECT_EQ(with.report->droppedPairs, 0u);
   const auto without = simulate(model, contactSettings(false, GetParam(), pressing), glm::vec3(0.0f), 10);
   EXPECT_LT(lowestFree(without.last), 1.0f);
+}
+
+// Three sheets on three layers dropped side by side onto the ground rest one layer offset
+// apart (4, 8 and 12 mm), at the CPU backend's heights within 10 um.
+TEST_P(SelfContactGLTest, SheetsOnThreeLayersRestOneLayerOffsetApartAsOnTheCpu) {
+  ClothSettings settings;
+  const auto model = test::sheetsOnThreeLayers(settings, GetParam());
+  const std::vector<float> gpu = test::sheetHeights(simulate(model, settings, glm::vec3(0.0f), 20).last);
+  const std::vector<float> cpu = test::sheetHeights(simulate(model, settings, glm::vec3(0.0f), 20, Backend::Cpu).last);
+  for (int layer = 0; layer < 3; ++layer) {
+    EXPECT_NEAR(gpu[layer], 0.004f * float(layer + 1), 2e-4f) << "layer " << layer;
+    EXPECT_NEAR(gpu[layer], cpu[layer], 1e-5f) << "layer " << layer;
+  }
 }
 
 TEST_P(SelfContactGLTest, APatchAndAnEdgeShotAt20MetersPerSecondStopOnTheSheet) {
@@ -188,6 +202,7 @@ TEST_F(SelfContactCrossCheckGLTest, BindingsAndStorageBlocksFitTheDriver) {
   glGetIntegerv(GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS, &maxBlocks);
   EXPECT_GT(maxBindings, HG_BINDING_SELF_CONTACT_TANGLE_CANDIDATES);
   EXPECT_GT(maxBindings, HG_BINDING_PARTICLE_SCAN_BLOCKS);
+  EXPECT_GT(maxBindings, HG_BINDING_BODY_OFFSETS);
   for (const char* name : {"self_contact_prepare.comp", "self_contact_grid.comp", "self_contact_pairs.comp",
                            "self_contact_separate.comp", "self_contact_tangles.comp"}) {
     auto program = gpuShaders().buildCompute(name);
@@ -195,6 +210,17 @@ TEST_F(SelfContactCrossCheckGLTest, BindingsAndStorageBlocksFitTheDriver) {
     GLint blocks = 0;
     glGetProgramInterfaceiv(program->id(), GL_SHADER_STORAGE_BLOCK, GL_ACTIVE_RESOURCES, &blocks);
     EXPECT_LE(blocks, maxBlocks) << name;
+  }
+  // The contact passes read each vertex's body offset from a storage block of their own:
+  // with it they still fit 16 storage blocks, NVIDIA's GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS
+  // (Mesa llvmpipe allows more, so the driver's own limit would not catch an overflow here).
+  for (const char* name : {"cloth_contact.comp", "cloth_pd_finish.comp", "cloth_step.comp", "cloth_pd_iterate.comp"}) {
+    auto program = gpuShaders().buildCompute(name);
+    ASSERT_TRUE(program) << name << ": " << program.error().message;
+    GLint blocks = 0;
+    glGetProgramInterfaceiv(program->id(), GL_SHADER_STORAGE_BLOCK, GL_ACTIVE_RESOURCES, &blocks);
+    std::printf("[ blocks ] %s: %d storage blocks (driver limit %d)\n", name, blocks, maxBlocks);
+    EXPECT_LE(blocks, 16) << name;
   }
 }
 

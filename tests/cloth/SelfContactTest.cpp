@@ -67,6 +67,46 @@ INSTANTIATE_TEST_SUITE_P(Integrators, SelfContactTest,
                                                                                               : "projective");
                          });
 
+// ClothSettings::bodyContactOffsets: with self contact and layers, the k-th layer from the
+// inside keeps contactOffset + k layerOffset from the colliders (default layerOffset:
+// thickness + 1 mm); one layer, or self contact off, keeps contactOffset everywhere.
+void expectOffsets(const std::vector<float>& offsets, const std::vector<float>& expected) {
+  ASSERT_EQ(offsets.size(), expected.size());
+  for (std::size_t v = 0; v < offsets.size(); ++v) EXPECT_NEAR(offsets[v], expected[v], 1e-7f) << "vertex " << v;
+}
+
+TEST(SelfContactLayers, EachLayerKeepsOneLayerOffsetMoreFromTheBody) {
+  ClothSettings settings;
+  settings.contactOffset = 0.005f;
+  settings.selfContact.enabled = true;
+  settings.selfContact.layerOfVertex = {7, 0, 3, 3, 0};
+  expectOffsets(settings.bodyContactOffsets(5), {0.013f, 0.005f, 0.009f, 0.009f, 0.005f});
+  EXPECT_NEAR(settings.largestContactOffset(), 0.013f, 1e-7f);
+  EXPECT_NEAR(settings.sphereTreeSearchRadius(), 2.0f * 0.013f + 1e-3f, 1e-7f);
+  settings.selfContact.layerOffset = 0.002f;
+  expectOffsets(settings.bodyContactOffsets(5), {0.009f, 0.005f, 0.007f, 0.007f, 0.005f});
+  settings.selfContact.layerOffset = 0.06f;
+  EXPECT_FALSE(settings.validate());
+  settings.selfContact.layerOffset.reset();
+  settings.selfContact.layerOfVertex = {2, 2, 2, 2, 2};
+  expectOffsets(settings.bodyContactOffsets(5), std::vector<float>(5, 0.005f));
+  settings.selfContact.layerOfVertex = {7, 0, 3, 3, 0};
+  settings.selfContact.enabled = false;
+  expectOffsets(settings.bodyContactOffsets(5), std::vector<float>(5, 0.005f));
+}
+
+// Three sheets on three layers dropped side by side onto the ground rest at 4, 8 and
+// 12 mm: the contact offset plus one layer offset (thickness 3 mm + 1 mm) per layer.
+TEST_P(SelfContactTest, SheetsOnThreeLayersRestOneLayerOffsetApartOnTheGround) {
+  ClothSettings settings;
+  const auto model = test::sheetsOnThreeLayers(settings, GetParam());
+  const auto run = simulate(model, settings, glm::vec3(0.0f), 20);
+  const std::vector<float> heights = test::sheetHeights(run.last);
+  EXPECT_NEAR(heights[0], 0.004f, 2e-4f);
+  EXPECT_NEAR(heights[1], 0.008f, 2e-4f);
+  EXPECT_NEAR(heights[2], 0.012f, 2e-4f);
+}
+
 TEST(SelfContactUntangling, AnOuterLayerStartedThroughTheInnerOneIsPushedOutAndReported) {
   ClothSettings settings = contactSettings(true, ClothIntegrator::ProjectiveJacobi, glm::vec3(0.0f));
   const auto model = test::tangledLayers(settings);

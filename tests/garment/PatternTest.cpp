@@ -175,5 +175,39 @@ TEST(Patterns, TShirtSeamsAreWhereATailorSewsThem) {
   EXPECT_LT(lowest("front"), lowest("back") - 0.03f);
 }
 
+// An outer layer's block: armhole_drop lowers the underarm point (the armhole's end at the
+// side seam) by as much, shoulder_extension moves the shoulder point out by as much, and
+// the sleeve cap still matches the longer armhole (each cap half as long as its armhole).
+TEST(Patterns, AnOuterLayersArmholeIsDeeperAndItsShoulderWider) {
+  const auto armhole = [](const Pattern& p, const char* panel) {
+    const Panel& pn = p.panels[std::size_t(p.panelIndex(panel))];
+    return pn.edges[std::size_t(pn.edgeIndex("armhole_left"))];
+  };
+  TShirtOptions inner, outer;
+  outer.armholeDrop = inner.armholeDrop + 0.035f;
+  outer.shoulderExtension = inner.shoulderExtension + 0.02f;
+  auto a = tShirt(GarmentSizing{}, inner), b = tShirt(GarmentSizing{}, outer);
+  ASSERT_TRUE(a.ok() && b.ok());
+  for (const char* panel : {"front", "back"}) {
+    const PanelEdge ea = armhole(*a, panel), eb = armhole(*b, panel);
+    const auto lowestY = [](const PanelEdge& e) { return std::min(e.points.front().y, e.points.back().y); };
+    const auto shoulderPointX = [](const PanelEdge& e) {  // the armhole's upper end
+      return std::abs(e.points.front().y > e.points.back().y ? e.points.front().x : e.points.back().x);
+    };
+    EXPECT_NEAR(lowestY(eb), lowestY(ea) - 0.035f, 1e-5f) << panel;
+    EXPECT_NEAR(shoulderPointX(eb), shoulderPointX(ea) + 0.02f, 1e-5f) << panel;
+    EXPECT_GT(eb.length(), ea.length() + 0.02) << panel;
+  }
+  for (const Seam& seam : b->seams) {
+    if (seam.name.rfind("armhole_", 0) != 0) continue;
+    const double lengthA = b->panels[std::size_t(seam.panelA)].edges[std::size_t(seam.edgeA)].length();
+    const double lengthB = b->panels[std::size_t(seam.panelB)].edges[std::size_t(seam.edgeB)].length();
+    EXPECT_NEAR(lengthA, lengthB, 1e-4) << seam.name;
+  }
+  TShirtOptions negative;
+  negative.armholeDrop = -0.01f;
+  EXPECT_FALSE(tShirt(GarmentSizing{}, negative).ok());
+}
+
 }  // namespace
 }  // namespace hg

@@ -557,26 +557,30 @@ std::optional<PreparedDrape> preparedSelfContactScene(const std::string& name,
 
 // scenes/layered_jacket_over_tshirt.json: a loose top (layer 1) over a T-shirt. With
 // dressing.layer_gap the T-shirt is sewn first and the top then against the body grown to
-// hold it (capsules from the body to 1 cm beyond each T-shirt vertex): the sewn state has
-// 47 intersecting pairs between the garments, where sewing both at once on grown wrapping
-// surfaces left 5,948 (and 436 with capsules of radius 1 cm, whose union dips to the cloth
-// between vertices; measured 2026-11-27).
-TEST(ShippedLayeredScene, TheTopIsSewnAfterTheTShirtAroundIt) {
-  // The sewn state itself, before any settling.
+// hold it (capsules from the body to 1 cm beyond each T-shirt vertex). The top's armhole is
+// 3.5 cm deeper than the T-shirt's (armhole_drop 0.06), as a jacket's is. With the
+// T-shirt's depth the top's armhole seam closed through the T-shirt in the armpit: the sewn
+// state had 47 pairs between the garments and 742 within the top, and the drape ended with
+// 162 between them (with a 4 cm drop 226; with 5, 6 or 8 cm 0; measured 2026-11-28). Now
+// the sewn state has none between them and 46 within the top (282 within the T-shirt, its
+// sleeve caps, sewn alone as before), which the drape untangles by frame 14
+// (`hagoromo drape scenes/layered_jacket_over_tshirt.json --measure-intersections-every
+// 10`: 0 pairs at every 10th frame, every gate passes).
+TEST(ShippedLayeredScene, TheTopIsSewnAroundTheTShirtWithoutCrossingIt) {
   auto prepared = preparedSelfContactScene("layered_jacket_over_tshirt.json",
                                            [](DrapeScene& scene) { scene.dressing.settleFrames = 0; });
   ASSERT_TRUE(prepared && prepared->dressing());
   const DressedAvatar& dressed = *prepared->dressing();
-  const std::vector<std::uint32_t>& triangles = prepared->model()->triangles;
-  const ClothState state = prepared->solver().readState();
-  const IntersectionCensus census =
-      countIntersectionsByGroup(state.positions, triangles, groupOfEachTriangle(triangles, dressed.garmentOfVertex), 2);
-  std::printf("[ layered ] sewn in %d frames; pairs within the T-shirt %zu, within the top %zu, between %zu\n",
-              dressed.sewingFrames, census.between(0, 0), census.between(1, 1), census.between(0, 1));
   EXPECT_EQ(dressed.sewingPasses, 2);
   EXPECT_LE(dressed.sewingFrames, 40);
-  EXPECT_LT(census.between(1, 1), 1000u);
-  EXPECT_LT(census.between(0, 1), 100u);
+  const std::vector<std::uint32_t>& triangles = prepared->model()->triangles;
+  const IntersectionCensus census = countIntersectionsByGroup(
+      prepared->solver().readState().positions, triangles, groupOfEachTriangle(triangles, dressed.garmentOfVertex), 2);
+  std::printf("[ layered ] sewn in %d frames; pairs within the T-shirt %zu, within the top %zu, between %zu\n",
+              dressed.sewingFrames, census.between(0, 0), census.between(1, 1), census.between(0, 1));
+  EXPECT_EQ(census.between(0, 1), 0u);
+  EXPECT_LT(census.between(1, 1), 100u);
+  EXPECT_LT(census.between(0, 0), 400u);
 }
 
 /// Kinetic energy of the free vertices (J).
@@ -717,9 +721,9 @@ TEST(ShippedHandScene, ASoftSheetBetweenTheFingersStaysStable) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Shipped, OutfitSceneHash,
-                         ::testing::Values(PinnedOutfit{"outfit_on_mannequin.json", "ba6229cb6e4bf0d2"},
-                                           PinnedOutfit{"outfit_posed_from_bvh.json", "0be8761a9fa7c426"},
-                                           PinnedOutfit{"outfit_arms_down.json", "04ad01ad076c906d"}),
+                         ::testing::Values(PinnedOutfit{"outfit_on_mannequin.json", "2bf0fed2c32aaf06"},
+                                           PinnedOutfit{"outfit_posed_from_bvh.json", "90a4df5dbd4c2a70"},
+                                           PinnedOutfit{"outfit_arms_down.json", "6fbb62ffd2882387"}),
                          [](const ::testing::TestParamInfo<PinnedOutfit>& param) {
                            std::string name = param.param.scene;
                            return name.substr(0, name.find('.'));

@@ -178,6 +178,33 @@ inline std::shared_ptr<const ClothModel> uprightSheet() {
   return std::make_shared<const ClothModel>(std::move(model).value());
 }
 
+/// Three free 0.1 m sheets (5 x 5 vertices) side by side, 2 cm above the ground, on the
+/// layers 0, 4 and 9 (ranks 0, 1 and 2): they touch no other cloth, so each rests at the
+/// distance its layer keeps from the ground (ClothSettings::bodyContactOffsets). The
+/// projective integrator (10 substeps) or the explicit one, gravity, damping 2 1/s, a 4 mm
+/// contact offset; the layers are set in `settings`.
+inline std::shared_ptr<const ClothModel> sheetsOnThreeLayers(ClothSettings& settings, ClothIntegrator integrator) {
+  TriangleMesh mesh;
+  for (float x : {-0.3f, 0.0f, 0.3f}) appendMesh(mesh, squareSheetMesh(5, 0.1f, {x, 0.02f, 0.0f}));
+  auto model = buildClothModel(mesh, ClothMaterial{}, {});
+  EXPECT_TRUE(model) << model.error().message;
+  settings = contactSettings(true, integrator, {0.0f, -9.81f, 0.0f});
+  settings.colliders.grounds = {GroundCollider{}};
+  settings.velocityDamping = 2.0f;
+  settings.contactOffset = 0.004f;
+  settings.selfContact.layerOfVertex.clear();
+  for (std::uint32_t layer : {0u, 4u, 9u})
+    settings.selfContact.layerOfVertex.insert(settings.selfContact.layerOfVertex.end(), 25, layer);
+  return std::make_shared<const ClothModel>(std::move(model).value());
+}
+
+/// The mean height (m) of each sheet of sheetsOnThreeLayers.
+inline std::vector<float> sheetHeights(const ClothState& state) {
+  std::vector<float> heights(3, 0.0f);
+  for (std::size_t v = 0; v < state.positions.size(); ++v) heights[v / 25] += state.positions[v].y / 25.0f;
+  return heights;
+}
+
 /// The settings of the fold: the projective integrator (10 substeps, 30 iterations), the
 /// ground at y = 0, gravity, damping 0.3 1/s.
 inline ClothSettings foldSettings(bool selfContact) {

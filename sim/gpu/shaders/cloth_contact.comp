@@ -16,6 +16,7 @@ layout(std430, binding = HG_BINDING_CLOTH_PARAMS) readonly buffer ParamsBlock { 
 layout(std430, binding = HG_BINDING_POSITIONS_OUT) buffer Positions { vec4 positions[]; };
 layout(std430, binding = HG_BINDING_VELOCITIES_OUT) buffer Velocities { vec4 velocities[]; };
 layout(std430, binding = HG_BINDING_STEP_STATUS) buffer StepStatusBlock { uint stepStatus; };
+layout(std430, binding = HG_BINDING_BODY_OFFSETS) readonly buffer BodyOffsets { float bodyOffsets[]; };
 
 void main() {
   uint i = gl_GlobalInvocationID.x;
@@ -26,7 +27,7 @@ void main() {
   state.position = x.xyz;
   state.velocity = velocities[i].xyz;
   VertexContact contact = contactAt(state.position);
-  state = resolveContact(state, contact, params.contactOffset, params.dt);
+  state = resolveContact(state, contact, bodyOffsets[i], params.dt);
   uint anomaly = vertexAnomaly(state, params.maxSpeed);
   if (anomaly != 0u) atomicOr(stepStatus, anomaly);
   positions[i] = vec4(state.position, x.w);

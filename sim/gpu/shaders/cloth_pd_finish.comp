@@ -19,6 +19,7 @@ layout(std430, binding = HG_BINDING_PD_CURRENT) readonly buffer Solved { vec4 so
 layout(std430, binding = HG_BINDING_POSITIONS_OUT) buffer Positions { vec4 positions[]; };
 layout(std430, binding = HG_BINDING_VELOCITIES_OUT) buffer Velocities { vec4 velocities[]; };
 layout(std430, binding = HG_BINDING_STEP_STATUS) buffer StepStatusBlock { uint stepStatus; };
+layout(std430, binding = HG_BINDING_BODY_OFFSETS) readonly buffer BodyOffsets { float bodyOffsets[]; };
 
 void main() {
   uint i = gl_GlobalInvocationID.x;
@@ -28,7 +29,7 @@ void main() {
   if (inverseMass == 0.0) return;  // pinned: kinematic, keeps its velocity for damping
   VertexState state = projectiveState(yi.xyz, velocities[i].xyz, solved[i].xyz, params);
   VertexContact contact = contactAt(state.position);
-  state = resolveContact(state, contact, params.contactOffset, params.dt);
+  state = resolveContact(state, contact, bodyOffsets[i], params.dt);
   uint anomaly = vertexAnomaly(state, params.maxSpeed);
   if (anomaly != 0u) atomicOr(stepStatus, anomaly);
   positions[i] = vec4(state.position, inverseMass);
