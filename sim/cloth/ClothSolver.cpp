@@ -70,15 +70,15 @@ Status ClothSettings::validate() const {
 
 namespace {
 
-/// The rank of each vertex's layer among the layers present (0: the innermost).
-std::vector<std::uint32_t> layerRanks(const std::vector<std::uint32_t>& layerOfVertex) {
-  std::vector<std::uint32_t> layers = layerOfVertex;
-  std::sort(layers.begin(), layers.end());
-  layers.erase(std::unique(layers.begin(), layers.end()), layers.end());
-  std::vector<std::uint32_t> ranks(layerOfVertex.size());
-  for (std::size_t v = 0; v < ranks.size(); ++v)
-    ranks[v] = std::uint32_t(std::lower_bound(layers.begin(), layers.end(), layerOfVertex[v]) - layers.begin());
-  return ranks;
+/// The layers present, innermost first: a vertex's rank is its layer's place in the list.
+/// One pass without copying the vertices' layers (stepParams reaches it every step through
+/// sphereTreeSearchRadius; outfits have a few layers).
+std::vector<std::uint32_t> distinctLayers(const std::vector<std::uint32_t>& layerOfVertex) {
+  std::vector<std::uint32_t> layers;
+  for (std::uint32_t layer : layerOfVertex)
+    if (auto at = std::lower_bound(layers.begin(), layers.end(), layer); at == layers.end() || *at != layer)
+      layers.insert(at, layer);
+  return layers;
 }
 
 }  // namespace
@@ -86,17 +86,19 @@ std::vector<std::uint32_t> layerRanks(const std::vector<std::uint32_t>& layerOfV
 std::vector<float> ClothSettings::bodyContactOffsets(std::size_t vertexCount) const {
   std::vector<float> offsets(vertexCount, contactOffset);
   if (!selfContact.enabled || selfContact.layerOfVertex.size() != vertexCount) return offsets;
-  const std::vector<std::uint32_t> ranks = layerRanks(selfContact.layerOfVertex);
+  const std::vector<std::uint32_t> layers = distinctLayers(selfContact.layerOfVertex);
   const float perLayer = selfContact.layerOffsetOrDefault();
-  for (std::size_t v = 0; v < vertexCount; ++v) offsets[v] += float(ranks[v]) * perLayer;
+  for (std::size_t v = 0; v < vertexCount; ++v) {
+    const auto rank = std::lower_bound(layers.begin(), layers.end(), selfContact.layerOfVertex[v]) - layers.begin();
+    offsets[v] += float(rank) * perLayer;
+  }
   return offsets;
 }
 
 float ClothSettings::largestContactOffset() const {
   if (!selfContact.enabled || selfContact.layerOfVertex.empty()) return contactOffset;
-  const std::vector<std::uint32_t> ranks = layerRanks(selfContact.layerOfVertex);
-  const std::uint32_t top = *std::max_element(ranks.begin(), ranks.end());
-  return contactOffset + float(top) * selfContact.layerOffsetOrDefault();
+  const std::size_t layers = distinctLayers(selfContact.layerOfVertex).size();
+  return contactOffset + float(layers - 1) * selfContact.layerOffsetOrDefault();
 }
 
 kernels::ClothStepParams ClothSettings::stepParams(const ClothModel& model, int substepCount, float damping) const {
