@@ -67,18 +67,29 @@ nlohmann::json propsReport(const DrapeScene& scene, const SceneProps& props) {
 
 nlohmann::json avatarReport(const SceneBody& body) {
   const BodyMeasurements& m = body.measurements;
-  return {{"vertices", body.avatar.mesh.vertexCount()},
-          {"triangles", body.avatar.mesh.triangleCount()},
-          {"height_m", m.height},
-          {"chest_girth_m", m.chestGirth},
-          {"waist_girth_m", m.waistGirth},
-          {"hip_girth_m", m.hipGirth},
-          {"neck_girth_m", m.neckGirth},
-          {"thigh_girth_m", m.thighGirth},
-          {"shoulder_width_m", m.shoulderWidth},
-          {"arm_length_m", m.armLength},
-          {"inseam_m", m.legLength},
-          {"warnings", body.warnings}};
+  nlohmann::json report = {
+      {"vertices", body.avatar.mesh.vertexCount()},
+      {"triangles", body.avatar.mesh.triangleCount()},
+      {"height_m", m.height},
+      {"chest_girth_m", m.chestGirth},
+      {"waist_girth_m", m.waistGirth},
+      {"hip_girth_m", m.hipGirth},
+      {"neck_girth_m", m.neckGirth},
+      {"thigh_girth_m", m.thighGirth},
+      {"upper_arm_girth_m", m.upperArmGirth},
+      {"shoulder_width_m", m.shoulderWidth},
+      {"arm_length_m", m.armLength},
+      {"inseam_m", m.legLength},
+      {"skeleton_convention", m.convention.empty() ? nlohmann::json(nullptr) : nlohmann::json(m.convention)},
+      {"warnings", body.warnings}};
+  for (auto& [key, value] : report.items())
+    if (value.is_number_float() && !std::isfinite(value.get<double>())) value = nullptr;  // not measured
+  if (body.imported)
+    report["import"] = {
+        {"up", fileAxisName(body.fileFrame.up)},    {"up_from", body.fileFrame.upSource},
+        {"scale_m_per_unit", body.fileFrame.scale}, {"scale_from", body.fileFrame.scaleSource},
+        {"vertices_in_file", body.fileVertices},    {"vertices_after_weld", body.avatar.mesh.vertexCount()}};
+  return report;
 }
 
 nlohmann::json dressingReport(const DrapeScene& scene, const DressedAvatar& dressed) {
@@ -111,6 +122,8 @@ nlohmann::json exactReport(const ExactDistances& exact, const SignedDistanceGrid
       worstGridError = std::max(worstGridError, std::abs(grid->distance(exact.points[i]) - d));
   }
   nlohmann::json report = {{"vertices_inside_body", exactInside},
+                           {"inside_test", exact.closedBody ? "ray parity (closed body, CGAL Side_of_triangle_mesh)"
+                                                            : "generalised winding number >= 1/2 (open body)"},
                            {"deepest_penetration_m", std::max(0.0f, -smallest)},
                            {"smallest_distance_m", smallest}};
   if (grid) report["worst_collider_error_near_body_m"] = worstGridError;
@@ -319,7 +332,7 @@ ExactDistances exactDistances(const ClothState& state, const TriangleMesh& body)
   ExactDistances exact;
   exact.points.resize(state.positions.size());
   for (std::size_t i = 0; i < exact.points.size(); ++i) exact.points[i] = glm::vec3(state.positions[i]);
-  exact.distances = exactSignedDistances(body, exact.points);
+  exact.distances = exactSignedDistances(body, exact.points, &exact.closedBody);
   return exact;
 }
 

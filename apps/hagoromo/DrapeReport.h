@@ -38,6 +38,7 @@ struct DrapeOutcome {
 struct ExactDistances {
   std::vector<glm::vec3> points;                                ///< the cloth's vertices
   Result<std::vector<float>> distances = std::vector<float>{};  ///< per point, or the reference's error
+  bool closedBody = true;  ///< signed by ray parity (closed body), else by the winding number (open)
 };
 ExactDistances exactDistances(const ClothState& state, const TriangleMesh& body);
 

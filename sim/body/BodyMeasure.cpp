@@ -12,6 +12,7 @@
 #include <glm/geometric.hpp>
 
 #include "sim/body/Mannequin.h"
+#include "sim/body/SkeletonConvention.h"
 #include "sim/core/Numbers.h"
 
 namespace hg {
@@ -126,6 +127,10 @@ int enclosingLoop(const Slice& slice, glm::vec2 q) {
   return best;
 }
 
+/// Convex-hull perimeter of the mesh's section by the plane through `at` perpendicular to
+/// `axis`, around `at`: the mesh turned so that `axis` is +y, then sliced horizontally.
+float meshGirthAcross(const TriangleMesh& mesh, glm::vec3 at, glm::vec3 axis);
+
 /// Convex-hull perimeter of the horizontal mesh section at height y around (x, z) = q.
 float meshGirth(const TriangleMesh& mesh, float y, glm::vec2 q) {
   if (!std::isfinite(y) || !std::isfinite(q.x) || !std::isfinite(q.y)) return kNaN;
@@ -137,6 +142,22 @@ float meshGirth(const TriangleMesh& mesh, float y, glm::vec2 q) {
     if (int(slice.loop[s]) == loop) points.insert(points.end(), {slice.segments[s][0], slice.segments[s][1]});
   return convexHullPerimeter(std::move(points));
 }
+float meshGirthAcross(const TriangleMesh& mesh, glm::vec3 at, glm::vec3 axis) {
+  const float length = glm::length(axis);
+  if (!(length > 0.0f) || !std::isfinite(at.x + at.y + at.z)) return kNaN;
+  const glm::vec3 y = axis / length;
+  const glm::vec3 helper = std::abs(y.x) < 0.9f ? glm::vec3(1.0f, 0.0f, 0.0f) : glm::vec3(0.0f, 0.0f, 1.0f);
+  const glm::vec3 x = glm::normalize(glm::cross(y, helper)), z = glm::cross(x, y);
+  TriangleMesh turned;
+  turned.indices = mesh.indices;
+  turned.positions.reserve(mesh.positions.size());
+  for (const glm::vec3& p : mesh.positions) {
+    const glm::vec3 d = p - at;
+    turned.positions.emplace_back(glm::dot(d, x), glm::dot(d, y), glm::dot(d, z));
+  }
+  return meshGirth(turned, 0.0f, {0.0f, 0.0f});
+}
+
 }  // namespace
 
 glm::vec3 BodyMeasurements::joint(std::string_view name) const {
@@ -150,6 +171,12 @@ BodyMeasurements measureBody(const SkinnedMesh& body) {
   const std::vector<glm::mat4> global = globalMatrices(body.skeleton, restPose(body.skeleton));
   for (std::size_t j = 0; j < global.size(); ++j)
     m.jointPositions[body.skeleton.joints[j].name] = glm::vec3(global[j][3]);
+  if (auto convention = detectSkeletonConvention(body.skeleton, "body"); convention) {
+    m.convention = skeletonConventionName(convention->convention);
+    for (std::size_t c = 0; c < kCanonicalJointCount; ++c)
+      m.jointPositions.try_emplace(std::string(canonicalJointNames()[c]),
+                                   glm::vec3(global[std::size_t(convention->joint[c])][3]));
+  }
 
   float floor = std::numeric_limits<float>::max(), top = -std::numeric_limits<float>::max();
   for (const glm::vec3& q : mesh.positions) {
@@ -190,6 +217,8 @@ BodyMeasurements measureBody(const SkinnedMesh& body) {
   const float thighY = floor + m.thighHeight;
   m.thighGirth = meshGirth(mesh, thighY, thighAxisAt(hipL, kneeL, thighY));
 
+  const glm::vec3 shoulderL = m.joint("upper_arm_l"), elbowL = m.joint("forearm_l");
+  m.upperArmGirth = meshGirthAcross(mesh, shoulderL + (elbowL - shoulderL) / 3.0f, elbowL - shoulderL);
   m.shoulderWidth = glm::length(m.joint("upper_arm_l") - m.joint("upper_arm_r"));
   m.armLength = glm::length(m.joint("forearm_l") - m.joint("upper_arm_l")) +
                 glm::length(m.joint("hand_l") - m.joint("forearm_l"));

@@ -69,12 +69,15 @@ Result<SkinnedMesh> buildMannequin(const MannequinParams& params);
 /// legs apart, arms away from the torso below the armpits), in its rest pose. Lengths in
 /// metres. A field whose joints are missing is NaN.
 struct BodyMeasurements {
-  float height = 0.0f;         ///< top of head minus the lowest point (the floor), m
-  float chestGirth = 0.0f;     ///< m, convex-hull perimeter of the torso slice at chestHeight
-  float waistGirth = 0.0f;     ///< m, same at waistHeight
-  float hipGirth = 0.0f;       ///< m, same at hipHeight
-  float neckGirth = 0.0f;      ///< m, same around the neck at neckHeight
-  float thighGirth = 0.0f;     ///< m, same around the left thigh at thighHeight
+  float height = 0.0f;      ///< top of head minus the lowest point (the floor), m
+  float chestGirth = 0.0f;  ///< m, convex-hull perimeter of the torso slice at chestHeight
+  float waistGirth = 0.0f;  ///< m, same at waistHeight
+  float hipGirth = 0.0f;    ///< m, same at hipHeight
+  float neckGirth = 0.0f;   ///< m, same around the neck at neckHeight
+  float thighGirth = 0.0f;  ///< m, same around the left thigh at thighHeight
+  /// m, around the left upper arm in the plane perpendicular to it a third of the way from
+  /// the shoulder to the elbow joint (where the mannequin's arm has upperArmGirth)
+  float upperArmGirth = 0.0f;
   float chestHeight = 0.0f;    ///< m above the floor: the chest joint
   float waistHeight = 0.0f;    ///< m above the floor: the spine joint
   float hipHeight = 0.0f;      ///< m above the floor: the pelvis joint
@@ -84,15 +87,22 @@ struct BodyMeasurements {
   float shoulderWidth = 0.0f;  ///< m, distance between the upper_arm_l and upper_arm_r joints
   float armLength = 0.0f;      ///< m, left shoulder to wrist along the bones (upper_arm_l -> forearm_l -> hand_l)
   float legLength = 0.0f;      ///< m, inseam = crotchHeight
-  /// Global rest position (m, model space) of every joint, by name.
+  /// Global rest position (m, model space) of every joint, by name, and of the canonical
+  /// joints (the mannequin's names) under those names too when the skeleton follows a known
+  /// naming convention (sim/body/SkeletonConvention.h).
   std::map<std::string, glm::vec3, std::less<>> jointPositions;
+  /// The skeleton's naming convention ("mannequin", "mixamo", ...), or empty: none is
+  /// known, and only the height is measured (the rest is NaN).
+  std::string convention;
   /// The rest position of joint `name`, or NaN if there is no such joint.
   glm::vec3 joint(std::string_view name) const;
 };
 
-/// Measures `body` (its mesh positions, skeleton rest pose). Girths are the perimeter of the
-/// convex hull of the horizontal cross-section of the one surface loop that encloses the
-/// relevant joint (the torso loop for chest, waist and hip; so the arms are excluded).
+/// Measures `body` (its mesh positions, skeleton rest pose, +Y up, feet at the lowest
+/// vertex), its landmarks found through its skeleton's naming convention. Girths are the
+/// perimeter of the convex hull of the horizontal cross-section of the one surface loop that
+/// encloses the relevant joint (the torso loop for chest, waist and hip; so the arms are
+/// excluded); the upper arm's section is perpendicular to the bone.
 BodyMeasurements measureBody(const SkinnedMesh& body);
 
 }  // namespace hg

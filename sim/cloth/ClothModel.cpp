@@ -269,7 +269,7 @@ Result<TriangleMesh> makeSquareSheet(const SquareClothSpec& spec) {
   return mesh;
 }
 
-Result<TriangleMesh> importClothMesh(const std::filesystem::path& path) {
+Result<TriangleMesh> importClothMesh(const std::filesystem::path& path, const ImportFrame& frame) {
   Assimp::Importer importer;
   const aiScene* scene = readWithAssimp(
       importer, path, aiProcess_Triangulate | aiProcess_JoinIdenticalVertices | aiProcess_PreTransformVertices);
@@ -301,6 +301,7 @@ Result<TriangleMesh> importClothMesh(const std::filesystem::path& path) {
     }
   }
   if (mesh.indices.empty()) return Error{path.string() + ": no triangles"};
+  transformMesh(mesh, importTransform(resolveFileFrame(*scene, path, frame), frame));
   computeVertexNormals(mesh);
   return mesh;
 }

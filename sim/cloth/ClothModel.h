@@ -22,6 +22,7 @@
 
 #include "sim/core/Result.h"
 #include "sim/core/TriangleMesh.h"
+#include "sim/io/ImportFrame.h"
 #include "sim/kernels/Kernels.h"
 
 namespace hg {
@@ -101,7 +102,8 @@ Result<TriangleMesh> makeSquareSheet(const SquareClothSpec& spec);
 
 /// Reads a garment mesh (OBJ and any format assimp reads) with UVs; vertices that share
 /// a position are welded so UV seams do not cut the cloth. Error names the file.
-Result<TriangleMesh> importClothMesh(const std::filesystem::path& path);
+Result<TriangleMesh> importClothMesh(const std::filesystem::path& path,
+                                     const ImportFrame& frame = ImportFrame::asStored());
 
 /// An extra spring between two vertices that need not share a mesh edge, e.g. a seam
 /// spring pulling two panel edges together while a garment is sewn (rest length 0).

@@ -16,6 +16,8 @@
 #include <CGAL/Surface_mesh.h>
 #include <CGAL/boost/graph/helpers.h>
 
+#include "sim/geometry/WindingNumber.h"
+
 namespace hg {
 namespace {
 
@@ -32,7 +34,7 @@ constexpr std::int64_t kMaxGridPoints = 64ll << 20;
 /// avatar comes as a triangle soup (assimp's OBJ and STL readers give every triangle
 /// its own corners) or split at UV and normal seams, and is closed only once welded.
 /// Triangles that the merge collapses are left out.
-Result<SurfaceMesh> toSurfaceMesh(const TriangleMesh& mesh) {
+Result<SurfaceMesh> toSurfaceMesh(const TriangleMesh& mesh, bool requireClosed = true) {
   for (std::size_t i = 0; i < mesh.vertexCount(); ++i) {
     const glm::vec3 p = mesh.positions[i];
     if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z))
@@ -53,7 +55,7 @@ Result<SurfaceMesh> toSurfaceMesh(const TriangleMesh& mesh) {
       return Error{"body mesh: triangle " + std::to_string(t) +
                    " makes the surface non-manifold (or is degenerate / repeated)"};
   }
-  if (!CGAL::is_closed(out))
+  if (requireClosed && !CGAL::is_closed(out))
     return Error{"body mesh is not closed (it has border edges): inside and outside are undefined"};
   return out;
 }
@@ -210,15 +212,30 @@ float SignedDistanceGrid::distance(glm::vec3 p) const {
   return glm::mix(glm::mix(x00, x10, f.y), glm::mix(x01, x11, f.y), f.z);
 }
 
-Result<std::vector<float>> exactSignedDistances(const TriangleMesh& closedMesh, const std::vector<glm::vec3>& points) {
-  Result<SurfaceMesh> surface = toSurfaceMesh(closedMesh);
+Result<std::vector<float>> exactSignedDistances(const TriangleMesh& mesh, const std::vector<glm::vec3>& points,
+                                                bool* closed) {
+  Result<SurfaceMesh> surface = toSurfaceMesh(mesh, /*requireClosed=*/false);
   if (!surface) return surface.error();
+  const bool isClosed = CGAL::is_closed(*surface);
+  if (closed) *closed = isClosed;
   Tree tree(faces(*surface).first, faces(*surface).second, *surface);
   tree.build();
   tree.accelerate_distance_queries();
-  const InsideTest inside(tree);
   std::vector<float> distances(points.size());
   const auto count = std::int64_t(points.size());
+  if (!isClosed) {
+    // Open (a scan with holes): the sign from the generalised winding number, w >= 1/2 inside.
+    const TriangleMesh welded = weldedByPosition(mesh);
+    const std::vector<double> winding = windingNumbers(welded, points);
+#pragma omp parallel for schedule(dynamic, 256)
+    for (std::int64_t i = 0; i < count; ++i) {
+      const glm::vec3 p = points[std::size_t(i)];
+      const double d = std::sqrt(CGAL::to_double(tree.squared_distance(Point(p.x, p.y, p.z))));
+      distances[std::size_t(i)] = float(winding[std::size_t(i)] >= 0.5 ? -d : d);
+    }
+    return distances;
+  }
+  const InsideTest inside(tree);
 #pragma omp parallel for schedule(dynamic, 256)
   for (std::int64_t i = 0; i < count; ++i) {
     const glm::vec3 p = points[std::size_t(i)];

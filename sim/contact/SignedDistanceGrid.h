@@ -57,10 +57,13 @@ struct Capsule {
 /// lie within the grid (a point off the grid reads +band).
 void addCapsules(SignedDistanceGrid& grid, std::span<const Capsule> capsules, float reach);
 
-/// Exact signed distances (m, negative inside) of `points` to a closed mesh: CGAL
-/// AABB-tree closest point and Side_of_triangle_mesh, no grid. The exact reference that
-/// checks the grid collider's result (penetration statistics of a drape).
-Result<std::vector<float>> exactSignedDistances(const TriangleMesh& closedMesh, const std::vector<glm::vec3>& points);
+/// Exact signed distances (m, negative inside) of `points` to a body mesh: CGAL AABB-tree
+/// closest point and, for a closed mesh, Side_of_triangle_mesh; an open mesh (a scan with
+/// holes) is signed by its generalised winding number instead (inside where w >= 1/2,
+/// sim/geometry/WindingNumber.h). No grid. The exact reference that checks the collider's
+/// result (penetration statistics of a drape). `closed`, when given, says which test signed.
+Result<std::vector<float>> exactSignedDistances(const TriangleMesh& mesh, const std::vector<glm::vec3>& points,
+                                                bool* closed = nullptr);
 
 /// Samples the signed distance of a closed, consistently oriented triangle mesh.
 /// Errors (named in the message): an empty or non-finite mesh, bad options, a grid

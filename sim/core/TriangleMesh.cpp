@@ -29,16 +29,21 @@ void appendMesh(TriangleMesh& mesh, const TriangleMesh& part) {
     mesh.uvs.clear();
 }
 
-TriangleMesh weldedByPosition(const TriangleMesh& mesh) {
-  TriangleMesh welded;
+std::vector<std::uint32_t> positionWeldMap(const TriangleMesh& mesh) {
   std::map<std::tuple<float, float, float>, std::uint32_t> unique;
   std::vector<std::uint32_t> remap(mesh.positions.size());
   for (std::size_t i = 0; i < mesh.positions.size(); ++i) {
     const glm::vec3& p = mesh.positions[i];
-    const auto [it, inserted] = unique.try_emplace({p.x, p.y, p.z}, std::uint32_t(welded.positions.size()));
-    if (inserted) welded.positions.push_back(p);
-    remap[i] = it->second;
+    remap[i] = unique.try_emplace({p.x, p.y, p.z}, std::uint32_t(unique.size())).first->second;
   }
+  return remap;
+}
+
+TriangleMesh weldedByPosition(const TriangleMesh& mesh) {
+  TriangleMesh welded;
+  const std::vector<std::uint32_t> remap = positionWeldMap(mesh);
+  for (std::size_t i = 0; i < mesh.positions.size(); ++i)
+    if (remap[i] == welded.positions.size()) welded.positions.push_back(mesh.positions[i]);
   for (std::size_t t = 0; t + 2 < mesh.indices.size(); t += 3) {
     const std::uint32_t a = remap[mesh.indices[t]], b = remap[mesh.indices[t + 1]], c = remap[mesh.indices[t + 2]];
     if (a == b || b == c || a == c) continue;  // collapsed by the merge

@@ -27,6 +27,9 @@ void appendMesh(TriangleMesh& mesh, const TriangleMesh& part);
 /// seams, and is closed only once welded. Positions and indices only. The indices must be
 /// in range (check before).
 TriangleMesh weldedByPosition(const TriangleMesh& mesh);
+/// The merge weldedByPosition does: per vertex its welded vertex (numbered in order of first
+/// occurrence; the count is the largest entry + 1).
+std::vector<std::uint32_t> positionWeldMap(const TriangleMesh& mesh);
 /// Area-weighted vertex normals from the triangles (normalized; zero-area stays 0).
 void computeVertexNormals(TriangleMesh& mesh);
 

@@ -9,6 +9,7 @@
 #include <tuple>
 
 #include "sim/core/AddressOrderedArena.h"
+#include "sim/geometry/WindingNumber.h"
 
 // Before any CGAL header: CGAL's containers (the triangulations' vertices and faces) take
 // their memory from the address-ordered arena, so handles compare in creation order and
@@ -113,7 +114,8 @@ struct ClosedMeshQuery::Impl {
   struct Component {
     SurfaceMesh mesh;
     std::unique_ptr<Tree> tree;
-    std::unique_ptr<SideOf> side;
+    std::unique_ptr<SideOf> side;  ///< closed components
+    TriangleMesh open;             ///< open components: their triangles, for the winding number
   };
   std::vector<std::unique_ptr<Component>> components;
 };
@@ -172,12 +174,20 @@ Result<ClosedMeshQuery> ClosedMeshQuery::create(const TriangleMesh& mesh) {
   }
   for (std::size_t i = 0; i < impl->components.size(); ++i) {
     Impl::Component& c = *impl->components[i];
-    if (!CGAL::is_closed(c.mesh))
-      return Error{"body mesh component " + std::to_string(i) + " (" + std::to_string(c.mesh.number_of_faces()) +
-                   " triangles) is not closed: it has border edges, so inside/outside is undefined"};
     c.tree = std::make_unique<Tree>(c.mesh.faces().begin(), c.mesh.faces().end(), c.mesh);
     c.tree->accelerate_distance_queries();
-    c.side = std::make_unique<SideOf>(*c.tree);
+    if (CGAL::is_closed(c.mesh)) {
+      c.side = std::make_unique<SideOf>(*c.tree);
+      continue;
+    }
+    // Open (a scan with holes): inside where the generalised winding number is >= 1/2.
+    for (const auto v : c.mesh.vertices()) {
+      const Point3& p = c.mesh.point(v);
+      c.open.positions.emplace_back(float(p.x()), float(p.y()), float(p.z()));
+    }
+    for (const auto f : c.mesh.faces())
+      for (const auto v : CGAL::vertices_around_face(c.mesh.halfedge(f), c.mesh))
+        c.open.indices.push_back(std::uint32_t(v.idx()));
   }
   return ClosedMeshQuery(std::move(impl));
 }
@@ -185,7 +195,7 @@ Result<ClosedMeshQuery> ClosedMeshQuery::create(const TriangleMesh& mesh) {
 bool ClosedMeshQuery::inside(glm::vec3 p) const {
   const Point3 q(p.x, p.y, p.z);
   for (const auto& c : m_impl->components)
-    if ((*c->side)(q) != CGAL::ON_UNBOUNDED_SIDE) return true;
+    if (c->side ? (*c->side)(q) != CGAL::ON_UNBOUNDED_SIDE : windingNumber(c->open, p) >= 0.5) return true;
   return false;
 }
 
@@ -205,5 +215,11 @@ glm::vec3 ClosedMeshQuery::closestPoint(glm::vec3 p) const {
 }
 
 std::size_t ClosedMeshQuery::componentCount() const { return m_impl->components.size(); }
+
+std::size_t ClosedMeshQuery::openComponentCount() const {
+  std::size_t open = 0;
+  for (const auto& c : m_impl->components) open += c->side ? 0 : 1;
+  return open;
+}
 
 }  // namespace hg::cgal

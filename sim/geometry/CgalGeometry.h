@@ -34,9 +34,12 @@ Result<PlanarMesh> meshPolygon(std::span<const glm::dvec2> boundary, double maxE
                                int lloydIterations);
 
 /// Exact inside/outside (CGAL Side_of_triangle_mesh, ray parity over an AABB tree) and
-/// distance queries on a closed triangle mesh. Vertices with identical positions are
-/// merged first; each connected component must be closed and is tested on its own, so a
-/// body made of overlapping closed parts (torso, limbs) is the union of their insides.
+/// distance queries on a body's triangle mesh. Vertices with identical positions are
+/// merged first; each connected component is tested on its own, so a body made of
+/// overlapping closed parts (torso, limbs) is the union of their insides. A component with
+/// border edges (a scan with holes, a body without soles) has no exact inside: it is
+/// tested by the generalised winding number, inside where w >= 1/2
+/// (sim/geometry/WindingNumber.h; O(its triangles) per query).
 class ClosedMeshQuery {
  public:
   static Result<ClosedMeshQuery> create(const TriangleMesh& mesh);
@@ -49,6 +52,8 @@ class ClosedMeshQuery {
   /// The nearest point on the surface (m).
   glm::vec3 closestPoint(glm::vec3 p) const;
   std::size_t componentCount() const;
+  /// Components tested by the winding number (open ones).
+  std::size_t openComponentCount() const;
 
  private:
   struct Impl;

@@ -1,5 +1,9 @@
 #include "sim/io/AssimpRead.h"
 
+#include <algorithm>
+#include <cctype>
+#include <cstdint>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 
@@ -34,6 +38,73 @@ const aiScene* readWithAssimp(Assimp::Importer& importer, const std::filesystem:
   // indices that the mesh merging of aiProcess_PreTransformVertices dereferenced (a crash;
   // tests/fuzz/corpus/MeshImport/off_face_without_indices). It only reads the scene.
   return importer.ReadFile(path.string(), postProcessFlags | aiProcess_ValidateDataStructure);
+}
+
+namespace {
+
+/// A number from the scene's metadata (any numeric type), or none.
+std::optional<double> metadataNumber(const aiScene& scene, const char* key) {
+  const aiMetadata* meta = scene.mMetaData;
+  if (meta == nullptr) return std::nullopt;
+  for (unsigned i = 0; i < meta->mNumProperties; ++i) {
+    if (std::strcmp(meta->mKeys[i].C_Str(), key) != 0) continue;
+    const aiMetadataEntry& e = meta->mValues[i];
+    switch (e.mType) {
+      case AI_INT32:
+        return double(*static_cast<const std::int32_t*>(e.mData));
+      case AI_UINT64:
+        return double(*static_cast<const std::uint64_t*>(e.mData));
+      case AI_FLOAT:
+        return double(*static_cast<const float*>(e.mData));
+      case AI_DOUBLE:
+        return *static_cast<const double*>(e.mData);
+      default:
+        return std::nullopt;
+    }
+  }
+  return std::nullopt;
+}
+
+std::string lowerExtension(const std::filesystem::path& path) {
+  std::string ext = path.extension().string();
+  for (char& c : ext) c = char(std::tolower(static_cast<unsigned char>(c)));
+  return ext;
+}
+
+}  // namespace
+
+FileFrame resolveFileFrame(const aiScene& scene, const std::filesystem::path& path, const ImportFrame& frame) {
+  FileFrame report;
+  const std::string ext = lowerExtension(path);
+  const bool fbx = ext == ".fbx", gltf = ext == ".gltf" || ext == ".glb", collada = ext == ".dae";
+  if (frame.up) {
+    report.up = *frame.up;
+    report.upSource = "scene";
+  } else if (const auto axis = metadataNumber(scene, "UpAxis"); fbx && axis && *axis >= 0.0 && *axis <= 2.0) {
+    const bool negative = metadataNumber(scene, "UpAxisSign").value_or(1.0) < 0.0;
+    const FileAxis byIndex[3][2] = {
+        {FileAxis::PosX, FileAxis::NegX}, {FileAxis::PosY, FileAxis::NegY}, {FileAxis::PosZ, FileAxis::NegZ}};
+    report.up = byIndex[int(*axis)][negative ? 1 : 0];
+    report.upSource = "file (FBX UpAxis)";
+  } else {
+    report.up = FileAxis::PosY;
+    report.upSource = gltf      ? "glTF specification"
+                      : collada ? "file (COLLADA up_axis, applied by assimp)"
+                                : "default (+y)";
+  }
+  if (frame.scale) {
+    report.scale = *frame.scale;
+    report.scaleSource = "scene";
+  } else if (const auto unit = metadataNumber(scene, "UnitScaleFactor"); fbx && unit && *unit > 0.0) {
+    report.scale = float(*unit * 0.01);  // FBX: centimetres per file unit
+    report.scaleSource = "file (FBX UnitScaleFactor)";
+  } else {
+    report.scale = 1.0f;
+    report.scaleSource = gltf      ? "glTF specification (metres)"
+                         : collada ? "file (COLLADA unit, applied by assimp)"
+                                   : "default (1)";
+  }
+  return report;
 }
 
 }  // namespace hg

@@ -13,7 +13,7 @@
 
 namespace hg {
 
-Result<TriangleMesh> importWeldedMesh(const std::filesystem::path& path) {
+Result<TriangleMesh> importWeldedMesh(const std::filesystem::path& path, const ImportFrame& frame) {
   Assimp::Importer importer;
   const aiScene* scene = readWithAssimp(importer, path, aiProcess_Triangulate | aiProcess_PreTransformVertices);
   if (scene == nullptr) return Error{path.string() + ": cannot read mesh (" + importer.GetErrorString() + ")"};
@@ -37,6 +37,7 @@ Result<TriangleMesh> importWeldedMesh(const std::filesystem::path& path) {
     }
   }
   if (mesh.indices.empty()) return Error{path.string() + ": no triangles"};
+  transformMesh(mesh, importTransform(resolveFileFrame(*scene, path, frame), frame));
   computeVertexNormals(mesh);
   return mesh;
 }

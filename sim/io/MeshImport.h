@@ -7,11 +7,14 @@
 
 #include "sim/core/Result.h"
 #include "sim/core/TriangleMesh.h"
+#include "sim/io/AssimpRead.h"
 
 namespace hg {
 
 /// The triangles of the file at `path`, welded; area-weighted vertex normals. Errors name
 /// the file: unreadable (assimp's reason), a non-finite vertex, no triangles.
-Result<TriangleMesh> importWeldedMesh(const std::filesystem::path& path);
+/// `frame` puts it into the world (up axis, units; sim/io/AssimpRead.h).
+Result<TriangleMesh> importWeldedMesh(const std::filesystem::path& path,
+                                      const ImportFrame& frame = ImportFrame::asStored());
 
 }  // namespace hg

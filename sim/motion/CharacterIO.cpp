@@ -6,6 +6,7 @@
 #include <assimp/Importer.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstring>
 #include <map>
@@ -15,6 +16,9 @@
 #include <span>
 #include <unordered_map>
 
+#include <glm/gtc/constants.hpp>
+#include <glm/gtc/matrix_transform.hpp>
+#include <glm/gtc/quaternion.hpp>
 #include <nlohmann/json.hpp>
 
 #include "sim/core/AtomicFile.h"
@@ -158,20 +162,115 @@ int nearestJoint(const aiNode* node, const SceneNodes& nodes, const std::vector<
   return 0;
 }
 
+// ---------------------------------------------------------------------------------------
+// Bind pose
+//
+// A skinned vertex is sum_j w_j * G_j * offset_j * v (assimp's aiBone::mOffsetMatrix maps
+// the mesh's space to the bone's space in the bind pose; glTF's inverse bind matrices
+// likewise), whatever the transform of the mesh's own node: glTF 2.0 section 3.7.3.3
+// ("only the joint transforms are applied to the skinned mesh; the transform of the
+// skinned mesh node MUST be ignored"). The bind pose is where G_j = X * inverse(offset_j)
+// for one placement X of the mesh, and there the body is X * v. The files' node transforms
+// need not be that pose (a DirectX .x character stores its frames in another pose), so the
+// rest mesh and rest pose are taken from the offsets, not from the nodes: each skinned
+// mesh is placed so that a bone it shares with a mesh placed before keeps that mesh's
+// bind; the first one by its node when the nodes are in its bind pose (then nothing
+// changes), else in the skeleton's space (solveBindPose).
+
+/// A mesh with bones: where its node is and, per bone, the joint and offset matrix.
+struct BoundMesh {
+  const aiMesh* mesh;
+  glm::mat4 nodeGlobal;
+  std::vector<std::pair<int, glm::mat4>> bones;  ///< (joint, offset), in the mesh's bone order
+};
+
+/// The bind placement X of every bound mesh (see above) and the bind-pose global matrix of
+/// every joint (joints no mesh binds follow their parent by their node's local transform).
+struct BindPose {
+  std::vector<glm::mat4> meshPlacement;  ///< per BoundMesh
+  std::vector<glm::mat4> jointGlobal;    ///< per joint
+};
+
+/// Whether the nodes' rest pose is the bind pose of `mesh` placed by its own node: every
+/// bone's node at meshGlobal * inverse(offset), within 1 mm and 1e-3 in its axes.
+bool nodesAreInBindPose(const BoundMesh& mesh, const std::vector<glm::mat4>& nodeRestGlobal) {
+  for (const auto& [joint, offset] : mesh.bones) {
+    const glm::mat4 bind = mesh.nodeGlobal * glm::inverse(offset);
+    const glm::mat4& node = nodeRestGlobal[std::size_t(joint)];
+    for (int c = 0; c < 3; ++c)
+      if (glm::length(glm::vec3(bind[c]) - glm::vec3(node[c])) > 1e-3f * glm::length(glm::vec3(node[c]))) return false;
+    if (glm::length(glm::vec3(bind[3]) - glm::vec3(node[3])) > 1e-3f) return false;
+  }
+  return true;
+}
+
+BindPose solveBindPose(const std::vector<BoundMesh>& meshes, const std::vector<glm::mat4>& nodeRestGlobal,
+                       const glm::mat4& sceneRoot, const Skeleton& skeleton) {
+  std::vector<std::optional<glm::mat4>> bind(skeleton.size());
+  BindPose out;
+  out.meshPlacement.resize(meshes.size());
+  std::vector<char> placed(meshes.size(), 0);
+  for (std::size_t round = 0; round < meshes.size(); ++round) {
+    // Next: a mesh sharing a bone with the placed ones (placed to keep that bone's bind),
+    // else the first one left.
+    std::size_t pick = meshes.size();
+    std::optional<glm::mat4> placement;
+    for (std::size_t m = 0; m < meshes.size() && !placement; ++m)
+      if (!placed[m])
+        for (const auto& [joint, offset] : meshes[m].bones)
+          if (bind[std::size_t(joint)]) {
+            pick = m;
+            placement = *bind[std::size_t(joint)] * offset;
+            break;
+          }
+    if (!placement) {
+      pick = std::size_t(std::find(placed.begin(), placed.end(), 0) - placed.begin());
+      // Nodes in the bind pose: the mesh where its node puts it (COLLADA's and FBX's axis
+      // fixes live in those nodes). Nodes in another pose: the skinned mesh's own node is
+      // ignored, as glTF 2.0 (section 3.7.3.3) and DirectX skinning define it; its
+      // vertices are in the skeleton's space, under the scene root.
+      placement = nodesAreInBindPose(meshes[pick], nodeRestGlobal) ? meshes[pick].nodeGlobal : sceneRoot;
+    }
+    out.meshPlacement[pick] = *placement;
+    placed[pick] = 1;
+    for (const auto& [joint, offset] : meshes[pick].bones)
+      if (!bind[std::size_t(joint)]) bind[std::size_t(joint)] = *placement * glm::inverse(offset);
+  }
+  // Joints no mesh binds: from their nearest ancestor with a bind through the nodes'
+  // relative transforms (their node's own global for none).
+  out.jointGlobal.resize(skeleton.size());
+  for (std::size_t j = 0; j < skeleton.size(); ++j) {  // parents first
+    const int p = skeleton.joints[j].parent;
+    out.jointGlobal[j] =
+        bind[j]  ? *bind[j]
+        : p >= 0 ? out.jointGlobal[std::size_t(p)] * glm::inverse(nodeRestGlobal[std::size_t(p)]) * nodeRestGlobal[j]
+                 : nodeRestGlobal[j];
+  }
+  return out;
+}
+
+/// Sets the skeleton's rest pose and inverse binds to the bind pose.
+void setRestToBindPose(Skeleton& skeleton, const std::vector<glm::mat4>& bindGlobal) {
+  for (std::size_t j = 0; j < skeleton.size(); ++j) {
+    const int p = skeleton.joints[j].parent;
+    const glm::mat4 local = p < 0 ? bindGlobal[j] : glm::inverse(bindGlobal[std::size_t(p)]) * bindGlobal[j];
+    skeleton.joints[j].rest = decompose(toAi(local));
+    skeleton.inverseBind[j] = glm::inverse(bindGlobal[j]);
+  }
+}
+
 /// Where the meshes of one node go in the merged body: model space and the joint that
 /// binds the vertices no bone weighs.
 struct MeshPlacement {
   glm::mat4 meshToModel;
   glm::mat3 normalMatrix;
-  glm::mat4 modelToMesh;
   int nodeJoint;
 };
 
 /// Appends a triangle mesh to the body (positions in model space; normals and uvs when
-/// every mesh has them) and its bone weights to the skin. The first mesh bound to a bone
-/// sets that joint's inverse bind (`boundJoints`: the bones seen so far).
+/// every mesh has them) and its bone weights to the skin.
 void appendBodyMesh(const aiMesh& mesh, const MeshPlacement& at, bool allHaveNormals, bool allHaveUvs,
-                    std::set<std::string>& boundJoints, Character& character) {
+                    Character& character) {
   TriangleMesh& body = character.body.mesh;
   Skeleton& skeleton = character.body.skeleton;
   const std::uint32_t base = std::uint32_t(body.positions.size());
@@ -189,9 +288,6 @@ void appendBodyMesh(const aiMesh& mesh, const MeshPlacement& at, bool allHaveNor
   for (unsigned b = 0; b < mesh.mNumBones; ++b) {
     const aiBone* bone = mesh.mBones[b];
     const int joint = skeleton.find(bone->mName.C_Str());
-    // Offset matrix maps mesh space to bone space; our vertices are in model space.
-    if (boundJoints.insert(bone->mName.C_Str()).second)
-      skeleton.inverseBind[std::size_t(joint)] = toGlm(bone->mOffsetMatrix) * at.modelToMesh;
     for (unsigned w = 0; w < bone->mNumWeights; ++w) {
       const aiVertexWeight& vw = bone->mWeights[w];
       if (vw.mVertexId < mesh.mNumVertices) influences[vw.mVertexId].emplace_back(std::uint32_t(joint), vw.mWeight);
@@ -200,8 +296,10 @@ void appendBodyMesh(const aiMesh& mesh, const MeshPlacement& at, bool allHaveNor
   for (auto& list : influences) appendInfluences(character.body.skin, std::move(list), std::uint32_t(at.nodeJoint));
 }
 
-/// Merges the scene's triangle meshes into the body in model space, node by node
-/// (depth-first); vertex normals are computed when some mesh has none.
+/// Merges the scene's triangle meshes into the body in the bind pose (see "Bind pose"),
+/// node by node (depth-first), and makes the bind pose the skeleton's rest; vertex normals
+/// are computed when some mesh has none. A mesh without bones moves with its node's
+/// nearest joint from that joint's node transform to its bind.
 void mergeMeshes(const aiScene& scene, const SceneNodes& nodes, const std::vector<int>& jointOfNode,
                  Character& character) {
   bool allHaveNormals = true, allHaveUvs = true;
@@ -209,19 +307,40 @@ void mergeMeshes(const aiScene& scene, const SceneNodes& nodes, const std::vecto
     allHaveNormals &= scene.mMeshes[m]->HasNormals();
     allHaveUvs &= scene.mMeshes[m]->HasTextureCoords(0);
   }
-  std::set<std::string> boundJoints;
+  Skeleton& skeleton = character.body.skeleton;
+  std::vector<glm::mat4> nodeRestGlobal(skeleton.size(), glm::mat4(1.0f));
+  for (std::size_t n = 0; n < nodes.list.size(); ++n)
+    if (jointOfNode[n] >= 0) nodeRestGlobal[std::size_t(jointOfNode[n])] = nodes.list[n].global;
+  std::vector<BoundMesh> bound;
+  for (const NodeInfo& info : nodes.list)
+    for (unsigned k = 0; k < info.node->mNumMeshes; ++k) {
+      const aiMesh* mesh = scene.mMeshes[info.node->mMeshes[k]];
+      if ((mesh->mPrimitiveTypes & aiPrimitiveType_TRIANGLE) == 0 || mesh->mNumBones == 0) continue;
+      BoundMesh b{mesh, info.global, {}};
+      for (unsigned i = 0; i < mesh->mNumBones; ++i)
+        b.bones.emplace_back(skeleton.find(mesh->mBones[i]->mName.C_Str()), toGlm(mesh->mBones[i]->mOffsetMatrix));
+      bound.push_back(std::move(b));
+    }
+  const BindPose bind = solveBindPose(bound, nodeRestGlobal, toGlm(scene.mRootNode->mTransformation), skeleton);
+  std::size_t boundIndex = 0;
   for (const NodeInfo& info : nodes.list) {
-    MeshPlacement at;
-    at.nodeJoint = nearestJoint(info.node, nodes, jointOfNode);
-    at.meshToModel = info.global;
-    at.normalMatrix = glm::transpose(glm::inverse(glm::mat3(at.meshToModel)));
-    at.modelToMesh = glm::inverse(at.meshToModel);
     for (unsigned k = 0; k < info.node->mNumMeshes; ++k) {
       const aiMesh* mesh = scene.mMeshes[info.node->mMeshes[k]];
       if ((mesh->mPrimitiveTypes & aiPrimitiveType_TRIANGLE) == 0) continue;
-      appendBodyMesh(*mesh, at, allHaveNormals, allHaveUvs, boundJoints, character);
+      MeshPlacement at;
+      at.nodeJoint = nearestJoint(info.node, nodes, jointOfNode);
+      if (mesh->mNumBones > 0)
+        at.meshToModel = bind.meshPlacement[boundIndex++];
+      else if (skeleton.joints.empty() || at.nodeJoint < 0)
+        at.meshToModel = info.global;
+      else
+        at.meshToModel = bind.jointGlobal[std::size_t(at.nodeJoint)] *
+                         glm::inverse(nodeRestGlobal[std::size_t(at.nodeJoint)]) * info.global;
+      at.normalMatrix = glm::transpose(glm::inverse(glm::mat3(at.meshToModel)));
+      appendBodyMesh(*mesh, at, allHaveNormals, allHaveUvs, character);
     }
   }
+  setRestToBindPose(skeleton, bind.jointGlobal);
   if (!allHaveNormals) computeVertexNormals(character.body.mesh);
 }
 
@@ -284,9 +403,78 @@ Animation importAnimation(const aiAnimation& anim, unsigned a, const Skeleton& s
   return clip;
 }
 
+/// Welds the body's vertices that share a position (positionWeldMap): the first one's skin
+/// weights, uv and normal stay; triangles the merge collapses are dropped.
+void weldBody(SkinnedMesh& body) {
+  const std::vector<std::uint32_t> remap = positionWeldMap(body.mesh);
+  const std::size_t count = remap.empty() ? 0 : std::size_t(*std::max_element(remap.begin(), remap.end())) + 1;
+  if (count == body.mesh.vertexCount()) return;
+  SkinnedMesh welded;
+  welded.skeleton = std::move(body.skeleton);
+  TriangleMesh& out = welded.mesh;
+  out.positions.resize(count);
+  if (!body.mesh.normals.empty()) out.normals.resize(count);
+  if (!body.mesh.uvs.empty()) out.uvs.resize(count);
+  welded.skin.joints.resize(count);
+  welded.skin.weights.resize(count);
+  std::vector<char> seen(count, 0);
+  for (std::size_t v = 0; v < remap.size(); ++v) {
+    const std::uint32_t w = remap[v];
+    if (seen[w]) continue;
+    seen[w] = 1;
+    out.positions[w] = body.mesh.positions[v];
+    if (!out.normals.empty()) out.normals[w] = body.mesh.normals[v];
+    if (!out.uvs.empty()) out.uvs[w] = body.mesh.uvs[v];
+    welded.skin.joints[w] = body.skin.joints[v];
+    welded.skin.weights[w] = body.skin.weights[v];
+  }
+  for (std::size_t t = 0; t + 2 < body.mesh.indices.size(); t += 3) {
+    const std::uint32_t a = remap[body.mesh.indices[t]], b = remap[body.mesh.indices[t + 1]],
+                        c = remap[body.mesh.indices[t + 2]];
+    if (a != b && b != c && a != c) out.indices.insert(out.indices.end(), {a, b, c});
+  }
+  body = std::move(welded);
+}
+
 }  // namespace
 
-Result<Character> importCharacter(const std::filesystem::path& path) {
+Status transformCharacter(Character& character, const glm::mat4& m) {
+  const glm::mat3 linear(m);
+  const float scale = glm::length(linear[0]);
+  for (int c = 0; c < 3; ++c) {
+    if (!(std::abs(glm::length(linear[c]) - scale) <= 1e-4f * scale))
+      return Error{"the import transform scales unevenly (give one scale for all axes)"};
+    for (int d = c + 1; d < 3; ++d)
+      if (!(std::abs(glm::dot(linear[c], linear[d])) <= 1e-4f * scale * scale))
+        return Error{"the import transform shears"};
+  }
+  if (!(scale > 0.0f) || !std::isfinite(scale)) return Error{"the import scale must be a positive number"};
+  if (glm::determinant(linear) < 0.0f) return Error{"the import transform mirrors"};
+  const glm::quat rotation = glm::normalize(glm::quat_cast(linear / scale));
+  const auto point = [&m](glm::vec3 p) { return glm::vec3(m * glm::vec4(p, 1.0f)); };
+  TriangleMesh& mesh = character.body.mesh;
+  for (glm::vec3& p : mesh.positions) p = point(p);
+  for (glm::vec3& n : mesh.normals) n = rotation * n;
+  Skeleton& skeleton = character.body.skeleton;
+  const glm::mat4 inverse = glm::inverse(m);
+  for (glm::mat4& ib : skeleton.inverseBind) ib = ib * inverse;
+  for (Joint& joint : skeleton.joints) {
+    if (joint.parent >= 0) continue;
+    joint.rest.translation = point(joint.rest.translation);
+    joint.rest.rotation = glm::normalize(rotation * joint.rest.rotation);
+    joint.rest.scale *= scale;
+  }
+  for (Animation& clip : character.animations)
+    for (AnimationChannel& ch : clip.channels) {
+      if (ch.joint < 0 || skeleton.joints[std::size_t(ch.joint)].parent >= 0) continue;
+      for (glm::vec3& t : ch.translation.values) t = point(t);
+      for (glm::quat& q : ch.rotation.values) q = glm::normalize(rotation * q);
+      for (glm::vec3& s : ch.scale.values) s *= scale;
+    }
+  return Status::success();
+}
+
+Result<Character> importCharacter(const std::filesystem::path& path, const ImportFrame& frame) {
   const std::string file = path.string();
   Assimp::Importer importer;
   const Result<const aiScene*> read = readCharacterScene(importer, path);
@@ -315,6 +503,8 @@ Result<Character> importCharacter(const std::filesystem::path& path) {
   // Meshes, merged in model space.
   mergeMeshes(scene, nodes, *jointOfNode, character);
   if (character.body.mesh.indices.empty()) return Error{"cannot import " + file + ": the file has no triangle mesh"};
+  character.verticesBeforeWeld = character.body.mesh.vertexCount();
+  weldBody(character.body);
 
   // Animations. Root joints' keys get the scene root transform (rotation and uniform scale).
   const RootTransform root{scene.mRootNode, toGlm(scene.mRootNode->mTransformation),
@@ -325,6 +515,11 @@ Result<Character> importCharacter(const std::filesystem::path& path) {
     character.animations.push_back(std::move(clip));
   }
 
+  character.report = resolveFileFrame(scene, path, frame);
+  const glm::mat4 toWorld = importTransform(character.report, frame);
+  if (toWorld != glm::mat4(1.0f))
+    if (Status s = transformCharacter(character, toWorld); !s)
+      return s.error().prefixed("cannot import " + file + ": ");
   if (Status s = character.body.validate(1e-4f); !s) return s.error().prefixed("cannot import " + file + ": ");
   return character;
 }
@@ -628,18 +823,11 @@ Result<std::vector<std::byte>> exportGlb(const aiScene& scene, const std::vector
   return glb;
 }
 
-}  // namespace
-
-Status exportAnimatedGltf(const std::filesystem::path& path, const SkinnedMesh& body,
-                          const std::vector<Animation>& clips, const std::vector<NamedMeshSequence>& garments) {
-  const std::string file = path.string();
-  const std::string ext = path.extension().string();
-  // Binary glTF only: assimp's "gltf2" exporter writes the buffer as a second file whose
-  // URI, when exporting to memory, is the placeholder "$blobfile.bin".
-  if (ext != ".glb") return Error{"cannot export " + file + ": the extension must be .glb (binary glTF 2.0, one file)"};
-  if (Status s = checkExportInput(file, body, clips, garments); !s) return s;
+/// The aiScene that the exporters write: joint nodes mirroring the skeleton under a root
+/// "Scene", the skinned body and the garments one mesh node each, the clips (seconds).
+std::unique_ptr<aiScene> buildExportScene(const SkinnedMesh& body, const std::vector<Animation>& clips,
+                                          const std::vector<NamedMeshSequence>& garments) {
   const Skeleton& skeleton = body.skeleton;
-
   // aiScene frees every array it points to (new[] / delete[]) in its destructor.
   auto scene = std::make_unique<aiScene>();
   std::set<std::string> names;
@@ -674,10 +862,58 @@ Status exportAnimatedGltf(const std::filesystem::path& path, const SkinnedMesh& 
   for (const Animation& clip : clips) animations.push_back(newAiAnimation(clip, skeleton));
   scene->mNumAnimations = unsigned(animations.size());
   scene->mAnimations = animations.empty() ? nullptr : newArray(animations);
+  return scene;
+}
 
+}  // namespace
+
+Status exportAnimatedGltf(const std::filesystem::path& path, const SkinnedMesh& body,
+                          const std::vector<Animation>& clips, const std::vector<NamedMeshSequence>& garments) {
+  const std::string file = path.string();
+  const std::string ext = path.extension().string();
+  // Binary glTF only: assimp's "gltf2" exporter writes the buffer as a second file whose
+  // URI, when exporting to memory, is the placeholder "$blobfile.bin".
+  if (ext != ".glb") return Error{"cannot export " + file + ": the extension must be .glb (binary glTF 2.0, one file)"};
+  if (Status s = checkExportInput(file, body, clips, garments); !s) return s;
+  const std::unique_ptr<aiScene> scene = buildExportScene(body, clips, garments);
   const Result<std::vector<std::byte>> glb = exportGlb(*scene, garments, file);
   if (!glb) return glb.error();
   return writeFileAtomically(path, std::span<const std::byte>(*glb));
+}
+
+Status exportCharacter(const std::filesystem::path& path, const SkinnedMesh& body,
+                       const std::vector<Animation>& clips) {
+  const std::string file = path.string();
+  const std::string ext = path.extension().string();
+  if (ext == ".glb") return exportAnimatedGltf(path, body, clips, {});
+  if (ext != ".fbx" && ext != ".dae")
+    return Error{"cannot export " + file + ": the extension must be .glb, .fbx or .dae"};
+  if (Status s = checkExportInput(file, body, clips, {}); !s) return s;
+  const bool fbx = ext == ".fbx";
+  // FBX: assimp 5.2.5's exporter writes GlobalSettings UnitScaleFactor 1 (centimetres), so
+  // the body is written in centimetres to mean what the file says. It also writes each
+  // take's LocalStop as whole seconds (truncated) and its importer drops keys after
+  // LocalStop, so durations are rounded up. COLLADA: its exporter writes animation sources
+  // its own importer rejects ("Unable to resolve library reference"), so no clips.
+  SkinnedMesh written = body;
+  std::vector<Animation> writtenClips = fbx ? clips : std::vector<Animation>{};
+  if (fbx) {
+    Character scaled{written, writtenClips, {}, 0};
+    if (Status s = transformCharacter(scaled, glm::scale(glm::mat4(1.0f), glm::vec3(100.0f))); !s) return s;
+    written = std::move(scaled.body);
+    writtenClips = std::move(scaled.animations);
+    for (Animation& clip : writtenClips) clip.duration = std::ceil(clip.duration);
+  }
+  const std::unique_ptr<aiScene> scene = buildExportScene(written, writtenClips, {});
+  Assimp::Exporter exporter;
+  // ASCII FBX: the binary "fbx" exporter, writing to memory, writes block offsets its own
+  // importer rejects ("FBX-Tokenize ... block offset is out of range").
+  const char* formatId = fbx ? "fbxa" : "collada";
+  const aiExportDataBlob* blob = exporter.ExportToBlob(scene.get(), formatId);
+  if (blob == nullptr) return Error{"cannot export " + file + " as '" + formatId + "': " + exporter.GetErrorString()};
+  if (blob->next != nullptr)
+    return Error{"cannot export " + file + ": assimp's '" + formatId + "' exporter wrote several files"};
+  return writeFileAtomically(path, std::span<const std::byte>(static_cast<const std::byte*>(blob->data), blob->size));
 }
 
 }  // namespace hg

@@ -1,14 +1,17 @@
 #pragma once
 /// Skinned character import and animated glTF export, both through assimp (5.2).
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include <glm/mat4x4.hpp>
 #include <glm/vec3.hpp>
 
 #include "sim/body/Skeleton.h"
 #include "sim/core/Result.h"
 #include "sim/core/TriangleMesh.h"
+#include "sim/io/AssimpRead.h"
 
 namespace hg {
 
@@ -16,20 +19,34 @@ namespace hg {
 struct Character {
   SkinnedMesh body;
   std::vector<Animation> animations;
+  FileFrame report;                    ///< the up axis and scale used (sim/io/AssimpRead.h)
+  std::size_t verticesBeforeWeld = 0;  ///< the file's vertices; after welding: body.mesh.vertexCount()
 };
+
+/// Applies the similarity `m` (rotation, uniform scale, translation) to a character: its
+/// mesh, its skeleton's roots (rest and inverse binds) and its clips' root keys. Error: `m`
+/// is not a similarity (shear or non-uniform scale).
+Status transformCharacter(Character& character, const glm::mat4& m);
 
 /// Imports a skinned character with assimp: glTF 2.0 (.gltf/.glb), FBX, COLLADA (.dae) and
 /// every other format assimp reads.
 ///
 /// - Meshes: all triangle meshes of the scene are merged into one body mesh in model
-///   space (node transforms applied; points and lines dropped). Normals are taken from the
-///   file (transformed) or computed. UV channel 0 is kept when every mesh has one.
+///   space, in the skin's bind pose (points and lines dropped), then vertices with the
+///   same position are welded into one (the first one's skin weights and uv are kept;
+///   exporters split vertices at uv and normal seams, and a body must be one surface).
+///   Normals are taken from the file (transformed) or computed. UV channel 0 is kept when
+///   every mesh has one.
 /// - Skeleton: the nodes named by any aiBone, plus their ancestor nodes below the scene
 ///   root (so the hierarchy and animated intermediate nodes survive), in depth-first
-///   order (parents first). The rest pose is the node transforms as stored; the scene
-///   root's transform is folded into the roots' rest (and root animation keys). Inverse
-///   bind = aiBone::mOffsetMatrix * inverse(mesh node's global transform) (model space);
-///   joints without a bone get the inverse of their global rest matrix.
+///   order (parents first). The rest pose is the **bind pose** given by the bones' offset
+///   (inverse bind) matrices, not the node transforms, which a file may store in another
+///   pose (see "Bind pose" in CharacterIO.cpp): a skinned mesh is placed so that the
+///   bind of its root-most bone is that bone's node transform; joints no bone names keep
+///   their node's local transform. The scene root's transform is folded into the roots'
+///   rest (and root animation keys).
+/// - Frame: `frame` turns the file's up axis to +Y, scales it to metres, rotates and moves
+///   it (ImportFrame; what was detected is in Character::report).
 /// - Weights: all influences of a vertex, reduced to the 4 largest and normalised
 ///   (appendInfluences).
 /// - No skeleton at all (a static mesh): a single joint "root" at the origin with every
@@ -41,7 +58,8 @@ struct Character {
 ///   aiAnimation documentation assumes). Channels of nodes that are not joints are ignored.
 /// Errors name the file and the problem (unsupported format, assimp's own error string,
 /// no mesh).
-Result<Character> importCharacter(const std::filesystem::path& path);
+Result<Character> importCharacter(const std::filesystem::path& path,
+                                  const ImportFrame& frame = ImportFrame::asStored());
 
 /// A garment (or any surface) over time: fixed topology, one position set per frame.
 struct NamedMeshSequence {
@@ -73,5 +91,12 @@ struct NamedMeshSequence {
 ///   base shape is its last frame (what a viewer without animation shows).
 Status exportAnimatedGltf(const std::filesystem::path& path, const SkinnedMesh& body,
                           const std::vector<Animation>& clips, const std::vector<NamedMeshSequence>& garments);
+
+/// Writes a skinned character (no garments) as binary glTF (.glb, exportAnimatedGltf), FBX
+/// (.fbx, ASCII, in centimetres with UnitScaleFactor 1 as assimp 5.2.5 writes it, clip
+/// durations rounded up to whole seconds) or COLLADA (.dae, without clips: assimp 5.2.5's
+/// COLLADA exporter writes animations its own importer rejects), atomically. importCharacter
+/// with ImportFrame{} (detection) reads each back as the same body in metres.
+Status exportCharacter(const std::filesystem::path& path, const SkinnedMesh& body, const std::vector<Animation>& clips);
 
 }  // namespace hg

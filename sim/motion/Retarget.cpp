@@ -6,8 +6,10 @@
 #include <set>
 #include <sstream>
 
+#include <glm/gtc/constants.hpp>
 #include <nlohmann/json.hpp>
 
+#include "sim/body/SkeletonConvention.h"
 #include "sim/io/SceneJson.h"
 
 namespace hg {
@@ -48,10 +50,16 @@ Result<JointMap> parseJointMap(std::string_view text, std::string_view sourceNam
         map.rootTranslation = JointMap::RootTranslation::Relative;
       else if (mode == "absolute")
         map.rootTranslation = JointMap::RootTranslation::Absolute;
+      else if (mode == "grounded")
+        map.rootTranslation = JointMap::RootTranslation::Grounded;
       else
-        return Error{src + ": \"rootTranslation\" must be \"relative\" or \"absolute\""};
+        return Error{src + ": \"rootTranslation\" must be \"relative\", \"absolute\" or \"grounded\""};
+    } else if (key == "alignRestPoses") {
+      if (!value.is_boolean()) return Error{src + ": \"alignRestPoses\" must be true or false"};
+      map.alignRestPoses = value.get<bool>();
     } else {
-      return Error{src + ": unknown key \"" + key + "\" (expected \"map\", \"scale\" or \"rootTranslation\")"};
+      return Error{src + ": unknown key \"" + key +
+                   "\" (expected \"map\", \"scale\", \"rootTranslation\" or \"alignRestPoses\")"};
     }
   }
   if (!hasMap) return Error{src + ": missing \"map\" object"};
@@ -82,6 +90,20 @@ JointMap identityJointMap(const Skeleton& skeleton) {
   return map;
 }
 
+Result<JointMap> conventionJointMap(const Skeleton& source, const std::string& sourceWhat, const Skeleton& target,
+                                    const std::string& targetWhat) {
+  auto s = detectSkeletonConvention(source, sourceWhat);
+  if (!s) return s.error();
+  auto t = detectSkeletonConvention(target, targetWhat);
+  if (!t) return t.error();
+  JointMap map;
+  for (std::size_t c = 0; c < kCanonicalJointCount; ++c)
+    map.pairs.emplace_back(source.joints[std::size_t(s->joint[c])].name, target.joints[std::size_t(t->joint[c])].name);
+  map.rootTranslation = JointMap::RootTranslation::Grounded;
+  map.alignRestPoses = true;
+  return map;
+}
+
 namespace {
 
 /// World rotation of every joint: product of local rotations along the chain.
@@ -105,6 +127,13 @@ struct RetargetPlan {
   float scale = 1.0f;
   glm::vec3 sourceReference{0.0f};
   std::vector<glm::quat> sourceRestRot, targetRestRot;
+  /// Per target joint the world rotation aligning its rest bone to the source's (identity
+  /// without JointMap::alignRestPoses).
+  std::vector<glm::quat> restAlignment;
+  /// RootTranslation::Grounded: the lowest mapped source joint's lowest height over the
+  /// clip, and the lowest mapped target joint's rest height (m).
+  float sourceFloor = 0.0f, targetRestLowest = 0.0f;
+  bool grounded = false;
   Pose targetRest;
   std::vector<glm::mat4> targetRestGlobal;
 };
@@ -135,6 +164,59 @@ float rootScale(const Skeleton& source, const Skeleton& target, const JointMap& 
   return scale;
 }
 
+/// Shortest rotation taking direction `from` to direction `to` (identity when either is
+/// zero; a half turn about an axis perpendicular to `from` when they are opposite).
+glm::quat shortestArc(glm::vec3 from, glm::vec3 to) {
+  const float lf = glm::length(from), lt = glm::length(to);
+  if (lf < 1e-6f || lt < 1e-6f) return glm::quat(1.0f, 0.0f, 0.0f, 0.0f);
+  from /= lf;
+  to /= lt;
+  const float c = glm::dot(from, to);
+  if (c < -0.999999f) {
+    glm::vec3 axis = glm::cross(glm::vec3(1.0f, 0.0f, 0.0f), from);
+    if (glm::length(axis) < 1e-3f) axis = glm::cross(glm::vec3(0.0f, 1.0f, 0.0f), from);
+    return glm::angleAxis(glm::pi<float>(), glm::normalize(axis));
+  }
+  const glm::vec3 axis = glm::cross(from, to);
+  return glm::normalize(glm::quat(1.0f + c, axis.x, axis.y, axis.z));
+}
+
+/// JointMap::alignRestPoses: per target joint the rotation of its rest bone onto the
+/// source's (a joint with exactly one mapped child), else its nearest mapped ancestor's.
+std::vector<glm::quat> restAlignments(const Skeleton& source, const Skeleton& target, const RetargetPlan& plan) {
+  std::vector<glm::vec3> sPos, tPos;
+  for (const glm::mat4& m : globalMatrices(source, restPose(source))) sPos.push_back(position(m));
+  for (const glm::mat4& m : globalMatrices(target, restPose(target))) tPos.push_back(position(m));
+  // Nearest mapped proper ancestor of every target joint (-1: none).
+  std::vector<int> mappedAncestor(target.size(), -1);
+  std::vector<std::vector<int>> mappedChildren(target.size());
+  for (std::size_t t = 0; t < target.size(); ++t) {
+    const int p = target.joints[t].parent;
+    if (p >= 0) mappedAncestor[t] = plan.sourceOf[std::size_t(p)] >= 0 ? p : mappedAncestor[std::size_t(p)];
+    if (plan.sourceOf[t] >= 0 && mappedAncestor[t] >= 0)
+      mappedChildren[std::size_t(mappedAncestor[t])].push_back(int(t));
+  }
+  std::vector<glm::quat> align(target.size(), glm::quat(1.0f, 0.0f, 0.0f, 0.0f));
+  for (std::size_t t = 0; t < target.size(); ++t) {  // parents first
+    const int s = plan.sourceOf[t];
+    if (s >= 0 && mappedChildren[t].size() == 1) {
+      const std::size_t c = std::size_t(mappedChildren[t][0]);
+      align[t] = shortestArc(tPos[c] - tPos[t], sPos[std::size_t(plan.sourceOf[c])] - sPos[std::size_t(s)]);
+    } else if (mappedAncestor[t] >= 0) {
+      align[t] = align[std::size_t(mappedAncestor[t])];
+    }
+  }
+  return align;
+}
+
+/// Height of the lowest mapped joint among `globals` (`mapped`: per joint, whether it counts).
+float lowestMapped(const std::vector<glm::mat4>& globals, const std::vector<char>& mapped) {
+  float lowest = 1e30f;
+  for (std::size_t j = 0; j < globals.size(); ++j)
+    if (mapped[j]) lowest = std::min(lowest, globals[j][3].y);
+  return lowest;
+}
+
 RetargetPlan planRetarget(const Skeleton& source, const Skeleton& target, const JointMap& map) {
   RetargetPlan plan;
   mapJoints(source, target, map, plan);
@@ -149,6 +231,8 @@ RetargetPlan planRetarget(const Skeleton& source, const Skeleton& target, const 
   plan.targetRest = restPose(target);
   plan.targetRestRot = globalRotations(target, plan.targetRest);
   plan.targetRestGlobal = globalMatrices(target, plan.targetRest);
+  plan.restAlignment = map.alignRestPoses ? restAlignments(source, target, plan)
+                                          : std::vector<glm::quat>(target.size(), glm::quat(1.0f, 0.0f, 0.0f, 0.0f));
   return plan;
 }
 
@@ -164,6 +248,26 @@ std::vector<float> keyTimes(const Animation& clip) {
   times.erase(std::unique(times.begin(), times.end()), times.end());
   if (times.empty()) times.push_back(0.0f);
   return times;
+}
+
+/// Per joint whether it is mapped: of the source (`ofSource`) or of the target.
+std::vector<char> mappedJoints(const RetargetPlan& plan, std::size_t sourceSize, bool ofSource) {
+  std::vector<char> mapped(ofSource ? sourceSize : plan.sourceOf.size(), 0);
+  for (std::size_t t = 0; t < plan.sourceOf.size(); ++t)
+    if (plan.sourceOf[t] >= 0) mapped[ofSource ? std::size_t(plan.sourceOf[t]) : t] = 1;
+  return mapped;
+}
+
+/// RootTranslation::Grounded: lifts the target's root so that its lowest mapped joint is
+/// scale * (the source's lowest mapped joint above its clip floor) above its rest height.
+void groundRoot(const Skeleton& source, const std::vector<glm::mat4>& sGlobal, const Skeleton& target,
+                const std::vector<glm::mat4>& tGlobal, const RetargetPlan& plan, Pose& tp) {
+  const float sourceAbove = lowestMapped(sGlobal, mappedJoints(plan, source.size(), true)) - plan.sourceFloor;
+  const float wanted = plan.targetRestLowest + plan.scale * sourceAbove;
+  const float lift = wanted - lowestMapped(tGlobal, mappedJoints(plan, source.size(), false));
+  const int root = plan.rootTarget, parent = target.joints[std::size_t(root)].parent;
+  const glm::vec3 up(0.0f, lift, 0.0f);
+  tp[std::size_t(root)].translation += parent < 0 ? up : glm::inverse(glm::mat3(tGlobal[std::size_t(parent)])) * up;
 }
 
 /// The target pose for the source pose `sp`: each mapped joint takes the world-frame
@@ -182,19 +286,21 @@ Pose targetPose(const Skeleton& source, const Pose& sp, const Skeleton& target, 
     if (s >= 0) {
       // World-frame rest-relative delta of the source joint, applied to the target's world rest.
       const glm::quat delta = sRot[std::size_t(s)] * glm::inverse(plan.sourceRestRot[std::size_t(s)]);
-      tRot[t] = glm::normalize(delta * plan.targetRestRot[t]);
+      tRot[t] = glm::normalize(delta * plan.restAlignment[t] * plan.targetRestRot[t]);
       tp[t].rotation = glm::normalize(glm::inverse(parentRot) * tRot[t]);
     } else {
       tRot[t] = glm::normalize(parentRot * tp[t].rotation);
     }
     if (int(t) == plan.rootTarget) {
       const glm::vec3 sourcePos = position(sGlobal[std::size_t(plan.rootSource)]);
-      const glm::vec3 wanted = position(plan.targetRestGlobal[t]) + plan.scale * (sourcePos - plan.sourceReference);
+      glm::vec3 wanted = position(plan.targetRestGlobal[t]) + plan.scale * (sourcePos - plan.sourceReference);
+      if (plan.grounded) wanted.y = position(plan.targetRestGlobal[t]).y;  // lifted onto the floor below
       tp[t].translation =
           parent < 0 ? wanted : glm::vec3(glm::inverse(tGlobal[std::size_t(parent)]) * glm::vec4(wanted, 1.0f));
     }
     tGlobal[t] = parent < 0 ? tp[t].matrix() : tGlobal[std::size_t(parent)] * tp[t].matrix();
   }
+  if (plan.grounded && plan.rootTarget >= 0) groundRoot(source, sGlobal, target, tGlobal, plan, tp);
   return tp;
 }
 
@@ -232,8 +338,19 @@ Result<Animation> retarget(const Skeleton& source, const Animation& sourceClip, 
                            const JointMap& map) {
   if (Status s = checkJointMap(map, source, target); !s) return s.error();
   if (Status s = sourceClip.validate(source); !s) return s.error().prefixed("retarget: source clip: ");
-  const RetargetPlan plan = planRetarget(source, target, map);
+  RetargetPlan plan = planRetarget(source, target, map);
   const std::vector<float> times = keyTimes(sourceClip);
+  if (map.rootTranslation == JointMap::RootTranslation::Grounded && plan.rootSource >= 0) {
+    plan.grounded = true;
+    const std::vector<char> sourceMapped = mappedJoints(plan, source.size(), true);
+    plan.sourceFloor = 1e30f;
+    for (const float time : times)
+      plan.sourceFloor = std::min(plan.sourceFloor,
+                                  lowestMapped(globalMatrices(source, sourceClip.sample(source, time)), sourceMapped));
+    plan.sourceReference =
+        position(globalMatrices(source, sourceClip.sample(source, times.front()))[std::size_t(plan.rootSource)]);
+    plan.targetRestLowest = lowestMapped(plan.targetRestGlobal, mappedJoints(plan, source.size(), false));
+  }
 
   // One channel per mapped target joint and the root.
   Animation out;

@@ -6,9 +6,12 @@
 ///
 ///     { "map": { "Hips": "pelvis", "Spine": "spine", ... },   // source joint -> target joint
 ///       "scale": 0.01,                                        // optional, see below
-///       "rootTranslation": "relative" }                       // optional: relative | absolute
+///       "rootTranslation": "relative",                        // optional: relative | absolute | grounded
+///       "alignRestPoses": false }                             // optional, see JointMap::alignRestPoses
 ///
-/// Any other key is an error, as is a target joint named twice. Names are checked against
+/// Without a file, conventionJointMap() builds the map from the skeletons' naming
+/// conventions (sim/body/SkeletonConvention.h), with grounded root motion and aligned rest
+/// poses. Any other key is an error, as is a target joint named twice. Names are checked against
 /// both skeletons by checkJointMap() (and by retarget()), and the error names the missing joint.
 #include <filesystem>
 #include <optional>
@@ -32,6 +35,14 @@ struct JointMap {
     /// motion): target root = target rest root + scale * (source root - (0, h, 0)), with
     /// h = restHeightAboveLowestJoint(source, root), the source's standing hip height.
     Absolute,
+    /// The body starts at the target's rest position and stays on its floor: horizontally,
+    /// target root = target rest root + scale * (source root - source root at the first key)
+    /// (x and z); vertically, the target is lifted so that its lowest mapped joint is as far
+    /// above its rest height as the source's lowest mapped joint is above that joint's
+    /// lowest height over the whole clip (times scale). A foot planted in the source is
+    /// planted in the target, whatever the legs' lengths, and a clip recorded away from the
+    /// origin plays at it.
+    Grounded,
   };
   /// (source joint, target joint) pairs in file order.
   std::vector<std::pair<std::string, std::string>> pairs;
@@ -39,6 +50,15 @@ struct JointMap {
   /// (target / source, see retarget()).
   std::optional<float> scale;
   RootTranslation rootTranslation = RootTranslation::Relative;
+  /// Compensate differing rest poses by bone-direction alignment: each mapped target joint
+  /// with exactly one mapped child first turns (in the world) by the shortest rotation
+  /// taking its rest bone direction (joint -> child) to the source's rest bone direction,
+  /// then takes the source's rest-relative delta; joints with no or several mapped
+  /// children (hands, feet, head, pelvis, chest) turn as their nearest mapped ancestor.
+  /// So a T-pose clip drives an A-pose body into the clip's own arm angles, and a CMU
+  /// skeleton whose rest legs splay ~20 degrees does not cross the target's legs.
+  /// Off by default for map files (the shipped ones were written for matching rest poses).
+  bool alignRestPoses = false;
 };
 
 /// Parses a mapping file's text; errors read "<sourceName>: <problem>".
@@ -49,6 +69,12 @@ Result<JointMap> loadJointMap(const std::filesystem::path& path);
 Status checkJointMap(const JointMap& map, const Skeleton& source, const Skeleton& target);
 /// Maps every joint of `skeleton` to the joint of the same name.
 JointMap identityJointMap(const Skeleton& skeleton);
+/// The map between two skeletons through their detected naming conventions
+/// (detectSkeletonConvention, sim/body/SkeletonConvention.h): the 19 canonical joints,
+/// RootTranslation::Grounded, alignRestPoses. Errors name `sourceWhat` or `targetWhat` and
+/// the unmapped joints.
+Result<JointMap> conventionJointMap(const Skeleton& source, const std::string& sourceWhat, const Skeleton& target,
+                                    const std::string& targetWhat);
 
 /// Height of joint `joint` above the lowest joint of the rest pose (Y up), metres: the
 /// "hip height" (leg length) used to scale root translation when the map has no scale.
@@ -75,8 +101,10 @@ float restHeightAboveLowestJoint(const Skeleton& skeleton, int joint);
 ///
 /// Keys: one per distinct key time of the source clip (seconds); the result has a
 /// rotation track per mapped target joint and a translation track on the root target.
+/// With map.alignRestPoses each mapped joint's rest is first aligned to the source's bone
+/// direction (see JointMap::alignRestPoses): G_t(pose) = D_s * A_t * G_t(rest).
 /// Limitations: rest scales are assumed uniform (rotations are composed without scale);
-/// no foot-contact or IK clean-up.
+/// no IK clean-up (feet slide where the legs' proportions differ from the source's).
 Result<Animation> retarget(const Skeleton& source, const Animation& sourceClip, const Skeleton& target,
                            const JointMap& map);
 

@@ -1,10 +1,13 @@
 #include "sim/scene/DrapeBody.h"
 
 #include <algorithm>
+#include <cmath>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
+#include "sim/body/SkeletonConvention.h"
 #include "sim/motion/Bvh.h"
 #include "sim/motion/CharacterIO.h"
 #include "sim/motion/Retarget.h"
@@ -55,11 +58,31 @@ void growBox(const TriangleMesh& mesh, glm::vec3& lo, glm::vec3& hi) {
   }
 }
 
-/// The scene's character file, posed by its own clip when avatar.file_clip names one.
-Result<SkinnedMesh> importAvatar(const DrapeScene& scene) {
+/// The scene's character file, posed by its own clip when avatar.file_clip names one;
+/// `report` gets how it was read.
+Result<SkinnedMesh> importAvatar(const DrapeScene& scene, SceneBody& report) {
   const SceneAvatar& a = *scene.avatar;
-  auto character = importCharacter(scene.directory / a.file);
+  auto character = importCharacter(scene.directory / a.file, a.frame);
   if (!character) return character.error();
+  report.imported = true;
+  report.fileFrame = character->report;
+  report.fileVertices = character->verticesBeforeWeld;
+  if (!a.jointMap.empty()) {
+    // The user's names for a rig no convention knows: rename its joints to the mannequin's.
+    auto map = loadJointMap(scene.directory / a.jointMap);
+    if (!map) return map.error().prefixed("avatar.joint_map: ");
+    Skeleton& skeleton = character->body.skeleton;
+    for (const auto& [from, to] : map->pairs) {
+      const int j = skeleton.find(from);
+      if (j < 0)
+        return Error{"avatar.joint_map: " + (scene.directory / a.jointMap).string() + ": joint '" + from +
+                     "' is not in " + (scene.directory / a.file).string()};
+      if (const int taken = skeleton.find(to); taken >= 0 && taken != j)
+        return Error{"avatar.joint_map: " + (scene.directory / a.jointMap).string() + ": '" + to +
+                     "' already names another joint of the file"};
+      skeleton.joints[std::size_t(j)].name = to;
+    }
+  }
   if (a.fileClip.empty()) return character->body;
   if (character->body.skeleton.joints.empty() || character->animations.empty())
     return Error{(scene.directory / a.file).string() + ": avatar.file_clip '" + a.fileClip +
@@ -83,19 +106,105 @@ Result<SkinnedMesh> importAvatar(const DrapeScene& scene) {
 BodyAnimator::BodyAnimator() = default;
 BodyAnimator::~BodyAnimator() = default;
 
+Animation dressThenMove(const Animation& clip, const Skeleton& skeleton, const Pose& start, float from,
+                        float transition, bool follow) {
+  const Pose target = clip.sample(skeleton, from);
+  Animation out;
+  out.name = clip.name;
+  out.duration = transition + (follow ? std::max(0.0f, clip.duration - from) : 0.0f);
+  // A track from the start value to the target, then the clip's keys after `from`.
+  const auto track = [&](const auto& keys, const auto& startValue, const auto& targetValue, bool moves) {
+    std::remove_cvref_t<decltype(keys)> t;
+    if (keys.empty() && !moves) return t;
+    t.times = {0.0f, transition};
+    t.values = {startValue, targetValue};
+    if (follow)
+      for (std::size_t k = 0; k < keys.times.size(); ++k)
+        if (keys.times[k] > from) {
+          t.times.push_back(transition + keys.times[k] - from);
+          t.values.push_back(keys.values[k]);
+        }
+    return t;
+  };
+  for (std::size_t j = 0; j < skeleton.size(); ++j) {
+    const AnimationChannel* c = nullptr;
+    for (const AnimationChannel& candidate : clip.channels)
+      if (candidate.joint == int(j)) c = &candidate;
+    const Transform& rest = skeleton.joints[j].rest;
+    const bool moves = glm::length(start[j].translation - rest.translation) > 0.0f ||
+                       std::abs(glm::dot(start[j].rotation, rest.rotation)) < 1.0f ||
+                       glm::length(start[j].scale - rest.scale) > 0.0f;
+    if (!c && !moves) continue;
+    const AnimationChannel none{};
+    const AnimationChannel& keys = c ? *c : none;
+    AnimationChannel d;
+    d.joint = int(j);
+    d.translation = track(keys.translation, start[j].translation, target[j].translation, false);
+    d.rotation = track(keys.rotation, start[j].rotation, target[j].rotation, moves);
+    d.scale = track(keys.scale, start[j].scale, target[j].scale, false);
+    out.channels.push_back(std::move(d));
+  }
+  return out;
+}
+
+Pose relaxedAPose(const Skeleton& skeleton) {
+  Pose pose = restPose(skeleton);
+  auto convention = detectSkeletonConvention(skeleton, "avatar");
+  if (!convention) return pose;
+  const std::vector<glm::mat4> global = globalMatrices(skeleton, pose);
+  const float wanted = glm::radians(45.0f);
+  for (const auto& [shoulderName, elbowName] :
+       {std::pair{"upper_arm_l", "forearm_l"}, std::pair{"upper_arm_r", "forearm_r"}}) {
+    const int shoulder = convention->find(shoulderName), elbow = convention->find(elbowName);
+    const glm::vec3 direction = glm::vec3(global[std::size_t(elbow)][3] - global[std::size_t(shoulder)][3]);
+    if (glm::length(direction) <= 0.0f) continue;
+    const glm::vec3 d = glm::normalize(direction);
+    const float below = std::asin(std::clamp(-d.y, -1.0f, 1.0f));
+    const glm::vec3 axis = glm::cross(d, glm::vec3(0.0f, -1.0f, 0.0f));
+    if (below >= glm::radians(35.0f) || glm::length(axis) < 1e-4f) continue;
+    // Turn the arm in the world about the horizontal axis that lowers it, keeping its parent.
+    const glm::quat lower = glm::angleAxis(wanted - below, glm::normalize(axis));
+    const int parent = skeleton.joints[std::size_t(shoulder)].parent;
+    const glm::quat parentRotation =
+        parent < 0 ? glm::quat(1.0f, 0.0f, 0.0f, 0.0f) : glm::quat_cast(glm::mat3(global[std::size_t(parent)]));
+    const glm::quat worldRotation = parentRotation * pose[std::size_t(shoulder)].rotation;
+    pose[std::size_t(shoulder)].rotation = glm::normalize(glm::inverse(parentRotation) * lower * worldRotation);
+  }
+  return pose;
+}
+
+bool isRestPose(const Skeleton& skeleton, const Pose& pose) {
+  for (std::size_t j = 0; j < skeleton.size(); ++j) {
+    const Transform& r = skeleton.joints[j].rest;
+    const float angle = 2.0f * std::acos(std::min(1.0f, std::abs(glm::dot(r.rotation, pose[j].rotation))));
+    if (angle > glm::radians(0.1f) || glm::length(r.translation - pose[j].translation) > 1e-4f ||
+        glm::length(r.scale - pose[j].scale) > 1e-4f)
+      return false;
+  }
+  return true;
+}
+
 Result<std::unique_ptr<BodyAnimator>> BodyAnimator::create(const SkinnedMesh& rest,
                                                            const std::filesystem::path& directory,
                                                            const SceneMotion& motion,
-                                                           const BodyContactSettings& contact) {
+                                                           const BodyContactSettings& contact, float transition) {
   auto bvh = loadBvh(directory / motion.bvh, motion.unitScale);
   if (!bvh) return bvh.error();
-  auto map = loadJointMap(directory / motion.map);
+  auto map = motion.map.empty()
+                 ? conventionJointMap(bvh->skeleton, (directory / motion.bvh).string(), rest.skeleton, "the avatar")
+                 : loadJointMap(directory / motion.map);
   if (!map) return map.error();
   auto clip = retarget(bvh->skeleton, bvh->animation, rest.skeleton, *map);
   if (!clip) return clip.error().prefixed((directory / motion.bvh).string() + ": ");
   std::unique_ptr<BodyAnimator> animator(new BodyAnimator());
   animator->m_rest = std::make_shared<const SkinnedMesh>(rest);
   animator->m_clip = std::move(clip).value();
+  if (transition > 0.0f && !isRestPose(rest.skeleton, animator->m_clip.sample(rest.skeleton, motion.time))) {
+    animator->m_dressingPose = relaxedAPose(rest.skeleton);
+    animator->m_clip = dressThenMove(animator->m_clip, rest.skeleton, animator->m_dressingPose, motion.time, transition,
+                                     motion.animate);
+    animator->m_dressesFirst = true;
+  }
   animator->m_warnings = std::move(bvh->warnings);
   auto skinner = createCpuBodySkinner(animator->m_rest,
                                       motion.dualQuaternion ? SkinningMethod::DualQuaternion : SkinningMethod::Linear);
@@ -205,33 +314,47 @@ Result<SkinnedMesh> poseFromMotion(const SkinnedMesh& body, BodyAnimator& animat
 
 Result<SceneBody> buildSceneBody(const DrapeScene& scene) {
   if (!scene.avatar) return Error{"scene '" + scene.name + "' has no avatar"};
-  auto avatar = scene.avatar->file.empty() ? buildMannequin(scene.avatar->mannequin) : importAvatar(scene);
+  SceneBody body;
+  auto avatar = scene.avatar->file.empty() ? buildMannequin(scene.avatar->mannequin) : importAvatar(scene, body);
   if (!avatar) return avatar.error().prefixed((scene.avatar->file.empty() ? "avatar.mannequin: " : "avatar.file: "));
   std::unique_ptr<BodyAnimator> animator;
   std::vector<std::string> warnings;
   if (const auto& motion = scene.avatar->motion) {
     // One animator poses the body at motion.time and, with animate, moves it per frame
-    // (its contact settings then build the colliders; posing needs none).
-    auto created = BodyAnimator::create(*avatar, scene.directory, *motion,
-                                        motion->animate ? contactSettings(*scene.avatar) : BodyContactSettings{});
+    // (its contact settings then build the colliders; posing needs none). With garments
+    // (and a pose other than the rest), they are sewn on the rest pose and the animator
+    // moves the dressed body into the pose (BodyAnimator::create's transition).
+    const float transition = scene.garments.empty() ? 0.0f : motion->transition;
+    auto created = BodyAnimator::create(
+        *avatar, scene.directory, *motion,
+        motion->animate || transition > 0.0f ? contactSettings(*scene.avatar) : BodyContactSettings{}, transition);
     if (!created) return created.error().prefixed("avatar.motion: ");
     warnings = (*created)->warnings();
-    auto posed = poseFromMotion(*avatar, **created, motion->time);
-    if (!posed) return posed.error().prefixed("avatar.motion: ");
-    avatar = std::move(posed).value();
-    if (motion->animate) animator = std::move(created).value();
+    if ((*created)->dressesFirst()) {
+      // Sewn on the rest pose, its arms relaxed into an A-pose (relaxedAPose).
+      auto dressing = posedBody(*avatar, (*created)->dressingPose(), motion->dualQuaternion);
+      if (!dressing) return dressing.error().prefixed("avatar.motion: ");
+      avatar = std::move(dressing).value();
+      animator = std::move(created).value();
+    } else {
+      auto posed = poseFromMotion(*avatar, **created, motion->time);
+      if (!posed) return posed.error().prefixed("avatar.motion: ");
+      avatar = std::move(posed).value();
+      body.clipStart = motion->time;
+      if (motion->animate) animator = std::move(created).value();
+    }
   }
   const std::string what =
       scene.avatar->file.empty() ? std::string("mannequin") : (scene.directory / scene.avatar->file).string();
   const BodyContactSettings contact = contactSettings(*scene.avatar);
-  SceneBody body;
   if (contact.method == BodyContactMethod::SphereTree) {
     // Measured on the 2-core VM (bench/RESULTS.md, "Sphere trees"): voxelizing and filling the
     // mannequin takes longer than a frame's simulation, so a moving body is refused rather
     // than rebuilt per frame (use distance_grid or depth_views for avatar.motion.animate).
     if (animator)
       return Error{
-          "avatar.contact.method \"sphere_tree\" needs a still body: it is filled once (about a second "
+          "avatar.contact.method \"sphere_tree\" needs a still body (avatar.motion.animate, or garments sewn "
+          "before a transition into the pose, move it): it is filled once (about a second "
           "at 256 voxels), not per frame; with avatar.motion.animate use \"distance_grid\" or \"depth_views\""};
     auto tree = SphereTree::fromMesh(avatar->mesh, contact.sphereTreeResolution, "avatar collider (" + what + ")");
     if (!tree) return tree.error().prefixed("avatar.contact.sphere_tree_resolution: ");
@@ -257,6 +380,11 @@ Result<SceneBody> buildSceneBody(const DrapeScene& scene) {
     body.vertices = std::move(vertices).value();
   }
   body.measurements = measureBody(*avatar);
+  if (!scene.garments.empty() && body.measurements.convention.empty()) {
+    // Garments are drafted from landmarks found through the joints' names.
+    auto convention = detectSkeletonConvention(avatar->skeleton, what);
+    return convention.error().prefixed("garments need the avatar's landmarks: ");
+  }
   body.avatar = std::move(avatar).value();
   body.animator = std::move(animator);
   body.warnings = std::move(warnings);

@@ -27,9 +27,13 @@ class CpuBodySkinner;
 /// second per frame at 1 cm cells): the still-body collider made to move, frame by frame.
 class BodyAnimator {
  public:
-  /// `rest`: the unposed avatar (T-pose, as BVH clips are); errors name the files.
+  /// `rest`: the unposed avatar; errors name the files. `transition` > 0: the clip begins in
+  /// the dressing pose (relaxedAPose) and moves into the pose at motion.time over
+  /// `transition` seconds, then goes on from there (motion.animate) or holds it
+  /// (dressThenMove); not when that pose is the rest pose (dressesFirst() says which).
   static Result<std::unique_ptr<BodyAnimator>> create(const SkinnedMesh& rest, const std::filesystem::path& directory,
-                                                      const SceneMotion& motion, const BodyContactSettings& contact);
+                                                      const SceneMotion& motion, const BodyContactSettings& contact,
+                                                      float transition = 0.0f);
   ~BodyAnimator();
   BodyAnimator(const BodyAnimator&) = delete;
   BodyAnimator& operator=(const BodyAnimator&) = delete;
@@ -55,6 +59,10 @@ class BodyAnimator {
   const BodyContactSettings& contact() const { return m_contact; }
   const SkinnedMesh& rest() const { return *m_rest; }
   const Animation& clip() const { return m_clip; }
+  /// The clip starts in the dressing pose (create's transition).
+  bool dressesFirst() const { return m_dressesFirst; }
+  /// With dressesFirst(): the pose the garments are sewn in (relaxedAPose), the clip's start.
+  const Pose& dressingPose() const { return m_dressingPose; }
   /// What the BVH file was read despite (BvhMotion::warnings).
   const std::vector<std::string>& warnings() const { return m_warnings; }
 
@@ -63,11 +71,27 @@ class BodyAnimator {
 
   std::shared_ptr<const SkinnedMesh> m_rest;
   Animation m_clip;
+  bool m_dressesFirst = false;
+  Pose m_dressingPose;
   std::vector<std::string> m_warnings;
   std::unique_ptr<CpuBodySkinner> m_skinner;  ///< skins m_rest into the clip's poses (sim/skinning/BodySkinner.h)
   BodyContactSettings m_contact;
   DepthViewSetup m_viewSetup;  ///< with DepthViews: boxes around every pose of the clip
 };
+
+/// A clip that starts in `start`, reaches `clip`'s pose at `from` after `transition`
+/// seconds (every animated joint interpolated from its start value: slerp for rotations),
+/// then plays `clip` on from `from` (`follow`) or ends there (a held pose).
+Animation dressThenMove(const Animation& clip, const Skeleton& skeleton, const Pose& start, float from,
+                        float transition, bool follow);
+/// The pose garments are sewn in: the rest pose with each upper arm lowered, in the world,
+/// to 45 degrees below horizontal when it is less than 35 degrees below (a T-pose becomes
+/// the mannequin's A-pose, where placement around the arms is clear of the torso and the
+/// sleeve caps sew without tangling); the rest pose when the skeleton follows no known
+/// convention.
+Pose relaxedAPose(const Skeleton& skeleton);
+/// Whether `pose` is `skeleton`'s rest pose within 0.1 degree per joint and 0.1 mm.
+bool isRestPose(const Skeleton& skeleton, const Pose& pose);
 
 /// `body` skinned into `pose` (dual quaternion or linear blend), with that pose as its
 /// new rest (bind) pose.

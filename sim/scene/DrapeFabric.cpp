@@ -50,8 +50,8 @@ Result<SceneClothMaterial> sceneClothMaterial(const DrapeScene& scene) {
 Result<ClothModel> buildSceneCloth(const DrapeScene& scene) {
   auto material = sceneClothMaterial(scene);
   if (!material) return material.error();
-  Result<TriangleMesh> mesh =
-      scene.mesh.empty() ? makeSquareSheet(scene.sheet) : importClothMesh(scene.directory / scene.mesh);
+  Result<TriangleMesh> mesh = scene.mesh.empty() ? makeSquareSheet(scene.sheet)
+                                                 : importClothMesh(scene.directory / scene.mesh, scene.meshFrame);
   if (!mesh) return mesh.error().prefixed("cloth: ");
   auto model = buildClothModel(*mesh, material->material, scene.pinned, std::move(material->anisotropy));
   if (!model) return model.error().prefixed("cloth: ");

@@ -11,6 +11,16 @@
 #include "sim/spheretree/SphereTree.h"
 
 namespace hg {
+namespace {
+
+/// A prop mesh's frame: its up axis, its units from the file (scale and rotation are the prop's).
+ImportFrame importFrameOf(const ScenePropSpec& prop) {
+  ImportFrame frame;
+  frame.up = prop.up;
+  return frame;
+}
+
+}  // namespace
 
 glm::mat3 sceneRotation(glm::vec3 degrees) {
   const glm::vec3 r = glm::radians(degrees);
@@ -51,7 +61,7 @@ Result<TriangleMesh> scenePropMesh(const DrapeScene& scene, std::size_t prop) {
   else if (!p.shape.empty())
     return Error{where + ".shape: unknown shape '" + p.shape + "'"};
   else {
-    auto read = importWeldedMesh(scene.directory / p.mesh);  // welded: closed despite UV seams
+    auto read = importWeldedMesh(scene.directory / p.mesh, importFrameOf(p));  // welded: closed despite UV seams
     if (!read) return read.error().prefixed(where + ".mesh: ");
     mesh = std::move(read).value();
   }

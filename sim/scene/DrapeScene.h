@@ -35,6 +35,7 @@
 #include "sim/core/Result.h"
 #include "sim/garment/Dressing.h"
 #include "sim/geometry/Obb.h"
+#include "sim/io/ImportFrame.h"
 #include "sim/radar/ClothSweep.h"
 #include "sim/scene/QualityGates.h"
 #include "sim/spheretree/SphereTree.h"
@@ -44,11 +45,15 @@ namespace hg {
 /// A pose for the avatar from motion capture: a BVH clip retargeted by joint names.
 struct SceneMotion {
   std::filesystem::path bvh;   ///< relative to the scene's folder
-  std::filesystem::path map;   ///< joint-name mapping file (sim/motion/Retarget.h)
+  std::filesystem::path map;   ///< joint-name mapping file (sim/motion/Retarget.h); empty: by naming convention
   float time = 0.0f;           ///< s into the clip
   bool dualQuaternion = true;  ///< skinning: dual quaternion (else linear blend)
   float unitScale = 0.01f;     ///< m per BVH unit (centimetres by default)
   bool animate = false;        ///< drape over the clip from `time` on (the body moves), not one pose
+  /// s: with garments, they are sewn on the avatar in its rest pose, which then moves into
+  /// the clip's pose at `time` over this long (and on through the clip with `animate`),
+  /// as a tailor dresses a mannequin and then moves it; none when that pose is the rest.
+  float transition = 0.5f;
 };
 
 /// The avatar of a scene: the built-in parametric mannequin, or a skinned character file
@@ -76,9 +81,14 @@ struct BodyContactSettings {
 
 struct SceneAvatar {
   MannequinParams mannequin;
-  std::filesystem::path file;     ///< character file relative to the scene (empty: the mannequin)
-  std::string fileClip;           ///< with `file`: pose it as this clip of the file ("" : none, "*": the first)
-  float fileClipTime = 0.0f;      ///< s into fileClip
+  std::filesystem::path file;  ///< character file relative to the scene (empty: the mannequin)
+  std::string fileClip;        ///< with `file`: pose it as this clip of the file ("" : none, "*": the first)
+  float fileClipTime = 0.0f;   ///< s into fileClip
+  /// With `file`: how it is put into the world (up axis and units detected unless given).
+  ImportFrame frame;
+  /// With `file`: a joint-name map file (sim/motion/Retarget.h format) renaming the file's
+  /// joints to the mannequin's names, for a rig no known convention names; empty: none.
+  std::filesystem::path jointMap;
   float contactCellSize = 0.01f;  ///< m, cell of the body's signed distance grid
   BodyContactMethod contactMethod = BodyContactMethod::DepthViews;
   DepthViewOptions depthViews;     ///< with BodyContactMethod::DepthViews
@@ -99,6 +109,7 @@ enum class PropCollider {
 struct ScenePropSpec {
   std::string shape;                ///< built-in shape ("bottle", "box", "sphere", "torus", "capsule"), or empty
   std::filesystem::path mesh;       ///< a closed mesh file relative to the scene (when shape is empty)
+  std::optional<FileAxis> up;       ///< the mesh file's up axis (none: from the file, else +y)
   glm::vec3 position{0.0f};         ///< m: the prop frame's origin in the world
   glm::vec3 rotationDegrees{0.0f};  ///< about the world x, then y, then z axes
   glm::vec3 scale{1.0f};            ///< applied to the shape in its frame, before the rotation
@@ -118,6 +129,7 @@ struct DrapeScene {
   std::filesystem::path directory;             ///< folder of the scene file; relative paths start here
   SquareClothSpec sheet;                       ///< used when mesh is empty
   std::filesystem::path mesh;                  ///< cloth mesh file (relative to directory), or empty
+  ImportFrame meshFrame;                       ///< how the cloth mesh is put into the world
   std::string fabric;                          ///< preset name in directory / "fabrics.json", or empty
   std::vector<std::string> materialOverrides;  ///< material keys given explicitly (win over the fabric)
   ClothMaterial material;
@@ -187,6 +199,14 @@ struct SceneBody {
   /// What the avatar's files were read despite, each naming its file (a BVH 'Frames:'
   /// count off by one); the CLI prints them and writes them to the metrics.
   std::vector<std::string> warnings;
+  /// With avatar.file: the up axis and scale the import used, the file's vertex count
+  /// before welding.
+  bool imported = false;
+  FileFrame fileFrame;
+  /// Seconds into the animator's clip at frame 0 (avatar.motion.time; 0 when the garments
+  /// are sewn on the rest pose first, whose clip starts there).
+  float clipStart = 0.0f;
+  std::size_t fileVertices = 0;
 };
 
 /// The cloth's material and anisotropy (fabric preset, explicit keys, texture or

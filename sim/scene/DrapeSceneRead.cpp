@@ -61,6 +61,7 @@ struct DrapeReading {
   std::vector<PinKey> pinKeys;  ///< cloth.pin_animation
   SweepBlock sweep;             ///< solver.continuous_collision
   std::vector<BoxBlock> boxes;
+  ImportFrame meshFrame;  ///< cloth.up, scale, rotation_deg, position
 };
 
 /// solver.substeps: "auto" (0) or a whole number.
@@ -123,6 +124,26 @@ Table<DrapeReading> anisotropyKeys() {
   return t;
 }
 
+/// up, scale, rotation_deg and position of an imported file (sim/io/ImportFrame.h).
+template <class Owner>
+void addImportFrameKeys(Table<Owner>& t, ImportFrame Owner::*frame, const std::string& what) {
+  std::vector<std::pair<std::string, std::optional<FileAxis>>> axes = {{"auto", std::nullopt}};
+  for (const FileAxis a :
+       {FileAxis::PosY, FileAxis::PosZ, FileAxis::NegZ, FileAxis::NegY, FileAxis::PosX, FileAxis::NegX})
+    axes.emplace_back(fileAxisName(a), a);
+  t.add("up", nested(frame, &ImportFrame::up), choice<std::optional<FileAxis>>(axes), "",
+        "The " + what +
+            " file's up axis, turned to +y (auto: from the file where it says, glTF +y, FBX's UpAxis; "
+            "else +y)");
+  t.add("scale", nested(frame, &ImportFrame::scale), optional(number(between(1e-6, 1e6))), "m/unit",
+        "Metres per unit of the " + what +
+            " file (default: from the file, FBX's UnitScaleFactor; glTF metres; "
+            "else 1)");
+  t.add("rotation_deg", nested(frame, &ImportFrame::rotationDegrees), fields::vec3(), "deg",
+        "Then about the world x, then y, then z axes");
+  t.add("position", nested(frame, &ImportFrame::position), fields::vec3(), "m", "Then moved by this");
+}
+
 Table<DrapeReading> clothKeys() {
   Table<PinKey> pinKey("A key of the pinned vertices' motion");
   pinKey.add("time", &PinKey::time, number(), "s", "When the pins reach this translation and twist");
@@ -151,6 +172,7 @@ Table<DrapeReading> clothKeys() {
   t.include(sheet, nested(&DrapeReading::scene, &DrapeScene::sheet));
   t.add("mesh", nested(&DrapeReading::scene, &DrapeScene::mesh), path(), "",
         "A cloth mesh with UVs (OBJ or any format assimp reads) relative to the scene's folder, instead of the sheet");
+  addImportFrameKeys(t, &DrapeReading::meshFrame, "cloth mesh");
   t.add("fabric", nested(&DrapeReading::scene, &DrapeScene::fabric), text(), "",
         "A preset of fabrics.json beside the scene: density, stiffness, bending and a uniform anisotropy (the keys "
         "below win)");
@@ -164,6 +186,15 @@ Table<DrapeReading> clothKeys() {
   t.check([](DrapeReading& r, const json& cloth, const std::string& where) {
     for (const char* key : {"resolution", "size", "center", "mesh", "pinned", "pin_animation"})
       r.scene.clothShapeGiven |= cloth.contains(key);
+    for (const char* key : {"resolution", "size", "center"})
+      if (cloth.contains("mesh") && cloth.contains(key))
+        throw SceneError{where + "." + key +
+                         " shapes the generated sheet; with mesh, place the mesh with up, "
+                         "scale, rotation_deg and position"};
+    for (const char* key : {"up", "scale", "rotation_deg", "position"})
+      if (!cloth.contains("mesh") && cloth.contains(key))
+        throw SceneError{where + "." + key + " places a cloth mesh; the generated sheet is placed by center and size"};
+    r.scene.meshFrame = r.meshFrame;
     for (const char* key : {"areal_density", "tensile_stiffness", "bending_rigidity"})
       if (cloth.contains(key)) r.scene.materialOverrides.push_back(key);
     if (cloth.contains("pin_animation")) {
@@ -177,16 +208,20 @@ Table<DrapeReading> clothKeys() {
 
 Table<SceneMotion> motionKeys() {
   Table<SceneMotion> motion(
-      "Pose the mannequin (its rest pose must be \"t_pose\", as BVH files are) as a retargeted "
-      "BVH clip");
+      "Pose or move the avatar as a BVH clip retargeted onto it (its joints found by their naming "
+      "convention, sim/body/SkeletonConvention.h, or by a map file)");
   motion.add("bvh", &SceneMotion::bvh, path(), "", "The BVH clip, relative to the scene's folder").required();
-  motion
-      .add("map", &SceneMotion::map, path(), "", "The joint-name map (scenes/motion/), relative to the scene's folder")
-      .required();
+  motion.add("map", &SceneMotion::map, path(), "",
+             "A joint-name map file (scenes/motion/) relative to the scene's folder; without it the joints are "
+             "matched by their naming conventions (mannequin, Mixamo, Unreal, CMU BVH, SMPL), the rest poses "
+             "aligned and the feet kept on the floor");
   motion.add("time", &SceneMotion::time, number(atLeast(0.0)), "s", "Time in the clip of the pose");
   motion.add("unit_scale", &SceneMotion::unitScale, number(positive()), "m", "Metres per BVH unit");
   motion.add("animate", &SceneMotion::animate, boolean(), "",
              "The body follows the clip from `time` on while the cloth drapes (else one pose)");
+  motion.add("transition", &SceneMotion::transition, number(between(0.0, 60.0)), "s",
+             "With garments: they are sewn on the avatar's rest pose, which then moves into the pose at `time` "
+             "over this long (then on through the clip with animate); 0 sews around that pose instead");
   motion.add("skinning", &SceneMotion::dualQuaternion, choice<bool>({{"dual_quaternion", true}, {"linear", false}}), "",
              "Skinning of the posed body");
   return motion;
@@ -263,15 +298,24 @@ Table<SceneAvatar> avatarKeys() {
   t.add("file_clip", &SceneAvatar::fileClip, text(), "",
         "With file: pose it as this clip of the file (\"*\": the first)");
   t.add("file_clip_time", &SceneAvatar::fileClipTime, number(), "s", "With file_clip: time in the clip");
-  t.add("motion", &SceneAvatar::motion, optional(object(motionKeys())), "", "Pose the mannequin as a BVH clip");
+  addImportFrameKeys(t, &SceneAvatar::frame, "avatar");
+  t.add("joint_map", &SceneAvatar::jointMap, path(), "",
+        "With file: a map file {\"map\": {\"FileJoint\": \"pelvis\", ...}} naming the file's joints as the "
+        "mannequin's (pelvis, spine, chest, neck, head, clavicle/upper_arm/forearm/hand_l/_r, thigh/shin/foot_l/_r), "
+        "for a rig no known convention names");
+  t.add("motion", &SceneAvatar::motion, optional(object(motionKeys())), "", "Pose or move the avatar as a BVH clip");
   t.add("contact_cell_size", &SceneAvatar::contactCellSize, number(between(0.003, 0.05)), "m",
         "Cell of the body's signed distance grid");
   t.add("contact", self<SceneAvatar>, object(contactKeys()), "", "How the cloth collides with the body");
   t.add("mannequin", &SceneAvatar::mannequin, object(mannequinKeys()), "",
         "The built-in mannequin's measurements and pose");
   t.check([](SceneAvatar& a, const json& avatar, const std::string& where) {
-    if (avatar.contains("file") && (avatar.contains("mannequin") || avatar.contains("motion")))
-      throw SceneError{where + ".file replaces the mannequin: give file or mannequin (and motion), not both"};
+    if (avatar.contains("file") && avatar.contains("mannequin"))
+      throw SceneError{where + ".file replaces the mannequin: give file or mannequin, not both"};
+    if (!avatar.contains("file"))
+      for (const char* key : {"up", "scale", "rotation_deg", "position", "joint_map"})
+        if (avatar.contains(key))
+          throw SceneError{where + "." + key + " places an imported avatar.file; the mannequin stands at the origin"};
     if (!avatar.contains("file")) {  // the clip keys apply to a file only
       a.fileClip = SceneAvatar{}.fileClip;
       a.fileClipTime = SceneAvatar{}.fileClipTime;
@@ -443,10 +487,6 @@ void finishScene(DrapeReading& r, const json&, const std::string&) {
   if (r.ground.given) colliders.grounds.push_back(GroundCollider{r.ground.height, glm::vec3(0.0f, 1.0f, 0.0f)});
   if (!scene.garments.empty()) {
     if (!scene.avatar) throw SceneError{"garments need an avatar to be sewn around (add an \"avatar\" block)"};
-    if (!scene.avatar->file.empty())
-      throw SceneError{
-          "garments are sized and placed by the built-in mannequin's measurements and joint names; "
-          "with avatar.file, drape a cloth (the cloth block) instead"};
     if (scene.clothShapeGiven)
       throw SceneError{
           "with garments, the cloth block gives only the material: remove its resolution, size, "
@@ -540,6 +580,13 @@ Table<ScenePropSpec> propKeys() {
       "a torus (radii 0.1 and 0.03) or a capsule (radius 0.05, 0.3 long) centred on it");
   prop.add("mesh", &ScenePropSpec::mesh, path(true), "",
            "A closed mesh relative to the scene's folder (welded by position), instead of shape");
+  std::vector<std::pair<std::string, std::optional<FileAxis>>> axes = {{"auto", std::nullopt}};
+  for (const FileAxis a :
+       {FileAxis::PosY, FileAxis::PosZ, FileAxis::NegZ, FileAxis::NegY, FileAxis::PosX, FileAxis::NegX})
+    axes.emplace_back(fileAxisName(a), a);
+  prop.add("up", &ScenePropSpec::up, choice<std::optional<FileAxis>>(axes), "",
+           "With mesh: the file's up axis, turned to +y before scale and rotation (auto: from the file where it "
+           "says; else +y); its units are read from the file where it says (FBX)");
   prop.add("position", &ScenePropSpec::position, fields::vec3(), "m", "The prop frame's origin in the world");
   prop.add("rotation_deg", &ScenePropSpec::rotationDegrees, fields::vec3(), "deg",
            "About the world x, then y, then z axes");
@@ -554,6 +601,7 @@ Table<ScenePropSpec> propKeys() {
   prop.check([](ScenePropSpec&, const json& p, const std::string& where) {
     if (p.contains("shape") == p.contains("mesh"))
       throw SceneError{where + ": give either \"shape\" (bottle, box, sphere, torus, capsule) or \"mesh\" (a file)"};
+    if (p.contains("up") && !p.contains("mesh")) throw SceneError{where + ".up applies to a mesh file"};
   });
   return prop;
 }

@@ -50,8 +50,14 @@ Result<PreparedDrape> PreparedDrape::prepare(const DrapeScene& scene, const Clot
   PreparedDrape prepared;
   prepared.m_pinned = scene.pinned;
   prepared.m_pinAnimation = scene.pinAnimation;
-  if (scene.avatar && scene.avatar->motion) prepared.m_motionStart = scene.avatar->motion->time;
   if (Status s = prepared.buildColliders(scene); !s) return s.error();
+  if (prepared.m_body) prepared.m_motionStart = prepared.m_body->clipStart;
+  if (prepared.m_body && prepared.m_body->animator && prepared.m_body->animator->dressesFirst()) {
+    const float transition = scene.avatar->motion->transition;
+    if (float(scene.frames) * scene.settings.frameDt < transition)
+      return Error{"solver.frames: " + std::to_string(scene.frames) + " frames end before avatar.motion.transition (" +
+                   std::to_string(transition) + " s) brings the dressed body into its pose"};
+  }
   const Status cloth =
       scene.garments.empty() ? prepared.buildCloth(scene) : prepared.sewGarments(scene, makeSolver, progress);
   if (!cloth) return cloth.error();

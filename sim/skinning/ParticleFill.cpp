@@ -190,6 +190,9 @@ Result<ParticleFill> fillWithParticles(const TriangleMesh& mesh, const ParticleF
       return Error{"particle fill: the mesh has a non-finite vertex position"};
   auto query = cgal::ClosedMeshQuery::create(mesh);
   if (!query) return query.error().prefixed("particle fill: ");
+  if (query->openComponentCount() > 0)  // the projected-parity fill needs an inside
+    return Error{"particle fill: the mesh is not closed (" + std::to_string(query->openComponentCount()) +
+                 " of its components have border edges), so its inside is undefined"};
 
   // Bounding box of the referenced vertices.
   glm::vec3 lo(std::numeric_limits<float>::max()), hi(-std::numeric_limits<float>::max());

@@ -24,6 +24,7 @@
 
 #include "sim/motion/CharacterIO.h"
 #include "tests/support/GlmExpect.h"
+#include "tests/support/TempDir.h"
 
 using namespace hg;
 namespace fs = std::filesystem;
@@ -32,24 +33,7 @@ namespace {
 
 using test::expectNear;
 
-/// A fresh, empty folder under the system temp folder, removed when the test passes (kept
-/// for inspection when it fails).
-class TempDir {
- public:
-  explicit TempDir(const std::string& name)
-      : m_path(fs::temp_directory_path() / ("hg_motion_" + name + "_" + std::to_string(::getpid()))) {
-    fs::remove_all(m_path);
-    fs::create_directories(m_path);
-  }
-  ~TempDir() {
-    if (!::testing::Test::HasFailure()) fs::remove_all(m_path);
-  }
-  operator const fs::path&() const { return m_path; }
-  fs::path operator/(const std::string& name) const { return m_path / name; }
-
- private:
-  fs::path m_path;
-};
+using TempDir = test::TempDir;
 
 /// Four joints with non-identity rest rotations; a 2 x 5 vertex strip (unique positions)
 /// with 1 to 5 influences per vertex (reduced to 4 by appendInfluences).
@@ -258,7 +242,7 @@ std::vector<std::string> filesIn(const fs::path& dir) {
 }  // namespace
 
 TEST(CharacterIO, GlbRoundTripKeepsBonesWeightsAndKeys) {
-  const TempDir dir("roundtrip");
+  const TempDir dir("motion_roundtrip");
   const SkinnedMesh body = makeBody();
   ASSERT_TRUE(body.validate().ok());
   const std::vector<Animation> clips = makeClips();
@@ -297,7 +281,7 @@ TEST(CharacterIO, GlbRoundTripKeepsBonesWeightsAndKeys) {
 }
 
 TEST(CharacterIO, ColladaAndFbxWrittenByAssimpImport) {
-  const TempDir dir("convert");
+  const TempDir dir("motion_convert");
   const SkinnedMesh body = makeBody();
   const std::vector<Animation> clips = makeClips();
   const fs::path glb = dir / "character.glb";
@@ -366,7 +350,7 @@ TEST(CharacterIO, ColladaAndFbxWrittenByAssimpImport) {
 }
 
 TEST(CharacterIO, GarmentsAreWrittenAsOneMorphTargetPerFrame) {
-  const TempDir dir("garment");
+  const TempDir dir("motion_garment");
   NamedMeshSequence shirt;
   shirt.name = "shirt";
   shirt.mesh.positions = {{0, 1, 0}, {0.3f, 1, 0}, {0, 1.3f, 0}, {0.3f, 1.3f, 0}};
@@ -425,7 +409,7 @@ TEST(CharacterIO, GarmentsAreWrittenAsOneMorphTargetPerFrame) {
 }
 
 TEST(CharacterIO, ImportErrorsNameTheFileAndProblem) {
-  const TempDir dir("errors");
+  const TempDir dir("motion_errors");
   auto message = [](const fs::path& p) {
     Result<Character> r = importCharacter(p);
     return r.ok() ? std::string("(no error)") : r.error().message;
@@ -464,7 +448,7 @@ TEST(CharacterIO, ImportErrorsNameTheFileAndProblem) {
 }
 
 TEST(CharacterIO, FailedExportLeavesNoPartialFile) {
-  const TempDir dir("atomic");
+  const TempDir dir("motion_atomic");
   const SkinnedMesh body = makeBody();
   // An existing output is kept as it was when the export fails (invalid weights).
   const fs::path file = dir / "out.glb";
@@ -543,7 +527,7 @@ std::string fileBytes(const fs::path& path) {
 // uninitialized heap); the exported file must depend only on the scene: every byte of the
 // binary chunk outside the buffer views is zero, and two exports are identical.
 TEST(CharacterIO, GlbBytesDependOnlyOnTheScene) {
-  const TempDir dir("deterministic");
+  const TempDir dir("motion_deterministic");
   const SkinnedMesh body = makeTallBody(20000);
   NamedMeshSequence shirt;
   shirt.name = "shirt";

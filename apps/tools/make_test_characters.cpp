@@ -1,0 +1,36 @@
+// Writes the test characters of sim/motion/TestCharacters.h into a folder: the built-in
+// mannequin in other proportions with its joints named the Mixamo, Unreal and SMPL ways,
+// as glTF, FBX and COLLADA, and an open, unwelded scan-like variant. Use them to try
+// importing, measuring and dressing an avatar without third-party files:
+//
+//   build/apps/hg_make_test_characters scenes/characters
+//
+// then point a scene's avatar.file at one (scenes/outfit_on_imported_avatar.json uses
+// scenes/characters/mixamo_tall.glb, which is shipped).
+#include <cstdio>
+#include <filesystem>
+
+#include "sim/motion/TestCharacters.h"
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: %s OUTPUT_FOLDER\n", argv[0]);
+    return 2;
+  }
+  const std::filesystem::path folder = argv[1];
+  std::error_code ec;
+  std::filesystem::create_directories(folder, ec);
+  if (ec) {
+    std::fprintf(stderr, "cannot create %s: %s\n", folder.string().c_str(), ec.message().c_str());
+    return 1;
+  }
+  for (const hg::TestCharacterSpec& spec : hg::testCharacters()) {
+    auto written = hg::writeTestCharacter(spec, folder);
+    if (!written) {
+      std::fprintf(stderr, "%s\n", written.error().message.c_str());
+      return 1;
+    }
+    std::printf("wrote %s\n", written->string().c_str());
+  }
+  return 0;
+}
