@@ -1,6 +1,7 @@
 // Writes the test characters of sim/motion/TestCharacters.h into a folder: the built-in
 // mannequin in other proportions with its joints named the Mixamo, Unreal and SMPL ways,
-// as glTF, FBX and COLLADA, and an open, unwelded scan-like variant. Use them to try
+// as glTF, FBX and COLLADA, an open, unwelded scan-like variant, and a walk clip in the CMU
+// BVH layout (walk_cmu_layout.bvh). Use them to try
 // importing, measuring and dressing an avatar without third-party files:
 //
 //   build/apps/hg_make_test_characters scenes/characters
@@ -9,6 +10,7 @@
 // scenes/characters/mixamo_tall.glb, which is shipped).
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 
 #include "sim/motion/TestCharacters.h"
 
@@ -32,5 +34,11 @@ int main(int argc, char** argv) {
     }
     std::printf("wrote %s\n", written->string().c_str());
   }
+  const std::filesystem::path walk = folder / "walk_cmu_layout.bvh";
+  if (!(std::ofstream(walk) << hg::testWalkBvh(60))) {
+    std::fprintf(stderr, "cannot write %s\n", walk.string().c_str());
+    return 1;
+  }
+  std::printf("wrote %s\n", walk.string().c_str());
   return 0;
 }

@@ -36,6 +36,16 @@ const std::vector<TestCharacterSpec>& testCharacters();
 /// unwelded when asked.
 Result<SkinnedMesh> buildTestCharacter(const TestCharacterSpec& spec);
 
+/// A walk as BVH text in the layout of the CMU motion-capture conversions (centimetres, Y up,
+/// facing +Z; LHipJoint/RHipJoint hip bones, LowerBack, Neck1, toes; the rest T-pose with
+/// the legs splayed 20 degrees outwards as those files have them; the root recorded 50 cm
+/// off the origin), `frames` frames at 30 fps, one stride per second: thighs straightened
+/// and swung +/-25 degrees, the swinging knee bent up to 40, the feet kept flat, the arms
+/// 60 degrees down from the T-pose, the hips moving forward at 1.2 m/s with the stance
+/// ankle 8 cm above the floor. `hg_make_test_characters` writes 60 frames as
+/// walk_cmu_layout.bvh.
+std::string testWalkBvh(int frames);
+
 /// Builds and writes `spec` into `folder` (exportCharacter); returns the file's path.
 Result<std::filesystem::path> writeTestCharacter(const TestCharacterSpec& spec, const std::filesystem::path& folder);
 

@@ -11,6 +11,7 @@
 #include "sim/body/Mannequin.h"
 #include "sim/motion/Bvh.h"
 #include "sim/motion/Retarget.h"
+#include "sim/motion/TestCharacters.h"
 #include "tests/support/GlmExpect.h"
 
 using namespace hg;
@@ -212,88 +213,6 @@ TEST(Retarget, MapFileErrorsNameTheProblem) {
 
 namespace {
 
-/// A walk in the CMU BVH layout (centimetres, Y up, facing +Z): LHipJoint / RHipJoint hip
-/// bones, LowerBack, Neck1, toes, a T-pose with the legs splayed 20 degrees outwards as the
-/// CMU conversions have them, and the root recorded 50 cm off the origin. Frame k at
-/// 30 fps: thighs straightened by -/+20 degrees about z and swung +/-25 degrees about x,
-/// the swinging leg's knee bent, the feet kept flat, the hips lifted so that the stance ankle is 8 cm above
-/// the floor, moving forward at 1.2 m/s.
-std::string cmuStyleWalk(int frames) {
-  const float splay = glm::radians(20.0f), thigh = 42.0f, shin = 42.0f;
-  const auto leg = [&](const char* side, float sign) {
-    const std::string s = side;
-    const float sx = sign * std::sin(splay), sy = -std::cos(splay);
-    return "JOINT " + s + "HipJoint\n{\nOFFSET 0 0 0\nCHANNELS 3 Zrotation Xrotation Yrotation\nJOINT " +
-           (sign > 0 ? std::string("LeftUpLeg") : std::string("RightUpLeg")) + "\n{\nOFFSET " +
-           std::to_string(sign * 8.0f) + " -6 0\nCHANNELS 3 Zrotation Xrotation Yrotation\nJOINT " +
-           (sign > 0 ? "LeftLeg" : "RightLeg") + "\n{\nOFFSET " + std::to_string(thigh * sx) + " " +
-           std::to_string(thigh * sy) + " 0\nCHANNELS 3 Zrotation Xrotation Yrotation\nJOINT " +
-           (sign > 0 ? "LeftFoot" : "RightFoot") + "\n{\nOFFSET " + std::to_string(shin * sx) + " " +
-           std::to_string(shin * sy) + " 0\nCHANNELS 3 Zrotation Xrotation Yrotation\nJOINT " +
-           (sign > 0 ? "LeftToeBase" : "RightToeBase") +
-           "\n{\nOFFSET 0 -6 12\nCHANNELS 3 Zrotation Xrotation Yrotation\nEnd Site\n{\nOFFSET 0 0 "
-           "4\n}\n}\n}\n}\n}\n}\n";
-  };
-  const auto arm = [&](const char* side, float sign) {
-    const std::string s = side;
-    return "JOINT " + s + "Shoulder\n{\nOFFSET " + std::to_string(sign * 3.0f) +
-           " 17 0\nCHANNELS 3 Zrotation Xrotation Yrotation\nJOINT " + s + "Arm\n{\nOFFSET " +
-           std::to_string(sign * 15.0f) + " 0 0\nCHANNELS 3 Zrotation Xrotation Yrotation\nJOINT " + s +
-           "ForeArm\n{\nOFFSET " + std::to_string(sign * 28.0f) +
-           " 0 0\nCHANNELS 3 Zrotation Xrotation Yrotation\nJOINT " + s + "Hand\n{\nOFFSET " +
-           std::to_string(sign * 25.0f) + " 0 0\nCHANNELS 3 Zrotation Xrotation Yrotation\nEnd Site\n{\nOFFSET " +
-           std::to_string(sign * 10.0f) + " 0 0\n}\n}\n}\n}\n}\n";
-  };
-  std::string text =
-      "HIERARCHY\nROOT Hips\n{\nOFFSET 0 0 0\nCHANNELS 6 Xposition Yposition Zposition Zrotation "
-      "Xrotation Yrotation\n" +
-      leg("L", 1.0f) + leg("R", -1.0f) +
-      "JOINT LowerBack\n{\nOFFSET 0 2 0\nCHANNELS 3 Zrotation Xrotation Yrotation\nJOINT Spine\n{\nOFFSET "
-      "0 10 0\nCHANNELS 3 Zrotation Xrotation Yrotation\nJOINT Spine1\n{\nOFFSET 0 15 0\nCHANNELS 3 "
-      "Zrotation Xrotation Yrotation\nJOINT Neck\n{\nOFFSET 0 20 0\nCHANNELS 3 Zrotation Xrotation "
-      "Yrotation\nJOINT Neck1\n{\nOFFSET 0 4 0\nCHANNELS 3 Zrotation Xrotation Yrotation\nJOINT Head\n{\n"
-      "OFFSET 0 5 0\nCHANNELS 3 Zrotation Xrotation Yrotation\nEnd Site\n{\nOFFSET 0 15 0\n}\n}\n}\n}\n" +
-      arm("Left", 1.0f) + arm("Right", -1.0f) + "}\n}\n}\n}\n";
-  // Channel order: Hips(6), LHipJoint, LeftUpLeg, LeftLeg, LeftFoot, LeftToeBase, the right
-  // leg likewise, LowerBack, Spine, Spine1, Neck, Neck1, Head, the left arm's four joints,
-  // the right arm's four: 6 + 3 * 24 numbers.
-  text += "MOTION\nFrames: " + std::to_string(frames) + "\nFrame Time: 0.0333333\n";
-  for (int f = 0; f < frames; ++f) {
-    const float phase = 2.0f * glm::pi<float>() * float(f) / 30.0f;  // one stride per second
-    const float swing = 25.0f * std::sin(phase);                     // left thigh forward > 0
-    const float kneeL = std::max(0.0f, -std::sin(phase)) * 40.0f, kneeR = std::max(0.0f, std::sin(phase)) * 40.0f;
-    // Hip height: the straighter (stance) leg's ankle 8 cm above the floor.
-    const float stanceSwing = glm::radians(std::abs(swing));
-    const float hipY = 8.0f + 6.0f + (thigh + shin) * std::cos(stanceSwing);
-    std::string line =
-        std::to_string(50.0f) + " " + std::to_string(hipY) + " " + std::to_string(120.0f * float(f) / 30.0f) + " 0 0 0";
-    const auto joint = [&line](float z, float x, float y) {
-      line += " " + std::to_string(z) + " " + std::to_string(x) + " " + std::to_string(y);
-    };
-    joint(0, 0, 0);               // LHipJoint
-    joint(-20, -swing, 0);        // LeftUpLeg: straighten, swing (x rotation > 0 lifts the leg back)
-    joint(0, kneeL, 0);           // LeftLeg
-    joint(0, swing - kneeL, 0);   // LeftFoot: kept flat
-    joint(0, 0, 0);               // LeftToeBase
-    joint(0, 0, 0);               // RHipJoint
-    joint(20, swing, 0);          // RightUpLeg
-    joint(0, kneeR, 0);           // RightLeg
-    joint(0, -swing - kneeR, 0);  // RightFoot
-    joint(0, 0, 0);
-    for (int k = 0; k < 6; ++k) joint(0, 0, 0);  // LowerBack .. Head
-    joint(0, 0, 0);                              // LeftShoulder
-    joint(-60, 0, 0);                            // LeftArm down to the side
-    joint(0, 0, 0);
-    joint(0, 0, 0);
-    joint(0, 0, 0);
-    joint(60, 0, 0);  // RightArm
-    joint(0, 0, 0);
-    joint(0, 0, 0);
-    text += line + "\n";
-  }
-  return text;
-}
-
 /// Linear-blend skinning of `body` into `pose` (positions only).
 std::vector<glm::vec3> skinned(const SkinnedMesh& body, const Pose& pose) {
   const std::vector<glm::mat4> m = skinningMatrices(body.skeleton, pose);
@@ -309,7 +228,7 @@ std::vector<glm::vec3> skinned(const SkinnedMesh& body, const Pose& pose) {
 
 TEST(Retarget, ACmuWalkWithSplayedRestLegsDrivesTheMannequinWithoutCrossingOnTheFloor) {
   const int frames = 30;
-  const Result<BvhMotion> walk = parseBvh(cmuStyleWalk(frames), "cmu_walk.bvh");
+  const Result<BvhMotion> walk = parseBvh(testWalkBvh(frames), "cmu_walk.bvh");
   ASSERT_TRUE(walk.ok()) << walk.error().message;
   MannequinParams params;
   params.cellSize = 0.02f;
