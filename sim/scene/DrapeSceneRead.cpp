@@ -294,7 +294,8 @@ Table<SceneAvatar> avatarKeys() {
       "A body to drape on: the built-in mannequin, optionally posed by a BVH clip, or a skinned "
       "character file");
   t.add("file", &SceneAvatar::file, path(), "",
-        "A closed skinned character (glTF, FBX, COLLADA) relative to the scene's folder, instead of the mannequin");
+        "A skinned character (glTF, FBX, COLLADA) relative to the scene's folder, instead of the mannequin: read in "
+        "its bind pose and welded; an open scan is accepted");
   t.add("file_clip", &SceneAvatar::fileClip, text(), "",
         "With file: pose it as this clip of the file (\"*\": the first)");
   t.add("file_clip_time", &SceneAvatar::fileClipTime, number(), "s", "With file_clip: time in the clip");

@@ -52,10 +52,13 @@ const ClothSolverFactory kCpuSolver = [](std::shared_ptr<const ClothModel> model
 
 using namespace imported_avatar;
 
-TEST(ImportedAvatarScene, EveryTestCharacterIsDressedWithClosedSeamsOutsideItsBody) {
-  const test::TempDir dir("dressed_characters");
-  for (const TestCharacterSpec& spec : testCharacters()) {
-    SCOPED_TRACE(spec.fileName());
+// One test per character (each a few seconds; under the sanitizers about 13 s).
+class DressedCharacter : public ::testing::TestWithParam<std::size_t> {};
+
+TEST_P(DressedCharacter, IsDressedWithClosedSeamsOutsideItsBody) {
+  const TestCharacterSpec& spec = testCharacters()[GetParam()];
+  const test::TempDir dir("dressed_" + spec.name);
+  {
     ASSERT_TRUE(writeTestCharacter(spec, dir).ok());
     auto scene = sceneIn(dir, outfitOn(spec.fileName()));
     ASSERT_TRUE(scene) << scene.error().message;
@@ -80,6 +83,11 @@ TEST(ImportedAvatarScene, EveryTestCharacterIsDressedWithClosedSeamsOutsideItsBo
     EXPECT_EQ(inside, 0u);
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(TestCharacters, DressedCharacter, ::testing::Range<std::size_t>(0, testCharacters().size()),
+                         [](const ::testing::TestParamInfo<std::size_t>& character) {
+                           return testCharacters()[character.param].name;
+                         });
 
 TEST(ImportedAvatarScene, AClipMovesAnImportedAvatarAndGarmentsAreSewnOnItsRestPoseFirst) {
   const test::TempDir dir("dress_then_move");
