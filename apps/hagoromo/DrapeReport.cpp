@@ -65,25 +65,26 @@ nlohmann::json propsReport(const DrapeScene& scene, const SceneProps& props) {
           {"leaf_spheres", leafSpheres(props)},   {"build_seconds", props.buildSeconds}};
 }
 
+/// A measurement that may be missing (NaN: not measured) as JSON: the number, or null.
+nlohmann::json finiteOrNull(float v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); }
+
 nlohmann::json avatarReport(const SceneBody& body) {
   const BodyMeasurements& m = body.measurements;
   nlohmann::json report = {
       {"vertices", body.avatar.mesh.vertexCount()},
       {"triangles", body.avatar.mesh.triangleCount()},
-      {"height_m", m.height},
-      {"chest_girth_m", m.chestGirth},
-      {"waist_girth_m", m.waistGirth},
-      {"hip_girth_m", m.hipGirth},
-      {"neck_girth_m", m.neckGirth},
-      {"thigh_girth_m", m.thighGirth},
-      {"upper_arm_girth_m", m.upperArmGirth},
-      {"shoulder_width_m", m.shoulderWidth},
-      {"arm_length_m", m.armLength},
-      {"inseam_m", m.legLength},
+      {"height_m", finiteOrNull(m.height)},
+      {"chest_girth_m", finiteOrNull(m.chestGirth)},
+      {"waist_girth_m", finiteOrNull(m.waistGirth)},
+      {"hip_girth_m", finiteOrNull(m.hipGirth)},
+      {"neck_girth_m", finiteOrNull(m.neckGirth)},
+      {"thigh_girth_m", finiteOrNull(m.thighGirth)},
+      {"upper_arm_girth_m", finiteOrNull(m.upperArmGirth)},
+      {"shoulder_width_m", finiteOrNull(m.shoulderWidth)},
+      {"arm_length_m", finiteOrNull(m.armLength)},
+      {"inseam_m", finiteOrNull(m.legLength)},
       {"skeleton_convention", m.convention.empty() ? nlohmann::json(nullptr) : nlohmann::json(m.convention)},
       {"warnings", body.warnings}};
-  for (auto& [key, value] : report.items())
-    if (value.is_number_float() && !std::isfinite(value.get<double>())) value = nullptr;  // not measured
   if (body.imported)
     report["import"] = {
         {"up", fileAxisName(body.fileFrame.up)},    {"up_from", body.fileFrame.upSource},
@@ -304,17 +305,17 @@ nlohmann::json largestStrainReport(const DrapeOutcome& run) {
   const std::vector<std::uint32_t>& pieceOfVertex = run.drape.pieceOfVertex();
   const std::size_t pieces = pieceCount(pieceOfVertex);
   const std::size_t piece = worst->a < pieceOfVertex.size() ? pieceOfVertex[worst->a] : 0;
-  auto number = [](float v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); };
   const char* kind = !std::isfinite(worst->strain)       ? "not finite"
                      : worst->length > worst->restLength ? "stretch"
                                                          : "compression";
-  return {{"value", number(worst->strain)},
+  return {{"value", finiteOrNull(worst->strain)},
           {"kind", kind},
           {"piece", pieceNames(run.scene, pieces)[piece]},
           {"spring", worst->spring},
           {"vertices", {worst->a, worst->b}},
-          {"midpoint_m", {number(worst->midpoint.x), number(worst->midpoint.y), number(worst->midpoint.z)}},
-          {"length_m", number(worst->length)},
+          {"midpoint_m",
+           {finiteOrNull(worst->midpoint.x), finiteOrNull(worst->midpoint.y), finiteOrNull(worst->midpoint.z)}},
+          {"length_m", finiteOrNull(worst->length)},
           {"rest_length_m", worst->restLength}};
 }
 

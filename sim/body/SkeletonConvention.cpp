@@ -107,14 +107,19 @@ const std::array<ConventionNames, 5>& conventionTables() {
   return tables;
 }
 
+std::string lowerCase(std::string_view text) {
+  std::string lower;
+  for (const char c : text) lower.push_back(char(std::tolower(static_cast<unsigned char>(c))));
+  return lower;
+}
+
 bool isSeparator(char c) { return c == '_' || c == '-' || c == '.' || c == ' '; }
 
 /// Lower case, without the namespace before the last ':', without an exporter prefix
 /// ("mixamorig", "mixamorig1", "m_avg_", "f_avg_") and without separators.
 std::string normalisedJointName(std::string_view raw) {
   if (const std::size_t colon = raw.rfind(':'); colon != std::string_view::npos) raw = raw.substr(colon + 1);
-  std::string lower;
-  for (const char c : raw) lower.push_back(char(std::tolower(static_cast<unsigned char>(c))));
+  const std::string lower = lowerCase(raw);
   std::string_view s = lower;
   if (s.starts_with("mixamorig")) {
     s.remove_prefix(9);
@@ -172,9 +177,7 @@ ConventionMatch match(const Skeleton& skeleton, const ConventionNames& names) {
   bool mixamoNamespace = false;
   for (std::size_t j = 0; j < skeleton.size(); ++j) {
     jointByName.emplace(normalisedJointName(skeleton.joints[j].name), int(j));
-    std::string lower;
-    for (const char c : skeleton.joints[j].name) lower.push_back(char(std::tolower(static_cast<unsigned char>(c))));
-    mixamoNamespace |= lower.starts_with("mixamorig");
+    mixamoNamespace |= lowerCase(skeleton.joints[j].name).starts_with("mixamorig");
   }
   ConventionMatch m;
   m.convention = names.convention;

@@ -63,11 +63,4 @@ void transformMesh(TriangleMesh& mesh, const glm::mat4& m) {
   if (!mesh.normals.empty()) computeVertexNormals(mesh);
 }
 
-std::optional<FileAxis> parseFileAxis(std::string_view text) {
-  for (const FileAxis axis :
-       {FileAxis::PosX, FileAxis::NegX, FileAxis::PosY, FileAxis::NegY, FileAxis::PosZ, FileAxis::NegZ})
-    if (text == fileAxisName(axis)) return axis;
-  return std::nullopt;
-}
-
 }  // namespace hg

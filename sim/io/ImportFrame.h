@@ -47,7 +47,5 @@ struct FileFrame {
 glm::mat4 importTransform(const FileFrame& file, const ImportFrame& frame);
 /// `mesh` moved by the similarity `m` (positions; normals recomputed when it has them).
 void transformMesh(TriangleMesh& mesh, const glm::mat4& m);
-/// Parses "+x", "-x", "+y", "-y", "+z", "-z" (none for anything else).
-std::optional<FileAxis> parseFileAxis(std::string_view text);
 
 }  // namespace hg

@@ -134,6 +134,7 @@ struct RetargetPlan {
   /// clip, and the lowest mapped target joint's rest height (m).
   float sourceFloor = 0.0f, targetRestLowest = 0.0f;
   bool grounded = false;
+  std::vector<char> sourceMapped, targetMapped;  ///< per joint: mapped (Grounded's lowest joints)
   Pose targetRest;
   std::vector<glm::mat4> targetRestGlobal;
 };
@@ -260,11 +261,11 @@ std::vector<char> mappedJoints(const RetargetPlan& plan, std::size_t sourceSize,
 
 /// RootTranslation::Grounded: lifts the target's root so that its lowest mapped joint is
 /// scale * (the source's lowest mapped joint above its clip floor) above its rest height.
-void groundRoot(const Skeleton& source, const std::vector<glm::mat4>& sGlobal, const Skeleton& target,
-                const std::vector<glm::mat4>& tGlobal, const RetargetPlan& plan, Pose& tp) {
-  const float sourceAbove = lowestMapped(sGlobal, mappedJoints(plan, source.size(), true)) - plan.sourceFloor;
+void groundRoot(const std::vector<glm::mat4>& sGlobal, const Skeleton& target, const std::vector<glm::mat4>& tGlobal,
+                const RetargetPlan& plan, Pose& tp) {
+  const float sourceAbove = lowestMapped(sGlobal, plan.sourceMapped) - plan.sourceFloor;
   const float wanted = plan.targetRestLowest + plan.scale * sourceAbove;
-  const float lift = wanted - lowestMapped(tGlobal, mappedJoints(plan, source.size(), false));
+  const float lift = wanted - lowestMapped(tGlobal, plan.targetMapped);
   const int root = plan.rootTarget, parent = target.joints[std::size_t(root)].parent;
   const glm::vec3 up(0.0f, lift, 0.0f);
   tp[std::size_t(root)].translation += parent < 0 ? up : glm::inverse(glm::mat3(tGlobal[std::size_t(parent)])) * up;
@@ -300,7 +301,7 @@ Pose targetPose(const Skeleton& source, const Pose& sp, const Skeleton& target, 
     }
     tGlobal[t] = parent < 0 ? tp[t].matrix() : tGlobal[std::size_t(parent)] * tp[t].matrix();
   }
-  if (plan.grounded && plan.rootTarget >= 0) groundRoot(source, sGlobal, target, tGlobal, plan, tp);
+  if (plan.grounded && plan.rootTarget >= 0) groundRoot(sGlobal, target, tGlobal, plan, tp);
   return tp;
 }
 
@@ -342,14 +343,15 @@ Result<Animation> retarget(const Skeleton& source, const Animation& sourceClip, 
   const std::vector<float> times = keyTimes(sourceClip);
   if (map.rootTranslation == JointMap::RootTranslation::Grounded && plan.rootSource >= 0) {
     plan.grounded = true;
-    const std::vector<char> sourceMapped = mappedJoints(plan, source.size(), true);
+    plan.sourceMapped = mappedJoints(plan, source.size(), true);
+    plan.targetMapped = mappedJoints(plan, source.size(), false);
     plan.sourceFloor = 1e30f;
     for (const float time : times)
-      plan.sourceFloor = std::min(plan.sourceFloor,
-                                  lowestMapped(globalMatrices(source, sourceClip.sample(source, time)), sourceMapped));
+      plan.sourceFloor = std::min(
+          plan.sourceFloor, lowestMapped(globalMatrices(source, sourceClip.sample(source, time)), plan.sourceMapped));
     plan.sourceReference =
         position(globalMatrices(source, sourceClip.sample(source, times.front()))[std::size_t(plan.rootSource)]);
-    plan.targetRestLowest = lowestMapped(plan.targetRestGlobal, mappedJoints(plan, source.size(), false));
+    plan.targetRestLowest = lowestMapped(plan.targetRestGlobal, plan.targetMapped);
   }
 
   // One channel per mapped target joint and the root.

@@ -126,10 +126,10 @@ Animation dressThenMove(const Animation& clip, const Skeleton& skeleton, const P
         }
     return t;
   };
+  std::vector<const AnimationChannel*> channelOf(skeleton.size(), nullptr);
+  for (const AnimationChannel& c : clip.channels) channelOf[std::size_t(c.joint)] = &c;
   for (std::size_t j = 0; j < skeleton.size(); ++j) {
-    const AnimationChannel* c = nullptr;
-    for (const AnimationChannel& candidate : clip.channels)
-      if (candidate.joint == int(j)) c = &candidate;
+    const AnimationChannel* c = channelOf[j];
     const Transform& rest = skeleton.joints[j].rest;
     const bool moves = glm::length(start[j].translation - rest.translation) > 0.0f ||
                        std::abs(glm::dot(start[j].rotation, rest.rotation)) < 1.0f ||

@@ -124,14 +124,19 @@ Table<DrapeReading> anisotropyKeys() {
   return t;
 }
 
-/// up, scale, rotation_deg and position of an imported file (sim/io/ImportFrame.h).
-template <class Owner>
-void addImportFrameKeys(Table<Owner>& t, ImportFrame Owner::*frame, const std::string& what) {
+/// An imported file's up axis: "auto" (detect) or one of the six axes.
+Value<std::optional<FileAxis>> upAxisValue() {
   std::vector<std::pair<std::string, std::optional<FileAxis>>> axes = {{"auto", std::nullopt}};
   for (const FileAxis a :
        {FileAxis::PosY, FileAxis::PosZ, FileAxis::NegZ, FileAxis::NegY, FileAxis::PosX, FileAxis::NegX})
     axes.emplace_back(fileAxisName(a), a);
-  t.add("up", nested(frame, &ImportFrame::up), choice<std::optional<FileAxis>>(axes), "",
+  return choice<std::optional<FileAxis>>(std::move(axes));
+}
+
+/// up, scale, rotation_deg and position of an imported file (sim/io/ImportFrame.h).
+template <class Owner>
+void addImportFrameKeys(Table<Owner>& t, ImportFrame Owner::*frame, const std::string& what) {
+  t.add("up", nested(frame, &ImportFrame::up), upAxisValue(), "",
         "The " + what +
             " file's up axis, turned to +y (auto: from the file where it says, glTF +y, FBX's UpAxis; "
             "else +y)");
@@ -581,11 +586,7 @@ Table<ScenePropSpec> propKeys() {
       "a torus (radii 0.1 and 0.03) or a capsule (radius 0.05, 0.3 long) centred on it");
   prop.add("mesh", &ScenePropSpec::mesh, path(true), "",
            "A closed mesh relative to the scene's folder (welded by position), instead of shape");
-  std::vector<std::pair<std::string, std::optional<FileAxis>>> axes = {{"auto", std::nullopt}};
-  for (const FileAxis a :
-       {FileAxis::PosY, FileAxis::PosZ, FileAxis::NegZ, FileAxis::NegY, FileAxis::PosX, FileAxis::NegX})
-    axes.emplace_back(fileAxisName(a), a);
-  prop.add("up", &ScenePropSpec::up, choice<std::optional<FileAxis>>(axes), "",
+  prop.add("up", &ScenePropSpec::up, upAxisValue(), "",
            "With mesh: the file's up axis, turned to +y before scale and rotation (auto: from the file where it "
            "says; else +y); its units are read from the file where it says (FBX)");
   prop.add("position", &ScenePropSpec::position, fields::vec3(), "m", "The prop frame's origin in the world");

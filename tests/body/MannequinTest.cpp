@@ -90,6 +90,10 @@ void expectMeasurementsMatch(const SkinnedMesh& body, const MannequinParams& req
   EXPECT_NEAR(m.legLength, p.legLength, 0.01f);
   EXPECT_NEAR(m.shoulderWidth, p.shoulderWidth, 1e-5f);
   EXPECT_NEAR(m.armLength, p.armLength, 1e-5f);
+  // The upper arm, perpendicular to the bone a third of the way to the elbow, and the
+  // convention its landmarks were found by.
+  EXPECT_NEAR(m.upperArmGirth, p.upperArmGirth, 0.01f);
+  EXPECT_EQ(m.convention, "mannequin");
   // Landmarks in their anatomical order.
   EXPECT_LT(m.crotchHeight, m.hipHeight);
   EXPECT_LT(m.hipHeight, m.waistHeight);
