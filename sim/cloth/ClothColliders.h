@@ -72,6 +72,10 @@ struct ClothColliders {
   /// The body's vertices for the thin-feature samples of the feature pass (docs/methods.md
   /// section 2), or none. Not a contact by itself: the samples ask the colliders above.
   std::shared_ptr<const BodyVertexGrid> bodyVertices;
+  /// The body colliders above move (an animated avatar, rebuilt every frame in the
+  /// frame's end pose): the thin-feature pass, whose body vertices stand where the frame
+  /// ends, then runs after the frame's last substep only (ClothSolver::thinFeaturesAfter).
+  bool bodyMoves = false;
 
   /// A level ground plane at y = `height` m and nothing else (the settings' default).
   static ClothColliders groundOnly(float height = 0.0f);

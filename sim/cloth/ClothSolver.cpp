@@ -132,7 +132,7 @@ StepStatus ClothSolver::advanceFrame(int substeps, float velocityDamping) {
   ContinuousCollision* continuous = m_settings.continuousCollision.get();
   StepStatus status = StepStatus::Ok;
   if (!continuous) {
-    status = advance(substeps, velocityDamping, substeps);
+    status = advance(substeps, velocityDamping, 0, substeps);
   } else {
     // Continuous collision after each of passesPerFrame() runs of substeps (not after
     // every substep by default): it needs the state on the host, a readback on the GPU,
@@ -143,7 +143,7 @@ StepStatus ClothSolver::advanceFrame(int substeps, float velocityDamping) {
     for (int pass = 0, done = 0; pass < passes; ++pass) {
       const int count = substeps * (pass + 1) / passes - done;
       done += count;
-      status = advance(substeps, velocityDamping, count);
+      status = advance(substeps, velocityDamping, done - count, count);
       if (any(status)) break;
       ClothState after = readState();
       bool changed = false;

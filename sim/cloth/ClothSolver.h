@@ -224,9 +224,21 @@ class ClothSolver {
  protected:
   ClothSolver(std::shared_ptr<const ClothModel> model, const ClothSettings& settings)
       : m_model(std::move(model)), m_settings(settings), m_colliderRecords(settings.colliderRecords()) {}
-  /// Runs `count` substeps of frameDt / substeps with the given velocity damping (all of
-  /// a frame when count == substeps; a part of it between two continuous collision passes).
-  virtual StepStatus advance(int substeps, float velocityDamping, int count) = 0;
+  /// Runs substeps first .. first + count - 1 of a frame of `substeps` substeps of
+  /// frameDt / substeps with the given velocity damping (all of a frame when first == 0
+  /// and count == substeps; a part of it between two continuous collision passes).
+  virtual StepStatus advance(int substeps, float velocityDamping, int first, int count) = 0;
+  /// ClothStepParams::bodyLag of substep `index` (0-based) of a frame of `substeps`: the
+  /// time from its end to the frame's end, where the body's colliders stand.
+  static float bodyLagOf(const kernels::ClothStepParams& params, int substeps, int index) {
+    return float(substeps - 1 - index) * params.dt;
+  }
+  /// Whether the thin-feature pass runs after a substep `bodyLag` s before the frame's
+  /// end: always for a still body; for a moving one after the frame's last substep only,
+  /// where its body-vertex grid stands (earlier, the end pose's vertices sit up to a
+  /// frame's motion ahead of the body and pushed the cloth they had not reached: a
+  /// kick every frame that a walking avatar's skirt rang up to 10 m/s).
+  bool thinFeaturesAfter(float bodyLag) const { return !m_settings.colliders.bodyMoves || bodyLag == 0.0f; }
   /// The per-frame feature pass (settings().featureContacts) when the body is seen
   /// through depth views: edge midpoints and triangle centroids inside the body move
   /// their vertices out.

@@ -21,14 +21,15 @@ class CpuClothSolver final : public CpuClothSolverBase {
   }
 
  protected:
-  StepStatus advance(int substeps, float velocityDamping, int count) override {
-    const ClothStepParams params = m_settings.stepParams(*m_model, substeps, velocityDamping);
+  StepStatus advance(int substeps, float velocityDamping, int first, int count) override {
+    ClothStepParams params = m_settings.stepParams(*m_model, substeps, velocityDamping);
     std::uint32_t status = 0;
     beginSelfContactFrame();
     for (int s = 0; s < count; ++s) {
+      params.bodyLag = bodyLagOf(params, substeps, first + s);
       status |= substep(params);
       if (selfContactEnabled()) applySelfContact(m_state.positions, m_next, params);
-      if (thinFeaturesEnabled()) applyThinFeatures(m_next, params);
+      if (thinFeaturesEnabled() && thinFeaturesAfter(params.bodyLag)) applyThinFeatures(m_next, params);
       std::swap(m_state, m_next);
       if (params.plasticRate > 0.0f) creep(params);
     }
@@ -95,7 +96,7 @@ class CpuClothSolver final : public CpuClothSolverBase {
       for (std::uint32_t k = model.hingeOffsets[i]; k < model.hingeOffsets[i + 1]; ++k)
         force += glm::vec3(forces[springCount + model.hingeEntries[k]]);  // entry = hinge * 4 + role
       VertexState state = kernels::integrateVertex(glm::vec3(xi), vi, force, inverseMass, params);
-      VertexContact contact = contactAt(state.position, params);
+      VertexContact contact = kernels::contactBeforeFrameEnd(contactAt(state.position, params), params.bodyLag);
       state = kernels::resolveContact(state, contact, m_bodyOffsets[std::size_t(i)], params.dt);
       status |= kernels::vertexAnomaly(state, params.maxSpeed);
       xOut[i] = glm::vec4(state.position, inverseMass);

@@ -25,11 +25,12 @@ class CpuProjectiveClothSolver final : public CpuClothSolverBase {
   }
 
  protected:
-  StepStatus advance(int substeps, float velocityDamping, int count) override {
-    const ClothStepParams params = m_settings.stepParams(*m_model, substeps, velocityDamping);
+  StepStatus advance(int substeps, float velocityDamping, int first, int count) override {
+    ClothStepParams params = m_settings.stepParams(*m_model, substeps, velocityDamping);
     std::uint32_t status = 0;
     beginSelfContactFrame();
     for (int s = 0; s < count; ++s) {
+      params.bodyLag = bodyLagOf(params, substeps, first + s);
       status |= substep(params);
       if (params.plasticRate > 0.0f) creep(params);
     }
@@ -57,7 +58,7 @@ class CpuProjectiveClothSolver final : public CpuClothSolverBase {
     if (selfContactEnabled()) m_start = m_state.positions;
     const std::uint32_t status = finish(params, m_iterates[m_base].data());
     if (selfContactEnabled()) applySelfContact(m_start, m_state, params);
-    if (thinFeaturesEnabled()) applyThinFeatures(m_state, params);
+    if (thinFeaturesEnabled() && thinFeaturesAfter(params.bodyLag)) applyThinFeatures(m_state, params);
     return status;
   }
 
@@ -145,7 +146,7 @@ class CpuProjectiveClothSolver final : public CpuClothSolverBase {
       const float inverseMass = y[i].w;
       if (inverseMass == 0.0f) continue;  // pinned: kinematic, keeps its velocity for damping
       VertexState state = kernels::projectiveState(glm::vec3(y[i]), glm::vec3(v[i]), glm::vec3(solved[i]), params);
-      const VertexContact contact = contactAt(state.position, params);
+      const VertexContact contact = kernels::contactBeforeFrameEnd(contactAt(state.position, params), params.bodyLag);
       state = kernels::resolveContact(state, contact, m_bodyOffsets[std::size_t(i)], params.dt);
       status |= kernels::vertexAnomaly(state, params.maxSpeed);
       x[i] = glm::vec4(state.position, inverseMass);

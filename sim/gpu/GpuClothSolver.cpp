@@ -31,7 +31,7 @@ class GpuClothSolver final : public GpuClothSolverBase {
   const gl::Buffer& positionsBuffer() const override { return m_positions[m_current]; }
   const gl::Buffer& velocitiesBuffer() const override { return m_velocities[m_current]; }
 
-  StepStatus advance(int substeps, float velocityDamping, int count) override {
+  StepStatus advance(int substeps, float velocityDamping, int first, int count) override {
     const kernels::ClothStepParams params = m_settings.stepParams(*m_model, substeps, velocityDamping);
     beginSelfContactFrame();
     beginAdvance(params);
@@ -39,6 +39,8 @@ class GpuClothSolver final : public GpuClothSolverBase {
     const GLuint elementGroups = groupsFor(m_model->springs.size() + m_model->hinges.size());
     m_stepTimer.begin();
     for (int s = 0; s < count; ++s) {
+      const float lag = bodyLagOf(params, substeps, first + s);
+      setBodyLag(lag);
       const int in = m_current, out = 1 - m_current;
       glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HG_BINDING_POSITIONS_IN, m_positions[in].id());
       glBindBufferBase(GL_SHADER_STORAGE_BUFFER, HG_BINDING_VELOCITIES_IN, m_velocities[in].id());
@@ -58,7 +60,7 @@ class GpuClothSolver final : public GpuClothSolverBase {
       m_stepTimer.mark("3 contacts");
       applySelfContact(m_positions[in], m_positions[out], m_velocities[out], params.dt);
       m_stepTimer.mark("4 self contact");
-      applyThinFeatures(m_positions[out], m_velocities[out]);
+      if (thinFeaturesAfter(lag)) applyThinFeatures(m_positions[out], m_velocities[out]);
       m_current = out;
       dispatchPlasticity(params, m_positions[out], elementGroups);
       m_stepTimer.mark("5 thin features, plasticity");

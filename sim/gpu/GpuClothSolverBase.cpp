@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cstddef>
 
 namespace hg {
 
@@ -307,6 +308,10 @@ void GpuClothSolverBase::beginAdvance(const kernels::ClothStepParams& stepParams
   const std::uint32_t zero = 0;
   glNamedBufferSubData(m_status.id(), 0, sizeof(zero), &zero);
   bindModel();
+}
+
+void GpuClothSolverBase::setBodyLag(float lag) const {
+  glNamedBufferSubData(m_params.id(), offsetof(kernels::ClothStepParams, bodyLag), sizeof(lag), &lag);
 }
 
 void GpuClothSolverBase::dispatchForces(GLuint elementGroups) const {

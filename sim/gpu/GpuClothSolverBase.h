@@ -93,6 +93,8 @@ class GpuClothSolverBase : public ClothSolver {
   /// Start of advance(): uploads the substep parameters, clears the status word and
   /// binds the model.
   void beginAdvance(const kernels::ClothStepParams& params);
+  /// Writes ClothStepParams::bodyLag of the next substep into the parameter buffer.
+  void setBodyLag(float lag) const;
   /// Element pass (spring and hinge forces at the bound POSITIONS_IN / VELOCITIES_IN)
   /// into the element forces buffer, if there are elements.
   void dispatchForces(GLuint elementGroups) const;

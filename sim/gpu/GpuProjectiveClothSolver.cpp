@@ -34,7 +34,7 @@ class GpuProjectiveClothSolver final : public GpuClothSolverBase {
   const gl::Buffer& positionsBuffer() const override { return m_positions; }
   const gl::Buffer& velocitiesBuffer() const override { return m_velocities; }
 
-  StepStatus advance(int substeps, float velocityDamping, int count) override {
+  StepStatus advance(int substeps, float velocityDamping, int first, int count) override {
     const kernels::ClothStepParams params = m_settings.stepParams(*m_model, substeps, velocityDamping);
     beginSelfContactFrame();
     beginAdvance(params);
@@ -45,6 +45,8 @@ class GpuProjectiveClothSolver final : public GpuClothSolverBase {
     };
     m_stepTimer.begin();
     for (int s = 0; s < count && vertexGroups > 0; ++s) {
+      const float lag = bodyLagOf(params, substeps, first + s);
+      setBodyLag(lag);
       // Bending forces at the substep's start (the element pass; springs unused here).
       bind(HG_BINDING_POSITIONS_IN, m_positions);
       bind(HG_BINDING_VELOCITIES_IN, m_velocities);
@@ -88,7 +90,7 @@ class GpuProjectiveClothSolver final : public GpuClothSolverBase {
       m_stepTimer.mark("3 finish, body contact");
       applySelfContact(m_start, m_positions, m_velocities, params.dt);
       m_stepTimer.mark("4 self contact");
-      applyThinFeatures(m_positions, m_velocities);
+      if (thinFeaturesAfter(lag)) applyThinFeatures(m_positions, m_velocities);
 
       dispatchPlasticity(params, m_positions, elementGroups);
       m_stepTimer.mark("5 thin features, plasticity");

@@ -41,9 +41,9 @@ Result<SkinnedMesh> buildTestCharacter(const TestCharacterSpec& spec);
 /// the legs splayed 20 degrees outwards as those files have them; the root recorded 50 cm
 /// off the origin), `frames` frames at 30 fps, one stride per second: thighs straightened
 /// and swung +/-25 degrees, the swinging knee bent up to 40, the feet kept flat, the arms
-/// 60 degrees down from the T-pose, the hips moving forward at 1.2 m/s with the stance
-/// ankle 8 cm above the floor. `hg_make_test_characters` writes 60 frames as
-/// walk_cmu_layout.bvh.
+/// 45 degrees down from the T-pose (the dressing A-pose), the hips moving forward at
+/// 1.2 m/s with the stance ankle 8 cm above the floor. `hg_make_test_characters` writes 60
+/// frames as walk_cmu_layout.bvh (shipped in scenes/motion/).
 std::string testWalkBvh(int frames);
 
 /// Builds and writes `spec` into `folder` (exportCharacter); returns the file's path.

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
-#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -106,26 +105,85 @@ Result<SkinnedMesh> importAvatar(const DrapeScene& scene, SceneBody& report) {
 BodyAnimator::BodyAnimator() = default;
 BodyAnimator::~BodyAnimator() = default;
 
+namespace {
+
+/// Clip seconds played `tau` seconds into a playback of `length` clip seconds whose speed
+/// rises from 0 to 1 over the first `ramp` seconds and falls back to 0 over the last
+/// (smoothstep profiles, each covering ramp / 2 clip seconds; the playback lasts
+/// length + ramp, ramp <= length). The integral of the smoothstep over u in [0, 1] is
+/// u^3 - u^4 / 2.
+float easedClipSeconds(float tau, float length, float ramp) {
+  if (ramp <= 0.0f) return std::clamp(tau, 0.0f, length);
+  const auto covered = [ramp](float t) {
+    const float u = std::clamp(t / ramp, 0.0f, 1.0f);
+    return ramp * (u * u * u - 0.5f * u * u * u * u);
+  };
+  const float playback = length + ramp;
+  if (tau <= ramp) return covered(tau);
+  if (tau >= playback - ramp) return length - covered(std::max(0.0f, playback - tau));
+  return 0.5f * ramp + (tau - ramp);
+}
+
+/// The shortest interval between two keys of `clip` (its frame time), kept within
+/// [1/240, 1/120] s: the spacing of the resampled keys (fine enough that the eased start
+/// and end, linear between keys, stay near rest at a 60 Hz frame rate).
+float keySpacing(const Animation& clip) {
+  float spacing = 1.0f / 120.0f;
+  const auto scan = [&spacing](const std::vector<float>& times) {
+    for (std::size_t k = 1; k < times.size(); ++k)
+      if (times[k] > times[k - 1]) spacing = std::min(spacing, times[k] - times[k - 1]);
+  };
+  for (const AnimationChannel& c : clip.channels) {
+    scan(c.translation.times);
+    scan(c.rotation.times);
+    scan(c.scale.times);
+  }
+  return std::max(spacing, 1.0f / 240.0f);
+}
+
+/// `a` to `b` by weight w: translation and scale linearly, rotation by slerp.
+Transform blendTransform(const Transform& a, const Transform& b, float w) {
+  Transform t = b;
+  t.translation = glm::mix(a.translation, b.translation, w);
+  t.rotation = glm::slerp(a.rotation, glm::dot(a.rotation, b.rotation) < 0.0f ? -b.rotation : b.rotation, w);
+  t.scale = glm::mix(a.scale, b.scale, w);
+  return t;
+}
+
+}  // namespace
+
 Animation dressThenMove(const Animation& clip, const Skeleton& skeleton, const Pose& start, float from,
                         float transition, bool follow) {
   const Pose target = clip.sample(skeleton, from);
+  const float length = follow ? std::max(0.0f, clip.duration - from) : 0.0f;  // clip seconds played
+  const float ramp = std::min(transition, length);
+  const float playback = length > 0.0f ? length + ramp : 0.0f;
   Animation out;
   out.name = clip.name;
-  out.duration = transition + (follow ? std::max(0.0f, clip.duration - from) : 0.0f);
-  // A track from the start value to the target, then the clip's keys after `from`.
-  const auto track = [&](const auto& keys, const auto& startValue, const auto& targetValue, bool moves) {
-    std::remove_cvref_t<decltype(keys)> t;
-    if (keys.empty() && !moves) return t;
-    t.times = {0.0f, transition};
-    t.values = {startValue, targetValue};
-    if (follow)
-      for (std::size_t k = 0; k < keys.times.size(); ++k)
-        if (keys.times[k] > from) {
-          t.times.push_back(transition + keys.times[k] - from);
-          t.values.push_back(keys.values[k]);
-        }
-    return t;
+  out.duration = transition + playback;
+
+  // The pose at each output time: the blend (linear in time, as a held pose's transition
+  // always was: a smoothstep blend left outfit_posed_from_bvh's skirt hem at strain 0.5006
+  // instead of 0.48, over its gate), then the eased playback.
+  const auto poseAt = [&](float t) {
+    if (t < transition) {
+      Pose pose = start;
+      const float w = t / transition;
+      for (std::size_t j = 0; j < pose.size(); ++j) pose[j] = blendTransform(start[j], target[j], w);
+      return pose;
+    }
+    return clip.sample(skeleton, from + easedClipSeconds(t - transition, length, ramp));
   };
+  std::vector<float> times;
+  const int blendKeys = std::max(8, int(std::ceil(transition / keySpacing(clip))));
+  for (int k = 0; k <= blendKeys; ++k) times.push_back(transition * float(k) / float(blendKeys));
+  if (playback > 0.0f) {
+    const int playKeys = std::max(1, int(std::ceil(playback / keySpacing(clip))));
+    for (int k = 1; k <= playKeys; ++k) times.push_back(transition + playback * float(k) / float(playKeys));
+  }
+
+  // One channel per joint the clip animates or the start pose moves: its rotation, and its
+  // translation and scale where the clip keys them.
   std::vector<const AnimationChannel*> channelOf(skeleton.size(), nullptr);
   for (const AnimationChannel& c : clip.channels) channelOf[std::size_t(c.joint)] = &c;
   for (std::size_t j = 0; j < skeleton.size(); ++j) {
@@ -135,14 +193,28 @@ Animation dressThenMove(const Animation& clip, const Skeleton& skeleton, const P
                        std::abs(glm::dot(start[j].rotation, rest.rotation)) < 1.0f ||
                        glm::length(start[j].scale - rest.scale) > 0.0f;
     if (!c && !moves) continue;
-    const AnimationChannel none{};
-    const AnimationChannel& keys = c ? *c : none;
     AnimationChannel d;
     d.joint = int(j);
-    d.translation = track(keys.translation, start[j].translation, target[j].translation, false);
-    d.rotation = track(keys.rotation, start[j].rotation, target[j].rotation, moves);
-    d.scale = track(keys.scale, start[j].scale, target[j].scale, false);
     out.channels.push_back(std::move(d));
+  }
+  for (const float t : times) {
+    const Pose pose = poseAt(t);
+    for (AnimationChannel& d : out.channels) {
+      const AnimationChannel* c = channelOf[std::size_t(d.joint)];
+      const Transform& value = pose[std::size_t(d.joint)];
+      if (c && !c->translation.times.empty()) {
+        d.translation.times.push_back(t);
+        d.translation.values.push_back(value.translation);
+      }
+      glm::quat q = value.rotation;  // kept in one hemisphere with the previous key
+      if (!d.rotation.values.empty() && glm::dot(d.rotation.values.back(), q) < 0.0f) q = -q;
+      d.rotation.times.push_back(t);
+      d.rotation.values.push_back(q);
+      if (c && !c->scale.times.empty()) {
+        d.scale.times.push_back(t);
+        d.scale.values.push_back(value.scale);
+      }
+    }
   }
   return out;
 }
@@ -261,6 +333,9 @@ const char* bodyContactMethodName(BodyContactMethod method) {
 
 Status BodyAnimator::updateCollider(ClothSolver& solver, const TriangleMesh& mesh, const TriangleMesh* previous,
                                     float dt, const ViewRenderer& renderViews) const {
+  // Whether the body moved since `previous` (a held pose does not: the thin-feature pass
+  // then runs after every substep, as for a still body; ClothColliders::bodyMoves).
+  const bool moved = previous && previous->positions != mesh.positions;
   std::shared_ptr<const BodyVertexGrid> vertices;  // none without thin features
   if (m_contact.thinFeatures) {
     auto built = buildBodyVertexGrid(mesh);
@@ -273,6 +348,7 @@ Status BodyAnimator::updateCollider(ClothSolver& solver, const TriangleMesh& mes
     ClothColliders colliders = solver.settings().colliders;
     colliders.distanceGrid = std::move(grid).value();
     colliders.bodyVertices = vertices;
+    colliders.bodyMoves = moved;
     solver.setColliders(std::move(colliders));
     return Status::success();
   }
@@ -285,6 +361,7 @@ Status BodyAnimator::updateCollider(ClothSolver& solver, const TriangleMesh& mes
   if (renderViews) {
     ClothColliders colliders = solver.settings().colliders;
     colliders.bodyVertices = vertices;
+    colliders.bodyMoves = moved;
     solver.setColliders(std::move(colliders));
     return renderViews(solver, m_viewSetup, mesh, velocities);
   }
@@ -294,6 +371,7 @@ Status BodyAnimator::updateCollider(ClothSolver& solver, const TriangleMesh& mes
   colliders.bodyVertices = vertices;
   colliders.depthViews = std::move(views).value();
   colliders.residentDepthViews = {};
+  colliders.bodyMoves = moved;
   solver.setColliders(std::move(colliders));
   return Status::success();
 }

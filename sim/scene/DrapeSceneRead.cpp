@@ -226,7 +226,8 @@ Table<SceneMotion> motionKeys() {
              "The body follows the clip from `time` on while the cloth drapes (else one pose)");
   motion.add("transition", &SceneMotion::transition, number(between(0.0, 60.0)), "s",
              "With garments: they are sewn on the avatar's rest pose, which then moves into the pose at `time` "
-             "over this long (then on through the clip with animate); 0 sews around that pose instead");
+             "over this long (then on through the clip with animate, its playback speeding up from rest over as "
+             "long and slowing to rest at its end); 0 sews around that pose instead");
   motion.add("skinning", &SceneMotion::dualQuaternion, choice<bool>({{"dual_quaternion", true}, {"linear", false}}), "",
              "Skinning of the posed body");
   return motion;

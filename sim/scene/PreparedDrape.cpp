@@ -213,6 +213,7 @@ void PreparedDrape::restart() {
     colliders.depthViews = m_body->views;
     colliders.bodyVertices = m_body->vertices;
     colliders.residentDepthViews = {};
+    colliders.bodyMoves = false;
     m_solver->setColliders(std::move(colliders));
     m_bodyMesh = TriangleMesh{};
   }

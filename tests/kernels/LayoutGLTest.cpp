@@ -77,6 +77,7 @@ TEST_F(LayoutGLTest, ClothStepParamsOffsetsMatch) {
   EXPECT_EQ(offset("params.yieldAngle"), GLint(offsetof(ClothStepParams, yieldAngle)));
   EXPECT_EQ(offset("params.plasticRate"), GLint(offsetof(ClothStepParams, plasticRate)));
   EXPECT_EQ(offset("params.useContacts"), GLint(offsetof(ClothStepParams, useContacts)));
+  EXPECT_EQ(offset("params.bodyLag"), GLint(offsetof(ClothStepParams, bodyLag)));
   const GLuint block = glGetProgramResourceIndex(m_program.id(), GL_SHADER_STORAGE_BLOCK, "ParamsBlock");
   const GLenum prop = GL_BUFFER_DATA_SIZE;
   GLint size = 0;

@@ -725,8 +725,8 @@ TEST(ShippedHandScene, ASoftSheetBetweenTheFingersStaysStable) {
 
 INSTANTIATE_TEST_SUITE_P(Shipped, OutfitSceneHash,
                          ::testing::Values(PinnedOutfit{"outfit_on_mannequin.json", "2bf0fed2c32aaf06"},
-                                           PinnedOutfit{"outfit_posed_from_bvh.json", "8438898632ad4974"},
-                                           PinnedOutfit{"outfit_arms_down.json", "6fbb62ffd2882387"}),
+                                           PinnedOutfit{"outfit_posed_from_bvh.json", "684e90d8b41d5850"},
+                                           PinnedOutfit{"outfit_arms_down.json", "ac41b2b1ff3c1846"}),
                          [](const ::testing::TestParamInfo<PinnedOutfit>& param) {
                            std::string name = param.param.scene;
                            return name.substr(0, name.find('.'));

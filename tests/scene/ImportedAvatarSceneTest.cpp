@@ -126,12 +126,12 @@ TEST(ImportedAvatarScene, AClipMovesAnImportedAvatarAndGarmentsAreSewnOnItsRestP
   EXPECT_NE(posed->avatar.mesh.positions, body->avatar.mesh.positions);
 }
 
-TEST(ImportedAvatarScene, DressThenMoveBlendsFromRestIntoThePoseThenFollowsTheClip) {
+TEST(ImportedAvatarScene, DressThenMoveBlendsFromRestIntoThePoseThenEasesIntoAndOutOfTheClip) {
   Skeleton s;
   s.joints = {{"root", -1, {}}, {"arm", 0, {}}};
   s.joints[1].rest.translation = {1.0f, 0.0f, 0.0f};
   s.computeInverseBind();
-  Animation clip;
+  Animation clip;  // the arm turns at 40 degrees/s, 0 to 80 degrees over 2 s
   clip.duration = 2.0f;
   AnimationChannel arm;
   arm.joint = 1;
@@ -141,13 +141,29 @@ TEST(ImportedAvatarScene, DressThenMoveBlendsFromRestIntoThePoseThenFollowsTheCl
   }
   clip.channels.push_back(arm);
   const auto angle = [&](const Animation& a, float t) { return glm::degrees(glm::angle(a.sample(s, t)[1].rotation)); };
+  const auto speed = [&](const Animation& a, float t, float h) {
+    return (angle(a, t + h) - angle(a, t - h)) / (2.0f * h);
+  };
+  // From 1 s on, after a 0.5 s transition: the blend (0.5 s), then the clip's last second
+  // played in 1.5 s, its speed ramping up over the first 0.5 s and down over the last.
   const Animation follow = dressThenMove(clip, s, restPose(s), 1.0f, 0.5f, true);
-  EXPECT_NEAR(follow.duration, 1.5f, 1e-6f);
+  EXPECT_NEAR(follow.duration, 2.0f, 1e-6f);
   EXPECT_NEAR(angle(follow, 0.0f), 0.0f, 1e-3f);    // rest
   EXPECT_NEAR(angle(follow, 0.25f), 20.0f, 1e-2f);  // halfway to the pose at 1 s (40 degrees)
   EXPECT_NEAR(angle(follow, 0.5f), 40.0f, 1e-2f);
-  EXPECT_NEAR(angle(follow, 1.0f), 60.0f, 1e-2f);  // the clip at 1.5 s
-  EXPECT_NEAR(angle(follow, 1.5f), 80.0f, 1e-2f);
+  EXPECT_NEAR(angle(follow, 1.0f), 50.0f, 0.1f);  // the ramp covers half its length: the clip at 1.25 s
+  EXPECT_NEAR(angle(follow, 1.5f), 70.0f, 0.1f);  // the clip at 1.75 s
+  EXPECT_NEAR(angle(follow, 2.0f), 80.0f, 1e-2f);
+  // The blend at 80 degrees/s; the playback starts and ends near rest (under 15 % of the
+  // clip's 40 degrees/s: keys every 1/120 s, linear between) and runs at the clip's speed
+  // between, instead of jumping to it.
+  EXPECT_NEAR(speed(follow, 0.25f, 0.01f), 80.0f, 1.0f);
+  EXPECT_LT((angle(follow, 0.504f) - angle(follow, 0.5f)) / 0.004f, 6.0f);
+  EXPECT_LT((angle(follow, 2.0f) - angle(follow, 1.996f)) / 0.004f, 6.0f);
+  EXPECT_NEAR(speed(follow, 1.25f, 0.01f), 40.0f, 1.0f);
+  // No jump anywhere: 10 ms steps never turn the arm faster than the blend (80 degrees/s).
+  for (float t = 0.0f; t < 2.0f; t += 0.01f)
+    EXPECT_LT(std::abs(angle(follow, t + 0.01f) - angle(follow, t)), 0.81f) << t;
   const Animation hold = dressThenMove(clip, s, restPose(s), 1.0f, 0.5f, false);
   EXPECT_NEAR(hold.duration, 0.5f, 1e-6f);
   EXPECT_NEAR(angle(hold, 2.0f), 40.0f, 1e-2f);

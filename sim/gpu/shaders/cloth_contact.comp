@@ -26,7 +26,7 @@ void main() {
   VertexState state;
   state.position = x.xyz;
   state.velocity = velocities[i].xyz;
-  VertexContact contact = contactAt(state.position);
+  VertexContact contact = contactBeforeFrameEnd(contactAt(state.position), params.bodyLag);
   state = resolveContact(state, contact, bodyOffsets[i], params.dt);
   uint anomaly = vertexAnomaly(state, params.maxSpeed);
   if (anomaly != 0u) atomicOr(stepStatus, anomaly);

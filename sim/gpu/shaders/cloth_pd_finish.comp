@@ -28,7 +28,7 @@ void main() {
   float inverseMass = yi.w;
   if (inverseMass == 0.0) return;  // pinned: kinematic, keeps its velocity for damping
   VertexState state = projectiveState(yi.xyz, velocities[i].xyz, solved[i].xyz, params);
-  VertexContact contact = contactAt(state.position);
+  VertexContact contact = contactBeforeFrameEnd(contactAt(state.position), params.bodyLag);
   state = resolveContact(state, contact, bodyOffsets[i], params.dt);
   uint anomaly = vertexAnomaly(state, params.maxSpeed);
   if (anomaly != 0u) atomicOr(stepStatus, anomaly);
