@@ -141,7 +141,9 @@ float keySpacing(const Animation& clip) {
   return std::max(spacing, 1.0f / 240.0f);
 }
 
-/// `a` to `b` by weight w: translation and scale linearly, rotation by slerp.
+/// `a` to `b` by weight w: translation and scale linearly, rotation by shortest-arc slerp.
+/// hg::interpolate (sim/body/Skeleton.h) without its final normalize: that rounding
+/// changes the pinned state hash of outfit_posed_from_bvh.json.
 Transform blendTransform(const Transform& a, const Transform& b, float w) {
   Transform t = b;
   t.translation = glm::mix(a.translation, b.translation, w);
@@ -175,10 +177,11 @@ Animation dressThenMove(const Animation& clip, const Skeleton& skeleton, const P
     return clip.sample(skeleton, from + easedClipSeconds(t - transition, length, ramp));
   };
   std::vector<float> times;
-  const int blendKeys = std::max(8, int(std::ceil(transition / keySpacing(clip))));
+  const float spacing = keySpacing(clip);
+  const int blendKeys = std::max(8, int(std::ceil(transition / spacing)));
   for (int k = 0; k <= blendKeys; ++k) times.push_back(transition * float(k) / float(blendKeys));
   if (playback > 0.0f) {
-    const int playKeys = std::max(1, int(std::ceil(playback / keySpacing(clip))));
+    const int playKeys = std::max(1, int(std::ceil(playback / spacing)));
     for (int k = 1; k <= playKeys; ++k) times.push_back(transition + playback * float(k) / float(playKeys));
   }
 
