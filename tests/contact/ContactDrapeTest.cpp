@@ -75,6 +75,8 @@ TEST_P(ContactDrapeTest, FullMethodKeepsGarmentsOutOfTheBody) {
   const Method methods[] = {{"3 views, 1 layer (source)", three, 1, false},
                             {"5 views, 4 layers + features", five, 4, true}};
   for (const Method& method : methods) {
+    // The source's method yanks the cloth in any pose: checked once, in the A-pose (CI budget).
+    if (!method.features && armAngle != 45.0f) continue;
     DepthViewOptions options;
     options.directions = method.directions;
     options.layers = method.layers;
@@ -92,8 +94,10 @@ TEST_P(ContactDrapeTest, FullMethodKeepsGarmentsOutOfTheBody) {
     // Frames with a speed-limit or non-finite flag: where the views take a point hidden
     // from all of them (beside the hip behind the hanging arm, under the arm) for inside,
     // they push it to a far surface at once and the cloth is yanked (> max_speed).
+    // The source's method: 20 frames show it (CI budget); the full method: 40.
+    const int frames = method.features ? 40 : 20;
     int anomalies = 0;
-    for (int f = 0; f < 40; ++f) {
+    for (int f = 0; f < frames; ++f) {
       const StepStatus status = (*solver)->step();
       anomalies += any(status);
     }
@@ -112,10 +116,10 @@ TEST_P(ContactDrapeTest, FullMethodKeepsGarmentsOutOfTheBody) {
     const PenetrationStats all = penetrationStats(*exact), pits = penetrationStats(armpits);
     std::printf(
         "[ drape penetration ] arms %.0f deg, %s: %s; armpits %s; "
-        "%d of 40 frames flagged unstable\n",
-        double(armAngle), method.name, describe(all).c_str(), describe(pits).c_str(), anomalies);
+        "%d of %d frames flagged unstable\n",
+        double(armAngle), method.name, describe(all).c_str(), describe(pits).c_str(), anomalies, frames);
     if (!method.features) {  // the source's method: hidden points taken for inside are yanked out
-      EXPECT_GE(anomalies, 30) << "the source's method no longer yanks the cloth: update docs/user-guide.md";
+      EXPECT_GE(anomalies, 15) << "the source's method no longer yanks the cloth: update docs/user-guide.md";
       continue;
     }
     EXPECT_GT(pits.points, 10u);  // the garments do reach the armpits
