@@ -114,8 +114,8 @@ struct ClosedMeshQuery::Impl {
   struct Component {
     SurfaceMesh mesh;
     std::unique_ptr<Tree> tree;
-    std::unique_ptr<SideOf> side;  ///< closed components
-    TriangleMesh open;             ///< open components: their triangles, for the winding number
+    std::unique_ptr<SideOf> side;                ///< closed components
+    std::unique_ptr<WindingNumberTree> winding;  ///< open components: their winding number
   };
   std::vector<std::unique_ptr<Component>> components;
 };
@@ -181,13 +181,15 @@ Result<ClosedMeshQuery> ClosedMeshQuery::create(const TriangleMesh& mesh) {
       continue;
     }
     // Open (a scan with holes): inside where the generalised winding number is >= 1/2.
+    TriangleMesh open;
     for (const auto v : c.mesh.vertices()) {
       const Point3& p = c.mesh.point(v);
-      c.open.positions.emplace_back(float(p.x()), float(p.y()), float(p.z()));
+      open.positions.emplace_back(float(p.x()), float(p.y()), float(p.z()));
     }
     for (const auto f : c.mesh.faces())
       for (const auto v : CGAL::vertices_around_face(c.mesh.halfedge(f), c.mesh))
-        c.open.indices.push_back(std::uint32_t(v.idx()));
+        open.indices.push_back(std::uint32_t(v.idx()));
+    c.winding = std::make_unique<WindingNumberTree>(open);
   }
   return ClosedMeshQuery(std::move(impl));
 }
@@ -195,7 +197,7 @@ Result<ClosedMeshQuery> ClosedMeshQuery::create(const TriangleMesh& mesh) {
 bool ClosedMeshQuery::inside(glm::vec3 p) const {
   const Point3 q(p.x, p.y, p.z);
   for (const auto& c : m_impl->components)
-    if (c->side ? (*c->side)(q) != CGAL::ON_UNBOUNDED_SIDE : windingNumber(c->open, p) >= 0.5) return true;
+    if (c->side ? (*c->side)(q) != CGAL::ON_UNBOUNDED_SIDE : c->winding->at(p) >= 0.5) return true;
   return false;
 }
 

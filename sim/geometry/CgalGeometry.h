@@ -39,7 +39,8 @@ Result<PlanarMesh> meshPolygon(std::span<const glm::dvec2> boundary, double maxE
 /// overlapping closed parts (torso, limbs) is the union of their insides. A component with
 /// border edges (a scan with holes, a body without soles) has no exact inside: it is
 /// tested by the generalised winding number, inside where w >= 1/2
-/// (sim/geometry/WindingNumber.h; O(its triangles) per query).
+/// (sim/geometry/WindingNumber.h, evaluated hierarchically: O(log triangles) per query far
+/// from the surface).
 class ClosedMeshQuery {
  public:
   static Result<ClosedMeshQuery> create(const TriangleMesh& mesh);
