@@ -7,7 +7,8 @@
 //   build/apps/hg_make_test_characters scenes/characters
 //
 // then point a scene's avatar.file at one (scenes/outfit_on_imported_avatar.json uses
-// scenes/characters/mixamo_tall.glb, which is shipped).
+// scenes/characters/smpl_average.dae, the one that is shipped). scripts/character-matrix.sh
+// dresses and moves every one of them.
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
