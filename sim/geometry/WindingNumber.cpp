@@ -43,11 +43,25 @@ WindingNumberTree::WindingNumberTree(const TriangleMesh& mesh, double accuracy) 
   for (std::size_t t = 0; t + 2 < mesh.indices.size(); t += 3)
     for (std::size_t k = 0; k < 3; ++k) m_corners.emplace_back(mesh.positions[mesh.indices[t + k]]);
   const auto triangles = std::uint32_t(m_corners.size() / 3);
+  if (triangles == 0) return;
+  // The hierarchy orders the triangles (each node a contiguous range of `order`); the
+  // corners are then stored in that order once.
+  std::vector<std::uint32_t> order(triangles);
+  std::iota(order.begin(), order.end(), 0u);
+  std::vector<glm::dvec3> cornerSums(triangles);  // 3 x each triangle's centroid
+  for (std::uint32_t t = 0; t < triangles; ++t)
+    cornerSums[t] = m_corners[3 * t] + m_corners[3 * t + 1] + m_corners[3 * t + 2];
   m_nodes.reserve(4 * (triangles / kLeafSize + 1));
-  if (triangles > 0) build(0, triangles);  // the root is node 0
+  build(order, cornerSums, 0, triangles);  // the root is node 0
+  std::vector<glm::dvec3> ordered;
+  ordered.reserve(m_corners.size());
+  for (std::uint32_t t : order)
+    for (std::uint32_t k = 0; k < 3; ++k) ordered.push_back(m_corners[3 * t + k]);
+  m_corners = std::move(ordered);
 }
 
-std::uint32_t WindingNumberTree::build(std::uint32_t first, std::uint32_t count) {
+std::uint32_t WindingNumberTree::build(std::vector<std::uint32_t>& order, const std::vector<glm::dvec3>& cornerSums,
+                                       std::uint32_t first, std::uint32_t count) {
   const auto index = std::uint32_t(m_nodes.size());  // filled once its children are built
   m_nodes.emplace_back();
   Node node;
@@ -55,38 +69,32 @@ std::uint32_t WindingNumberTree::build(std::uint32_t first, std::uint32_t count)
   node.count = count;
   double area = 0.0;
   glm::dvec3 lo(INFINITY), hi(-INFINITY), weighted(0.0);
-  for (std::uint32_t t = first; t < first + count; ++t) {
+  for (std::uint32_t i = first; i < first + count; ++i) {
+    const std::uint32_t t = order[i];
     const glm::dvec3 &a = m_corners[3 * t], &b = m_corners[3 * t + 1], &c = m_corners[3 * t + 2];
     const glm::dvec3 areaNormal = 0.5 * glm::cross(b - a, c - a);
     const double triangleArea = glm::length(areaNormal);
     node.areaNormal += areaNormal;
-    weighted += triangleArea * (a + b + c) / 3.0;
+    weighted += triangleArea * cornerSums[t] / 3.0;
     area += triangleArea;
     lo = glm::min(lo, glm::min(a, glm::min(b, c)));
     hi = glm::max(hi, glm::max(a, glm::max(b, c)));
   }
   node.centroid = area > 0.0 ? weighted / area : 0.5 * (lo + hi);
-  for (std::uint32_t k = 3 * first; k < 3 * (first + count); ++k)
-    node.radius = std::max(node.radius, glm::distance(node.centroid, m_corners[k]));
+  for (std::uint32_t i = first; i < first + count; ++i)
+    for (std::uint32_t k = 0; k < 3; ++k)
+      node.radius = std::max(node.radius, glm::distance(node.centroid, m_corners[3 * order[i] + k]));
   if (count > kLeafSize) {
     // Split at the median centroid along the box's longest axis.
     const glm::dvec3 extent = hi - lo;
     const int axis = extent.x >= extent.y && extent.x >= extent.z ? 0 : extent.y >= extent.z ? 1 : 2;
-    std::vector<std::uint32_t> order(count);
-    std::iota(order.begin(), order.end(), first);
-    const auto key = [&](std::uint32_t t) {
-      return m_corners[3 * t][axis] + m_corners[3 * t + 1][axis] + m_corners[3 * t + 2][axis];
-    };
     const std::uint32_t half = count / 2;
-    std::nth_element(order.begin(), order.begin() + half, order.end(),
-                     [&](std::uint32_t s, std::uint32_t t) { return key(s) < key(t) || (key(s) == key(t) && s < t); });
-    std::vector<glm::dvec3> reordered;
-    reordered.reserve(3 * std::size_t(count));
-    for (std::uint32_t t : order)
-      for (std::uint32_t k = 0; k < 3; ++k) reordered.push_back(m_corners[3 * t + k]);
-    std::copy(reordered.begin(), reordered.end(), m_corners.begin() + 3 * std::ptrdiff_t(first));
-    node.left = build(first, half);
-    node.right = build(first + half, count - half);
+    const auto begin = order.begin() + first;
+    std::nth_element(begin, begin + half, begin + count, [&](std::uint32_t s, std::uint32_t t) {
+      return cornerSums[s][axis] < cornerSums[t][axis] || (cornerSums[s][axis] == cornerSums[t][axis] && s < t);
+    });
+    node.left = build(order, cornerSums, first, half);
+    node.right = build(order, cornerSums, first + half, count - half);
   }
   m_nodes[index] = node;
   return index;

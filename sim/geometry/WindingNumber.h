@@ -34,7 +34,8 @@ class WindingNumberTree {
   /// radius from its centroid. With the first-order term only, the largest error against the
   /// direct sum over points near and far of a capsule-and-box soup (tests/geometry/
   /// WindingNumberTest.cpp) was 0.05 at 2 (the paper's beta, which it uses with the higher
-  /// terms), 0.015 at 3, 0.007 at 4 and 0.002 at 6 (2026-11-28): 4 keeps it under 0.01.
+  /// terms), 0.015 at 3, 0.007 at 4 and 0.002 at 6 (2026-11-28; 0.008 at 4 after equal
+  /// centroids were split by triangle index): 4 keeps it under 0.01.
   static constexpr double kDefaultAccuracy = 4.0;
   /// Indices must be in range (as TriangleMesh::validate checks).
   explicit WindingNumberTree(const TriangleMesh& mesh, double accuracy = kDefaultAccuracy);
@@ -49,10 +50,13 @@ class WindingNumberTree {
     glm::dvec3 centroid{0.0};            ///< m, area-weighted
     glm::dvec3 areaNormal{0.0};          ///< m^2, the sum of its triangles' area-weighted normals
     double radius = 0.0;                 ///< m, the furthest corner of its triangles from the centroid
-    std::uint32_t first = 0, count = 0;  ///< its triangles, in m_corners' order
+    std::uint32_t first = 0, count = 0;  ///< its triangles, in m_corners' (final) order
     std::uint32_t left = 0, right = 0;   ///< children (0: a leaf)
   };
-  std::uint32_t build(std::uint32_t first, std::uint32_t count);
+  /// The node over order[first, first + count) (indices into m_corners' triangles, still in
+  /// the mesh's order), its children built by splitting that range in place.
+  std::uint32_t build(std::vector<std::uint32_t>& order, const std::vector<glm::dvec3>& cornerSums, std::uint32_t first,
+                      std::uint32_t count);
   double exactSum(const Node& node, const glm::dvec3& q) const;
 
   double m_accuracy;
