@@ -77,8 +77,18 @@ scene() {
  "output": {"image_width": 480, "image_height": 640}}
 JSON
 }
-json_value() {  # json_value <file> <python expression on m>
-  python3 -c "import json,sys; m=json.load(open(sys.argv[1])); print($2)" "$1" 2>/dev/null || echo "?"
+# metric_fields <metrics json>: frames|pairs every 20 frames|pairs at the end|vertices inside|
+# largest strain|failed gates, each "?" when the run wrote no metrics.
+metric_fields() {
+  python3 - "$1" <<'PY' 2>/dev/null || echo "?|?|?|?|?|?"
+import json, sys
+m = json.load(open(sys.argv[1]))
+pairs = lambda e: e["cloth_total"] + (e["cloth_body"] or 0)
+print("|".join(str(v) for v in (
+    m["frames"], ",".join(str(pairs(e)) for e in m.get("intersections_by_frame", [])), pairs(m["intersections"]),
+    m["exact_reference"]["vertices_inside_body"], round(m["largest_strain"]["value"], 3),
+    " ".join(g["name"] for g in m["quality_gates"]["gates"] if not g["passed"]) or "-")))
+PY
 }
 
 printf 'character\tcase\texit\tresult\tseconds\tframes\tpairs_by_frame\tlast_pairs\tinside\tstretch\tfailed_gates\n' >"$out/matrix.tsv"
@@ -102,12 +112,7 @@ for character in "${character_list[@]}"; do
     metrics="$out/$name/matrix.json"
     result=pass
     [[ $rc -eq 0 ]] || { result=FAIL; failures=$((failures + 1)); }
-    frames_run=$(json_value "$metrics" "m['frames']")
-    by_frame=$(json_value "$metrics" "','.join(str(e['cloth_total'] + (e['cloth_body'] or 0)) for e in m.get('intersections_by_frame', []))")
-    last=$(json_value "$metrics" "m['intersections']['cloth_total'] + (m['intersections']['cloth_body'] or 0)")
-    inside=$(json_value "$metrics" "m['exact_reference']['vertices_inside_body']")
-    stretch=$(json_value "$metrics" "round(m['largest_strain']['value'], 3)")
-    gates=$(json_value "$metrics" "' '.join(g['name'] for g in m['quality_gates']['gates'] if not g['passed']) or '-'")
+    IFS='|' read -r frames_run by_frame last inside stretch gates < <(metric_fields "$metrics")
     [[ $rc -ne 0 && ! -f $metrics ]] && gates="exit $rc: $(tail -1 "$out/$name.log")"
     printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$character" "$c" "$rc" "$result" "$seconds" "$frames_run" \
       "$by_frame" "$last" "$inside" "$stretch" "$gates" >>"$out/matrix.tsv"
