@@ -16,7 +16,7 @@
 # Usage: scripts/character-matrix.sh [--quick] [--characters a,b] [--cases rest,posed,clip]
 #                                    [--out DIR] [--hagoromo BIN] [--make-characters BIN]
 #   --quick  coarser garments (3 cm edges instead of 2 cm) and shorter runs (rest 10 frames,
-#            posed 50, clip 32 with a 0.25 s transition and ease-in, instead of 60, 90 and the
+#            posed 50, clip 26 with a 0.25 s transition and ease-in, instead of 60, 90 and the
 #            whole clip's 180 with 0.5 s): what the test suite runs (tests/CMakeLists.txt,
 #            cli.character_*; each well under its 60 s).
 # Exit status: 0 when every case passed, 1 when one failed, 2 on bad usage or a missing
@@ -52,7 +52,7 @@ for c in "${case_list[@]}"; do
 done
 
 edge=0.02 rest_frames=60 posed_frames=90 clip_frames=180 clip_transition=0.5  # 180: the whole clip, eased in and out
-[[ $quick -eq 1 ]] && edge=0.03 rest_frames=10 posed_frames=50 clip_frames=32 clip_transition=0.25
+[[ $quick -eq 1 ]] && edge=0.03 rest_frames=10 posed_frames=50 clip_frames=26 clip_transition=0.25
 mkdir -p "$out" || exit 2
 "$make_characters" "$out/characters" >/dev/null || { echo "character-matrix: could not write the characters" >&2; exit 2; }
 cp "$root/scenes/motion/walk_cmu_layout.bvh" "$out/characters/walk.bvh" || exit 2
