@@ -14,7 +14,10 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <string>
 #include <string_view>
+
+#include <CLI/CLI.hpp>
 
 #include <glm/trigonometric.hpp>
 
@@ -63,10 +66,10 @@ float handField(glm::vec3 p) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: %s OUT.obj\n", argv[0]);
-    return 1;
-  }
+  CLI::App app{"Writes the spread-hand prop mesh (scenes/hand_spread.obj)"};
+  std::string out;
+  app.add_option("out", out, "output mesh, .obj or .glb")->required();
+  CLI11_PARSE(app, argc, argv);
   const hg::Box3 box{{-0.12f, -0.005f, -0.22f}, {0.12f, 0.05f, 0.1f}};
   auto surface = hg::extractIsoSurface(handField, box, hg::IsoSurfaceSettings{0.004f, 64u << 20, 0.35f});
   if (!surface) {
@@ -74,11 +77,11 @@ int main(int argc, char** argv) {
     return 2;
   }
   surface->normals.clear();  // the importer computes them; keeps the file small
-  const bool glb = std::string_view(argv[1]).ends_with(".glb");
-  if (hg::Status s = hg::exportMesh(*surface, argv[1], glb ? "glb2" : "objnomtl"); !s) {
+  const bool glb = std::string_view(out).ends_with(".glb");
+  if (hg::Status s = hg::exportMesh(*surface, out, glb ? "glb2" : "objnomtl"); !s) {
     std::fprintf(stderr, "%s\n", s.error().message.c_str());
     return 2;
   }
-  std::printf("%s: %zu vertices, %zu triangles\n", argv[1], surface->positions.size(), surface->indices.size() / 3);
+  std::printf("%s: %zu vertices, %zu triangles\n", out.c_str(), surface->positions.size(), surface->indices.size() / 3);
   return 0;
 }

@@ -9,6 +9,9 @@
 //
 //   build/apps/hg_make_skin_character scenes/skin/mannequin_walk.glb
 #include <cstdio>
+#include <string>
+
+#include <CLI/CLI.hpp>
 
 #include <glm/gtc/quaternion.hpp>
 
@@ -17,10 +20,10 @@
 
 int main(int argc, char** argv) {
   using namespace hg;
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: %s OUT.glb\n", argv[0]);
-    return 1;
-  }
+  CLI::App app{"Writes the skinning rig's animated mannequin (scenes/skin/mannequin_walk.glb)"};
+  std::string out;
+  app.add_option("out", out, "output .glb")->required();
+  CLI11_PARSE(app, argc, argv);
   MannequinParams params;
   params.cellSize = 0.02f;
   auto body = buildMannequin(params);
@@ -57,11 +60,11 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "%s\n", valid.error().message.c_str());
     return 2;
   }
-  if (Status s = exportAnimatedGltf(argv[1], *body, {clip}, {}); !s) {
+  if (Status s = exportAnimatedGltf(out, *body, {clip}, {}); !s) {
     std::fprintf(stderr, "%s\n", s.error().message.c_str());
     return 3;
   }
-  std::printf("wrote %s: %zu vertices, %zu joints, clip %s of %.2f s\n", argv[1], body->mesh.positions.size(),
+  std::printf("wrote %s: %zu vertices, %zu joints, clip %s of %.2f s\n", out.c_str(), body->mesh.positions.size(),
               skeleton.size(), clip.name.c_str(), double(clip.duration));
   return 0;
 }

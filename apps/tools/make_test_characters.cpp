@@ -13,14 +13,15 @@
 #include <filesystem>
 #include <fstream>
 
+#include <CLI/CLI.hpp>
+
 #include "sim/motion/TestCharacters.h"
 
 int main(int argc, char** argv) {
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: %s OUTPUT_FOLDER\n", argv[0]);
-    return 2;
-  }
-  const std::filesystem::path folder = argv[1];
+  CLI::App app{"Writes the test characters (glTF, FBX, COLLADA, an open scan) and a CMU-layout walk clip"};
+  std::filesystem::path folder;
+  app.add_option("folder", folder, "output folder (created if missing)")->required();
+  CLI11_PARSE(app, argc, argv);
   std::error_code ec;
   std::filesystem::create_directories(folder, ec);
   if (ec) {
