@@ -14,6 +14,7 @@
 #include "sim/body/Mannequin.h"
 #include "sim/body/SkeletonConvention.h"
 #include "sim/core/Numbers.h"
+#include "sim/core/TriangleMesh.h"
 
 namespace hg {
 
@@ -167,7 +168,9 @@ glm::vec3 BodyMeasurements::joint(std::string_view name) const {
 
 BodyMeasurements measureBody(const SkinnedMesh& body) {
   BodyMeasurements m;
-  const TriangleMesh& mesh = body.mesh;
+  // Sections chain their segments into loops through shared vertices: a triangle soup
+  // (an unwelded export, a scan) is welded first, or every loop is one triangle wide.
+  const TriangleMesh mesh = weldedByPosition(body.mesh);
   const std::vector<glm::mat4> global = globalMatrices(body.skeleton, restPose(body.skeleton));
   for (std::size_t j = 0; j < global.size(); ++j)
     m.jointPositions[body.skeleton.joints[j].name] = glm::vec3(global[j][3]);

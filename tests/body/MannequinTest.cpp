@@ -182,6 +182,26 @@ TEST(Mannequin, DefaultMeasurementsMatchTheParameters) {
   expectMeasurementsMatch(defaultMannequin(), MannequinParams{});
 }
 
+TEST(Mannequin, AnUnweldedCopyMeasuresTheSame) {
+  // Every triangle with its own three vertices, as an unwelded export or a scan comes.
+  const SkinnedMesh& body = defaultMannequin();
+  SkinnedMesh soup = body;
+  soup.mesh.positions.clear();
+  soup.mesh.normals.clear();
+  soup.mesh.indices.clear();
+  for (const std::uint32_t v : body.mesh.indices) {
+    soup.mesh.indices.push_back(std::uint32_t(soup.mesh.positions.size()));
+    soup.mesh.positions.push_back(body.mesh.positions[v]);
+  }
+  const BodyMeasurements welded = measureBody(body), unwelded = measureBody(soup);
+  EXPECT_FLOAT_EQ(unwelded.chestGirth, welded.chestGirth);
+  EXPECT_FLOAT_EQ(unwelded.waistGirth, welded.waistGirth);
+  EXPECT_FLOAT_EQ(unwelded.hipGirth, welded.hipGirth);
+  EXPECT_FLOAT_EQ(unwelded.neckGirth, welded.neckGirth);
+  EXPECT_FLOAT_EQ(unwelded.thighGirth, welded.thighGirth);
+  EXPECT_FLOAT_EQ(unwelded.upperArmGirth, welded.upperArmGirth);
+}
+
 TEST(Mannequin, OtherParametersInTPoseAreMetToo) {
   const MannequinParams params = otherParams();
   Result<SkinnedMesh> body = buildMannequin(params);
