@@ -4,6 +4,8 @@
 
 #include <glm/geometric.hpp>
 
+#include "sim/garment/GarmentColors.h"
+
 namespace hg {
 DrapeSceneView::DrapeSceneView(const ClothModel& model, const ClothSettings& settings, const TriangleMesh* body)
     : m_cloth(model.restMesh()) {
@@ -147,16 +149,12 @@ void DrapeSceneView::draw(MeshRenderer& renderer, const OrbitCamera& camera, int
     for (std::size_t p = 0; p < m_props.size(); ++p)
       items.push_back({&m_props[p], p < m_propColors.size() ? m_propColors[p] : kProps[p % std::size(kProps)],
                        glm::vec3(0.3f), false});
-  // Garment colours (linear RGB): blue, rust, green, plum, sand; back faces darker.
-  static const glm::vec3 kPalette[] = {{0.10f, 0.25f, 0.62f},
-                                       {0.62f, 0.20f, 0.08f},
-                                       {0.12f, 0.42f, 0.20f},
-                                       {0.40f, 0.14f, 0.40f},
-                                       {0.70f, 0.55f, 0.30f}};
-  if (showCloth && m_pieces.empty()) items.push_back({&m_cloth, kPalette[0], glm::vec3(0.55f, 0.12f, 0.12f), false});
+  // Garment colours (sim/garment/GarmentColors.h); back faces darker.
+  if (showCloth && m_pieces.empty())
+    items.push_back({&m_cloth, garmentColor(0), glm::vec3(0.55f, 0.12f, 0.12f), false});
   if (showCloth)
     for (std::size_t p = 0; p < m_pieces.size(); ++p) {
-      const glm::vec3 color = kPalette[p % std::size(kPalette)];
+      const glm::vec3 color = garmentColor(p);
       items.push_back({&m_pieces[p], color, 0.5f * color, false});
     }
   renderer.draw(items, camera, width, height);

@@ -25,13 +25,37 @@ packages=(
   libbullet-dev libfcl-dev
 )
 
+# The Khronos glTF validator (npm gltf-validator) checks the .glb files in the tests
+# (tests/cli/validate_gltf.js); it goes into .tools/ of the checkout, pinned.
+gltf_validator_version=2.0.0-dev.3.10
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+validator_dir="$root/.tools/gltf-validator"
+# Node.js and npm: Debian's, unless the machine has them already (NodeSource's nodejs
+# carries its own npm and conflicts with Debian's npm package).
+command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)
+
+install_gltf_validator() {
+  local installed="$validator_dir/node_modules/gltf-validator/package.json"
+  if [[ -f "$installed" ]] && grep -q "\"version\": \"$gltf_validator_version\"" "$installed"; then return 0; fi
+  if [[ "${HG_DEPS_DRY_RUN:-0}" == 1 ]]; then
+    echo "missing: gltf-validator@$gltf_validator_version (npm)"
+    return 1
+  fi
+  echo "install-deps: installing gltf-validator@$gltf_validator_version (npm) into .tools/" >&2
+  mkdir -p "$validator_dir"
+  npm install --silent --no-audit --no-fund --prefix "$validator_dir" "gltf-validator@$gltf_validator_version" >/dev/null
+}
+
 missing=()
 for p in "${packages[@]}"; do
   status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
   [[ "$status" == "install ok installed" ]] || missing+=("$p")
 done
 
-[[ ${#missing[@]} -eq 0 ]] && exit 0
+if [[ ${#missing[@]} -eq 0 ]]; then
+  install_gltf_validator
+  exit 0
+fi
 
 if [[ "${HG_DEPS_DRY_RUN:-0}" == 1 ]]; then
   printf 'missing: %s\n' "${missing[*]}"
@@ -52,3 +76,4 @@ export DEBIAN_FRONTEND=noninteractive
 "${sudo[@]}" apt-get update -qq >/dev/null
 "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 echo "install-deps: done" >&2
+install_gltf_validator

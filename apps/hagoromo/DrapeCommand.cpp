@@ -24,6 +24,7 @@
 #include "render/MeshRenderer.h"
 #include "render/OffscreenTarget.h"
 #include "sim/core/Limits.h"
+#include "sim/garment/GarmentColors.h"
 #include "sim/gpu/GpuClothSolver.h"
 #include "sim/gpu/GpuDepthViewRenderer.h"
 #include "sim/gpu/GpuRadar.h"
@@ -188,7 +189,6 @@ Status runFrames(const DrapeScene& scene, PreparedDrape& drape, const DrapeOptio
 
 Result<DrapeFrames> simulateDrape(const DrapeScene& scene, PreparedDrape& drape, const DrapeOptions& options) {
   DrapeFrames run;
-  run.snapshots.name = drape.dressing() ? "garments" : "cloth";
   const float frameDt = drape.settings().frameDt;
   if (drape.body()) addSnapshot(run.snapshots, 0, drape.solver().readState(), frameDt);
   Progress progress("drape " + scene.name + " (" + std::string(backendName(scene.backend)) + ")", scene.frames,
@@ -255,37 +255,111 @@ TriangleMesh propsMesh(const SceneProps& props) {
   return all;
 }
 
-/// The OBJs: the cloth, the body, the props, the per-frame shapes.
+/// One garment of the cloth (or the whole cloth without garments), for the outputs that
+/// keep garments apart: its triangles (each in its first vertex's piece) re-indexed, and
+/// per local vertex its index in the cloth.
+struct ClothPiece {
+  std::string name;
+  glm::vec3 color{0.8f};
+  TriangleMesh mesh;
+  std::vector<std::uint32_t> clothVertex;
+};
+
+/// `cloth` split by the drape's pieces (PreparedDrape::pieceOfVertex), named and coloured
+/// as the metrics and the pictures name and colour them.
+std::vector<ClothPiece> clothPieces(const DrapeScene& scene, const PreparedDrape& drape, const TriangleMesh& cloth) {
+  const std::vector<std::uint32_t>& pieceOfVertex = drape.pieceOfVertex();
+  const std::size_t count = pieceCount(pieceOfVertex);
+  const std::vector<std::string> names = pieceNames(scene, count);
+  const auto pieceOf = [&](std::uint32_t v) { return pieceOfVertex.empty() ? std::size_t(0) : pieceOfVertex[v]; };
+  std::vector<ClothPiece> pieces(count);
+  std::vector<std::uint32_t> local(cloth.positions.size());
+  for (std::size_t p = 0; p < count; ++p) {
+    pieces[p].name = names[p];
+    pieces[p].color = garmentColor(p);
+  }
+  for (std::uint32_t v = 0; v < cloth.positions.size(); ++v) {
+    ClothPiece& piece = pieces[pieceOf(v)];
+    local[v] = std::uint32_t(piece.clothVertex.size());
+    piece.clothVertex.push_back(v);
+    piece.mesh.positions.push_back(cloth.positions[v]);
+    if (cloth.normals.size() == cloth.positions.size()) piece.mesh.normals.push_back(cloth.normals[v]);
+    if (cloth.uvs.size() == cloth.positions.size()) piece.mesh.uvs.push_back(cloth.uvs[v]);
+  }
+  for (std::size_t i = 0; i < cloth.indices.size(); ++i)
+    pieces[pieceOf(cloth.indices[i - i % 3])].mesh.indices.push_back(local[cloth.indices[i]]);
+  return pieces;
+}
+
+/// The pieces with the cloth positions `positions` (all the cloth's vertices), normals
+/// recomputed, as OBJ objects.
+std::vector<ObjObject> objObjects(const std::vector<ClothPiece>& pieces, const std::vector<glm::vec3>* positions) {
+  std::vector<ObjObject> objects;
+  for (const ClothPiece& piece : pieces) {
+    ObjObject o{piece.name, piece.mesh, piece.color};
+    if (positions) {
+      for (std::size_t v = 0; v < piece.clothVertex.size(); ++v)
+        o.mesh.positions[v] = (*positions)[piece.clothVertex[v]];
+      computeVertexNormals(o.mesh);
+    }
+    objects.push_back(std::move(o));
+  }
+  return objects;
+}
+
+/// Stages `<scene><suffix>.obj`: one object per garment, its material in `<scene>.mtl`.
+Status stageGarmentObj(OutputSet& outputs, const DrapeScene& scene, const std::vector<ObjObject>& objects,
+                       const std::string& suffix) {
+  auto text = objectsAsObj(objects, scene.name + ".mtl");
+  if (!text) return outputError("cannot write " + scene.name + suffix + ".obj: " + text.error().message);
+  if (Status s = outputs.writeText(scene.name + suffix + ".obj", text->obj); !s) return s;
+  return outputs.writeText(scene.name + ".mtl", text->mtl);
+}
+
+/// The OBJs: the garments (one object each, with their .mtl), the body, the props, the
+/// per-frame shapes.
 Status stageMeshes(OutputSet& outputs, const DrapeScene& scene, const PreparedDrape& drape, const DrapeFrames& run,
-                   const TriangleMesh& cloth) {
-  if (Status s = stageMesh(outputs, cloth, scene.name + ".obj"); !s) return s;
+                   const std::vector<ClothPiece>& pieces) {
+  if (Status s = stageGarmentObj(outputs, scene, objObjects(pieces, nullptr), ""); !s) return s;
   if (const TriangleMesh* body = drape.bodySurface())
     if (Status s = stageMesh(outputs, *body, scene.name + "_body.obj"); !s) return s;
   if (!drape.props().meshes.empty())
     if (Status s = stageMesh(outputs, propsMesh(drape.props()), scene.name + "_props.obj"); !s) return s;
   for (const auto& [frameNumber, positions] : run.shapes) {
-    TriangleMesh shape = cloth;
-    shape.positions = positions;
-    computeVertexNormals(shape);
     char suffix[32];
-    std::snprintf(suffix, sizeof suffix, "_frame_%04d.obj", frameNumber);
-    if (Status s = stageMesh(outputs, shape, scene.name + suffix); !s) return s;
+    std::snprintf(suffix, sizeof suffix, "_frame_%04d", frameNumber);
+    if (Status s = stageGarmentObj(outputs, scene, objObjects(pieces, &positions), suffix); !s) return s;
   }
   return Status::success();
+}
+
+/// The .glb's garments: the snapshots of the whole cloth split into one shape-key sequence
+/// per garment.
+std::vector<NamedMeshSequence> garmentSequences(const std::vector<ClothPiece>& pieces,
+                                                const NamedMeshSequence& snapshots) {
+  std::vector<NamedMeshSequence> garments;
+  for (const ClothPiece& piece : pieces) {
+    NamedMeshSequence g{piece.name, piece.mesh, snapshots.times, {}, piece.color};
+    for (const std::vector<glm::vec3>& frame : snapshots.positions) {
+      std::vector<glm::vec3>& positions = g.positions.emplace_back();
+      for (std::uint32_t v : piece.clothVertex) positions.push_back(frame[v]);
+    }
+    garments.push_back(std::move(g));
+  }
+  return garments;
 }
 
 /// Every file but the metrics: the OBJs, with an avatar the .glb (a moving body with its
 /// clip, rest the T-pose; a still one in its pose), the pictures.
 Status stageFiles(OutputSet& outputs, const DrapeScene& scene, const PreparedDrape& drape, DrapeFrames& run,
                   const DrapePictures& pictures) {
-  const TriangleMesh& cloth = pictures.view.clothMesh();
-  if (Status s = stageMeshes(outputs, scene, drape, run, cloth); !s) return s;
+  const std::vector<ClothPiece> pieces = clothPieces(scene, drape, pictures.view.clothMesh());
+  if (Status s = stageMeshes(outputs, scene, drape, run, pieces); !s) return s;
   if (const SceneBody* body = drape.body()) {
-    run.snapshots.mesh = cloth;
+    const std::vector<NamedMeshSequence> garments = garmentSequences(pieces, run.snapshots);
     const Status s = outputs.write(scene.name + ".glb", [&](const fs::path& path) {
-      return body->animator
-                 ? exportAnimatedGltf(path, body->animator->rest(), {body->animator->clip()}, {run.snapshots})
-                 : exportAnimatedGltf(path, body->avatar, {}, {run.snapshots});
+      return body->animator ? exportAnimatedGltf(path, body->animator->rest(), {body->animator->clip()}, garments)
+                            : exportAnimatedGltf(path, body->avatar, {}, garments);
     });
     if (!s) return s;
   }

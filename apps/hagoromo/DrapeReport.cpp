@@ -11,6 +11,7 @@
 #include "sim/cloth/StableStep.h"
 #include "sim/contact/Penetration.h"
 #include "sim/contact/SignedDistanceGrid.h"
+#include "sim/garment/GarmentColors.h"
 #include "sim/geometry/TriangleIntersections.h"
 
 namespace hg::app {
@@ -185,6 +186,8 @@ void addBodyReports(nlohmann::json& metrics, const DrapeOutcome& run, const Scen
   }
 }
 
+}  // namespace
+
 /// How many pieces (garments) the cloth has: 1 + the largest piece of a vertex (1 without).
 std::size_t pieceCount(const std::vector<std::uint32_t>& pieceOfVertex) {
   std::size_t pieces = 1;
@@ -204,8 +207,6 @@ std::vector<std::string> pieceNames(const DrapeScene& scene, std::size_t pieces)
   }
   return names;
 }
-
-}  // namespace
 
 std::string unstableVertexNote(const DrapeScene& scene, const PreparedDrape& drape) {
   const std::optional<FastestVertex> fastest = fastestVertex(drape.solver().readState());
@@ -405,8 +406,46 @@ nlohmann::json drapeMetrics(const DrapeOutcome& run, const std::vector<std::stri
   if (const SceneBody* body = run.drape.body(); body && exact) addBodyReports(metrics, run, *body, *exact);
   if (run.options.measureIntersections || run.options.intersectionsEvery > 0 || !scene.garments.empty())
     metrics["intersections"] = intersectionsReport(run);
+  metrics["garments"] = garmentsReport(run, exact, metrics);
   metrics["self_contact"] = selfContactReport(settings.selfContact, run.drape.solver().selfContactReport());
   return metrics;
+}
+
+nlohmann::json garmentsReport(const DrapeOutcome& run, const ExactDistances* exact, const nlohmann::json& metrics) {
+  const ClothModel& model = *run.drape.model();
+  const std::vector<std::uint32_t>& pieceOfVertex = run.drape.pieceOfVertex();
+  const std::size_t pieces = pieceCount(pieceOfVertex);
+  const std::vector<std::string> names = pieceNames(run.scene, pieces);
+  const std::vector<StrainExtremes> strain = strainExtremesOfPieces(model, run.state, pieceOfVertex, pieces);
+  const std::vector<float> area = areaRatioOfPieces(model, run.state, pieceOfVertex, pieces);
+  std::vector<std::size_t> vertices(pieces, 0), triangles(pieces, 0), inside(pieces, 0);
+  const auto pieceOf = [&](std::size_t v) { return pieceOfVertex.empty() ? std::size_t(0) : pieceOfVertex[v]; };
+  for (std::size_t v = 0; v < model.restPositions.size(); ++v) ++vertices[pieceOf(v)];
+  for (std::size_t t = 0; 3 * t < model.triangles.size(); ++t) ++triangles[pieceOf(model.triangles[3 * t])];
+  const bool measuredInside = exact && exact->distances;
+  if (measuredInside)
+    for (std::size_t v = 0; v < exact->distances->size(); ++v) inside[pieceOf(v)] += (*exact->distances)[v] < 0.0f;
+  const nlohmann::json* within = nullptr;
+  if (const auto i = metrics.find("intersections"); i != metrics.end()) within = &(*i)["within"];
+  nlohmann::json list = nlohmann::json::array();
+  for (std::size_t p = 0; p < pieces; ++p) {
+    const glm::vec3 color = garmentColor(p);
+    nlohmann::json g = {
+        {"name", names[p]},
+        {"type", p < run.scene.garments.size()
+                     ? nlohmann::json(std::string(garmentKindName(run.scene.garments[p].kind)))
+                     : nlohmann::json(nullptr)},
+        {"color_linear_rgb", {color.r, color.g, color.b}},
+        {"vertices", vertices[p]},
+        {"triangles", triangles[p]},
+        {"area_ratio", area[p]},
+        {"largest_stretch", finiteOrNull(strain[p].stretch)},
+        {"largest_compression", finiteOrNull(strain[p].compression)},
+        {"vertices_inside_body", measuredInside ? nlohmann::json(inside[p]) : nlohmann::json(nullptr)},
+        {"intersecting_pairs_within", within && within->contains(names[p]) ? (*within)[names[p]] : nullptr}};
+    list.push_back(std::move(g));
+  }
+  return list;
 }
 
 void printPenetration(const PreparedDrape& drape, const ExactDistances& exact) {

@@ -74,6 +74,18 @@ nlohmann::json gatesReport(const std::vector<QualityGate>& gates, bool enforced)
 /// compressed), null for a cloth without springs.
 nlohmann::json largestStrainReport(const DrapeOutcome& run);
 
+/// How many pieces (garments) the cloth has: 1 + the largest piece of a vertex (1 without).
+std::size_t pieceCount(const std::vector<std::uint32_t>& pieceOfVertex);
+/// The cloth's pieces by name: each garment of the outfit ("tshirt", "skirt"; a second of a
+/// kind gets its index), or "cloth".
+std::vector<std::string> pieceNames(const DrapeScene& scene, std::size_t pieces);
+
+/// The metrics' "garments" block: per piece (garment, or the one cloth) its name, type,
+/// colour, vertices, triangles, area ratio, largest stretch and compression, vertices inside
+/// the body (null without the exact reference) and intersecting pairs within it (null
+/// where the intersections were not measured). `metrics` holds the run's "intersections".
+nlohmann::json garmentsReport(const DrapeOutcome& run, const ExactDistances* exact, const nlohmann::json& metrics);
+
 /// With --measure-penetration: the exact reference's penetration percentiles, a line.
 void printPenetration(const PreparedDrape& drape, const ExactDistances& exact);
 

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -743,6 +744,25 @@ aiMesh* newSkinnedBodyMesh(const SkinnedMesh& body) {
   return bodyMesh;
 }
 
+/// A morph target's name: the garment's and the frame's time, "shirt_t0.500s".
+std::string morphTargetName(const std::string& garment, float seconds) {
+  char time[32];
+  std::snprintf(time, sizeof time, "_t%.3fs", double(seconds));
+  return garment + time;
+}
+
+/// A material named `name` whose base (and diffuse) colour is `color` (linear RGB); assimp's
+/// glTF 2 exporter writes it as pbrMetallicRoughness.baseColorFactor.
+aiMaterial* newNamedMaterial(const std::string& name, glm::vec3 color) {
+  auto* material = new aiMaterial();
+  const aiString materialName(name);
+  material->AddProperty(&materialName, AI_MATKEY_NAME);
+  const aiColor4D base(color.r, color.g, color.b, 1.0f);
+  material->AddProperty(&base, 1, AI_MATKEY_BASE_COLOR);
+  material->AddProperty(&base, 1, AI_MATKEY_COLOR_DIFFUSE);
+  return material;
+}
+
 /// A garment's mesh: its last frame as the base shape (what a viewer shows without the
 /// shape-key animation, which assimp 5.2 cannot write, see the header) and one morph
 /// target per frame.
@@ -759,7 +779,7 @@ aiMesh* newGarmentMesh(const NamedMeshSequence& g) {
   mesh->mAnimMeshes = new aiAnimMesh*[std::max<std::size_t>(1, g.positions.size())];
   for (std::size_t f = 0; f < g.positions.size(); ++f) {
     auto* am = new aiAnimMesh();
-    am->mName = aiString(g.name + "_frame_" + std::to_string(f));
+    am->mName = aiString(morphTargetName(g.name, f < g.times.size() ? g.times[f] : float(f)));
     am->mNumVertices = mesh->mNumVertices;
     am->mVertices = new aiVector3D[am->mNumVertices];
     for (unsigned v = 0; v < am->mNumVertices; ++v)
@@ -833,8 +853,12 @@ std::unique_ptr<aiScene> buildExportScene(const SkinnedMesh& body, const std::ve
   std::set<std::string> names;
   for (const Joint& j : skeleton.joints) names.insert(j.name);
   scene->mRootNode = new aiNode(uniqueName("Scene", names));
-  scene->mNumMaterials = 1;
-  scene->mMaterials = new aiMaterial* [1] { new aiMaterial() };
+  // Materials: 0 = body (a neutral skin tone), 1.. = one per garment.
+  scene->mNumMaterials = unsigned(1 + garments.size());
+  scene->mMaterials = new aiMaterial*[scene->mNumMaterials];
+  scene->mMaterials[0] = newNamedMaterial("body", glm::vec3(0.80f, 0.66f, 0.55f));
+  for (std::size_t g = 0; g < garments.size(); ++g)
+    scene->mMaterials[g + 1] = newNamedMaterial(garments[g].name, garments[g].color);
 
   // Joint nodes mirror the skeleton.
   std::vector<std::vector<aiNode*>> children(skeleton.size() + 1);  // last: the scene root
@@ -846,6 +870,7 @@ std::unique_ptr<aiScene> buildExportScene(const SkinnedMesh& body, const std::ve
   addMeshNode("body", 0, names, children[skeleton.size()]);
   for (const NamedMeshSequence& g : garments) {
     meshes.push_back(newGarmentMesh(g));
+    meshes.back()->mMaterialIndex = unsigned(meshes.size() - 1);
     addMeshNode(g.name, unsigned(meshes.size() - 1), names, children[skeleton.size()]);
   }
   scene->mNumMeshes = unsigned(meshes.size());

@@ -68,6 +68,7 @@ struct NamedMeshSequence {
       mesh;  ///< topology (indices, uvs, normals); positions: the rest shape, exported only when there are no frames
   std::vector<float> times;                       ///< seconds, ascending, one per frame
   std::vector<std::vector<glm::vec3>> positions;  ///< per frame, mesh.vertexCount() positions (m)
+  glm::vec3 color{0.8f};                          ///< linear RGB in [0, 1]: its material's base colour
 };
 
 /// Writes binary glTF 2.0 (.glb, one file; assimp's "glb2" exporter) that Blender imports,
@@ -83,8 +84,10 @@ struct NamedMeshSequence {
 /// - Garments: one mesh node each. What assimp 5.2.5 can write, checked by
 ///   tests/motion/CharacterIOTest.cpp: morph targets (aiMesh::mAnimMeshes -> glTF
 ///   primitive "targets", stored relative to the base shape) with their names
-///   (mesh.extras.targetNames), one target per frame named "<garment>_frame_<k>", which
-///   Blender imports as shape keys. What it cannot write is the morph *weights* animation
+///   (mesh.extras.targetNames), one target per frame named by its time,
+///   "<garment>_t<seconds>s" with three decimals ("shirt_t0.500s"), which Blender imports as
+///   shape keys. Each garment has a material of its own, named as the garment, with its
+///   colour as base colour (the body's material is "body"). What it cannot write is the morph *weights* animation
 ///   (aiAnimation::mMorphMeshChannels is ignored), so it is added to assimp's GLB
 ///   afterwards: per garment with two or more frames an animation "<garment>_drape" whose
 ///   "weights" channel (LINEAR) gives target k weight 1 at frame k's time. The garment's

@@ -65,6 +65,22 @@ StrainExtremes strainExtremes(const ClothModel& model, const ClothState& state) 
   return extremes;
 }
 
+std::vector<StrainExtremes> strainExtremesOfPieces(const ClothModel& model, const ClothState& state,
+                                                   std::span<const std::uint32_t> pieceOfVertex, std::size_t pieces) {
+  std::vector<StrainExtremes> extremes(pieces);
+  for (const kernels::ClothSpring& s : model.springs) {
+    const std::size_t piece = pieceOfVertex.empty() ? 0 : pieceOfVertex[s.a];
+    if (!(s.restLength > 0.0f) || piece >= pieces) continue;
+    const float ratio = glm::length(glm::vec3(state.positions[s.b] - state.positions[s.a])) / s.restLength;
+    StrainExtremes& e = extremes[piece];
+    if (!std::isfinite(ratio)) e = {NAN, NAN};
+    if (std::isnan(e.stretch)) continue;
+    e.stretch = std::max(e.stretch, ratio - 1.0f);
+    e.compression = std::max(e.compression, 1.0f - ratio);
+  }
+  return extremes;
+}
+
 float largestStrain(const ClothModel& model, const ClothState& state) {
   const std::optional<StrainedSpring> worst = mostStrainedSpring(model, state);
   return worst ? worst->strain : 0.0f;

@@ -59,6 +59,10 @@ struct StrainExtremes {
   float compression = 0.0f;
 };
 StrainExtremes strainExtremes(const ClothModel& model, const ClothState& state);
+/// strainExtremes per piece: each spring in the piece of its first vertex (`pieceOfVertex`,
+/// empty: one piece); a piece's entry is NaN when one of its lengths is not finite.
+std::vector<StrainExtremes> strainExtremesOfPieces(const ClothModel& model, const ClothState& state,
+                                                   std::span<const std::uint32_t> pieceOfVertex, std::size_t pieces);
 
 /// The spring of the largest strain, where the strain gate looks (to find what tore).
 struct StrainedSpring {

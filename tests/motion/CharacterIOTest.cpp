@@ -353,6 +353,7 @@ TEST(CharacterIO, GarmentsAreWrittenAsOneMorphTargetPerFrame) {
   const TempDir dir("motion_garment");
   NamedMeshSequence shirt;
   shirt.name = "shirt";
+  shirt.color = {0.62f, 0.20f, 0.08f};
   shirt.mesh.positions = {{0, 1, 0}, {0.3f, 1, 0}, {0, 1.3f, 0}, {0.3f, 1.3f, 0}};
   shirt.mesh.indices = {0, 1, 2, 1, 3, 2};
   for (int f = 0; f < 3; ++f) {
@@ -370,7 +371,12 @@ TEST(CharacterIO, GarmentsAreWrittenAsOneMorphTargetPerFrame) {
       std::find_if(gltf["meshes"].begin(), gltf["meshes"].end(), [](const auto& m) { return m["name"] == "shirt"; });
   ASSERT_NE(mesh, gltf["meshes"].end());
   EXPECT_EQ((*mesh)["primitives"][0]["targets"].size(), 3u);
-  EXPECT_EQ((*mesh)["extras"]["targetNames"], (nlohmann::json{"shirt_frame_0", "shirt_frame_1", "shirt_frame_2"}));
+  EXPECT_EQ((*mesh)["extras"]["targetNames"], (nlohmann::json{"shirt_t0.000s", "shirt_t0.040s", "shirt_t0.080s"}));
+  // The shirt has a material of its own, named after it, with its colour.
+  const nlohmann::json& material = gltf["materials"][(*mesh)["primitives"][0]["material"].get<std::size_t>()];
+  EXPECT_EQ(material["name"], "shirt");
+  EXPECT_NEAR(material["pbrMetallicRoughness"]["baseColorFactor"][0].get<float>(), shirt.color.r, 1e-6f);
+  EXPECT_NEAR(material["pbrMetallicRoughness"]["baseColorFactor"][2].get<float>(), shirt.color.b, 1e-6f);
   // The two clips, and the garment's drape: a weights channel on the shirt's node that
   // steps through its three targets at the frame times (added to assimp's output).
   ASSERT_EQ(gltf["animations"].size(), 3u);
