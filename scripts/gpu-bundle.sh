@@ -25,6 +25,9 @@ if [[ ${1:-} == --use ]]; then
   fi
   [[ -e build ]] || ln -s .gpu/build build
   export LD_LIBRARY_PATH="$root/.gpu/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  # Tells the CLI tests they run from a bundle (tests/cli/cli_test.sh: without Node.js there,
+  # the .glb's Khronos validation is left to CI).
+  export HG_GPU_BUNDLE=1
   # The NVIDIA driver's EGL vendor file, where the image keeps it outside glvnd's search path.
   nvidia_egl=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
   [[ -f $nvidia_egl && -z ${__EGL_VENDOR_LIBRARY_FILENAMES:-} ]] && export __EGL_VENDOR_LIBRARY_FILENAMES=$nvidia_egl

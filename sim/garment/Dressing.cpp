@@ -198,7 +198,11 @@ Result<ClothState> sewGroup(const SewnGarment& cloth, const ClothMaterial& mater
                              " frames (largest gap " + std::to_string(gap * 1000.0f) + " mm, seam '" +
                              widestSeam(state.positions, cloth) + "')");
     const StepStatus status = (*solver)->step();
-    if (any(status)) return simulationError("sewing: frame " + std::to_string(f) + ": " + describe(status));
+    if (any(status)) {
+      const std::optional<FastestVertex> where = fastestVertex((*solver)->readState());
+      return simulationError("sewing: frame " + std::to_string(f) + ": " + describe(status) +
+                             (where ? "; " + describe(*where) : std::string()));
+    }
     state = (*solver)->readState();
     gap = maxSeamGap(state.positions, cloth.pairs);
     ++frames;

@@ -131,7 +131,9 @@ sys.exit(meshes != {'body': 'body', 'skirt': 'skirt', 'tshirt': 'tshirt'}
          or sum(g['vertices'] for g in metrics['garments']) != metrics['vertices'])" \
    "$work/two_out/two.glb" "$work/two_out/two.json"; then passes=$((passes + 1)); else
   echo "FAIL: the .glb or the metrics do not keep the garments apart"; failures=$((failures + 1)); fi
-if node "$src/tests/cli/validate_gltf.js" "$work/two_out/two.glb"; then passes=$((passes + 1)); else
+if [[ -n ${HG_GPU_BUNDLE:-} ]] && ! command -v node >/dev/null; then
+  echo "note: the lent GPU machine has no Node.js; two.glb's validation runs in CI"
+elif node "$src/tests/cli/validate_gltf.js" "$work/two_out/two.glb"; then passes=$((passes + 1)); else
   echo "FAIL: the Khronos glTF validator found errors in two.glb (or is not installed: scripts/install-deps.sh)"
   failures=$((failures + 1)); fi
 echo '{"avatar": {"contact": {"method": "voxels"}}}' >"$work/voxels.json"
