@@ -79,16 +79,6 @@ Status checkObjectNames(std::span<const ObjObject> objects) {
   return Status::success();
 }
 
-/// A material named `name` with diffuse colour `color` (linear RGB).
-aiMaterial* newColorMaterial(const std::string& name, glm::vec3 color) {
-  auto* material = new aiMaterial();
-  const aiString materialName(name);
-  material->AddProperty(&materialName, AI_MATKEY_NAME);
-  const aiColor4D diffuse(color.r, color.g, color.b, 1.0f);
-  material->AddProperty(&diffuse, 1, AI_MATKEY_COLOR_DIFFUSE);
-  return material;
-}
-
 /// assimp's OBJ text with `mtllib` naming `mtlFileName` and an `o` line before each `g`.
 std::string withObjectLines(const std::string& assimpObj, const std::string& mtlFileName) {
   std::istringstream in(assimpObj);
@@ -105,6 +95,16 @@ std::string withObjectLines(const std::string& assimpObj, const std::string& mtl
 }
 
 }  // namespace
+
+aiMaterial* newColorMaterial(const std::string& name, glm::vec3 color) {
+  auto* material = new aiMaterial();
+  const aiString materialName(name);
+  material->AddProperty(&materialName, AI_MATKEY_NAME);
+  const aiColor4D rgba(color.r, color.g, color.b, 1.0f);
+  material->AddProperty(&rgba, 1, AI_MATKEY_BASE_COLOR);
+  material->AddProperty(&rgba, 1, AI_MATKEY_COLOR_DIFFUSE);
+  return material;
+}
 
 Result<ObjText> objectsAsObj(std::span<const ObjObject> objects, const std::string& mtlFileName) {
   if (Status s = checkObjectNames(objects); !s) return s.error();

@@ -10,6 +10,7 @@
 #include "sim/core/Result.h"
 #include "sim/core/TriangleMesh.h"
 
+struct aiMaterial;
 struct aiMesh;
 
 namespace hg {
@@ -17,6 +18,11 @@ namespace hg {
 /// A new assimp mesh (positions, normals and UVs when present, triangles) named `name`,
 /// owned by the caller (an aiScene deletes its meshes). Shared by every assimp export.
 aiMesh* newAiMesh(const TriangleMesh& mesh, const std::string& name);
+
+/// A new assimp material named `name` whose base and diffuse colour is `color` (linear RGB),
+/// owned by the caller: the OBJ exporter writes the diffuse one as the .mtl's Kd, the glTF 2
+/// exporter the base one as pbrMetallicRoughness.baseColorFactor.
+aiMaterial* newColorMaterial(const std::string& name, glm::vec3 color);
 
 /// Writes `mesh` to `path` in the given assimp export format. The default writes a
 /// Wavefront OBJ with normals and UVs and no material file.

@@ -751,18 +751,6 @@ std::string morphTargetName(const std::string& garment, float seconds) {
   return garment + time;
 }
 
-/// A material named `name` whose base (and diffuse) colour is `color` (linear RGB); assimp's
-/// glTF 2 exporter writes it as pbrMetallicRoughness.baseColorFactor.
-aiMaterial* newNamedMaterial(const std::string& name, glm::vec3 color) {
-  auto* material = new aiMaterial();
-  const aiString materialName(name);
-  material->AddProperty(&materialName, AI_MATKEY_NAME);
-  const aiColor4D base(color.r, color.g, color.b, 1.0f);
-  material->AddProperty(&base, 1, AI_MATKEY_BASE_COLOR);
-  material->AddProperty(&base, 1, AI_MATKEY_COLOR_DIFFUSE);
-  return material;
-}
-
 /// A garment's mesh: its last frame as the base shape (what a viewer shows without the
 /// shape-key animation, which assimp 5.2 cannot write, see the header) and one morph
 /// target per frame.
@@ -856,9 +844,9 @@ std::unique_ptr<aiScene> buildExportScene(const SkinnedMesh& body, const std::ve
   // Materials: 0 = body (a neutral skin tone), 1.. = one per garment.
   scene->mNumMaterials = unsigned(1 + garments.size());
   scene->mMaterials = new aiMaterial*[scene->mNumMaterials];
-  scene->mMaterials[0] = newNamedMaterial("body", glm::vec3(0.80f, 0.66f, 0.55f));
+  scene->mMaterials[0] = newColorMaterial("body", glm::vec3(0.80f, 0.66f, 0.55f));
   for (std::size_t g = 0; g < garments.size(); ++g)
-    scene->mMaterials[g + 1] = newNamedMaterial(garments[g].name, garments[g].color);
+    scene->mMaterials[g + 1] = newColorMaterial(garments[g].name, garments[g].color);
 
   // Joint nodes mirror the skeleton.
   std::vector<std::vector<aiNode*>> children(skeleton.size() + 1);  // last: the scene root

@@ -54,15 +54,7 @@ std::optional<StrainedSpring> mostStrainedSpring(const ClothModel& model, const 
 }
 
 StrainExtremes strainExtremes(const ClothModel& model, const ClothState& state) {
-  StrainExtremes extremes;
-  for (const kernels::ClothSpring& s : model.springs) {
-    if (!(s.restLength > 0.0f)) continue;
-    const float ratio = glm::length(glm::vec3(state.positions[s.b] - state.positions[s.a])) / s.restLength;
-    if (!std::isfinite(ratio)) return {NAN, NAN};
-    extremes.stretch = std::max(extremes.stretch, ratio - 1.0f);
-    extremes.compression = std::max(extremes.compression, 1.0f - ratio);
-  }
-  return extremes;
+  return strainExtremesOfPieces(model, state, {}, 1).front();
 }
 
 std::vector<StrainExtremes> strainExtremesOfPieces(const ClothModel& model, const ClothState& state,
