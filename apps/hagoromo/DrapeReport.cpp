@@ -200,7 +200,7 @@ std::size_t pieceCount(const std::vector<std::uint32_t>& pieceOfVertex) {
 std::vector<std::string> pieceNames(const DrapeScene& scene, std::size_t pieces) {
   std::vector<std::string> names;
   for (std::size_t i = 0; i < pieces; ++i) {
-    std::string name = i < scene.garments.size() ? std::string(garmentKindName(scene.garments[i].kind)) : "cloth";
+    std::string name = i < scene.garments.size() ? garmentName(scene.garments[i]) : "cloth";
     for (const std::string& earlier : names)
       if (earlier == name) name.append("_").append(std::to_string(i));
     names.push_back(name);

@@ -47,6 +47,9 @@ Result<Pattern> draft(const GarmentSpec& spec, const GarmentSizing& sizing) {
       return trousers(sizing, spec.trousers);
     case GarmentKind::Dress:
       return dress(sizing, spec.dress);
+    case GarmentKind::Pattern:
+      if (!spec.pattern) return Error{"the pattern file '" + spec.patternFile.string() + "' was not read"};
+      return spec.pattern->pattern;
   }
   return Error{"unknown garment kind"};
 }
@@ -82,14 +85,25 @@ std::string_view garmentKindName(GarmentKind kind) {
       return "trousers";
     case GarmentKind::Dress:
       return "dress";
+    case GarmentKind::Pattern:
+      return "pattern";
   }
   return "?";
 }
 
+std::string garmentName(const GarmentSpec& spec) {
+  if (spec.kind != GarmentKind::Pattern || spec.patternFile.empty()) return std::string(garmentKindName(spec.kind));
+  std::string name = spec.patternFile.stem().string();
+  constexpr std::string_view kSuffix = "_specification";
+  if (name.size() > kSuffix.size() && name.ends_with(kSuffix)) name.resize(name.size() - kSuffix.size());
+  return name;
+}
+
 Result<GarmentKind> parseGarmentKind(std::string_view name) {
-  for (GarmentKind kind : {GarmentKind::TShirt, GarmentKind::Skirt, GarmentKind::Trousers, GarmentKind::Dress})
+  for (GarmentKind kind :
+       {GarmentKind::TShirt, GarmentKind::Skirt, GarmentKind::Trousers, GarmentKind::Dress, GarmentKind::Pattern})
     if (garmentKindName(kind) == name) return kind;
-  return Error{"unknown garment type '" + std::string(name) + "' (tshirt, skirt, trousers, dress)"};
+  return Error{"unknown garment type '" + std::string(name) + "' (tshirt, skirt, trousers, dress, pattern)"};
 }
 
 GarmentSizing garmentSizing(const BodyMeasurements& body) {
@@ -162,7 +176,9 @@ Result<SewingGroup> assembleGroup(const std::vector<GarmentSpec>& outfit, const 
     if (!pattern) return pattern.error().prefixed(label + ": pattern: ");
     auto meshes = meshPattern(*pattern, meshing);
     if (!meshes) return meshes.error().prefixed(label + ": meshing: ");
-    auto placed = placePattern(*pattern, *meshes, sizing, frame, bodyMesh, placement);
+    auto placed = outfit[g].pattern
+                      ? placeByTransforms(*pattern, *meshes, outfit[g].pattern->transforms, bodyMesh, placement)
+                      : placePattern(*pattern, *meshes, sizing, frame, bodyMesh, placement);
     if (!placed) return placed.error().prefixed(label + ": placement: ");
     clearance = std::min(clearance, placed->minClearance);
     auto sewn = assembleGarment(*pattern, *meshes, *placed);

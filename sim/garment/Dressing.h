@@ -19,7 +19,9 @@
 /// tests/garment/DressingTest.cpp). Garments share one cloth model; each may have its
 /// own material (GarmentSpec::material). Sewing runs without self contact; the drape
 /// keeps the layers apart with it (sim/cloth/SelfContact.h).
+#include <filesystem>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,16 +30,23 @@
 #include "sim/cloth/ClothModel.h"
 #include "sim/cloth/ClothSolver.h"
 #include "sim/core/Result.h"
+#include "sim/garment/GarmentCode.h"
 #include "sim/garment/Patterns.h"
 #include "sim/garment/Placement.h"
 
 namespace hg {
 
-enum class GarmentKind { TShirt, Skirt, Trousers, Dress };
+/// A built-in block, or a pattern read from a file (GarmentCode.h).
+enum class GarmentKind { TShirt, Skirt, Trousers, Dress, Pattern };
 
-/// "tshirt", "skirt", "trousers", "dress".
+/// "tshirt", "skirt", "trousers", "dress", "pattern".
 std::string_view garmentKindName(GarmentKind kind);
 Result<GarmentKind> parseGarmentKind(std::string_view name);
+
+struct GarmentSpec;
+/// What outputs call a garment: its kind's name, or for a pattern file the file's name
+/// without its extension and a GarmentCode "_specification" suffix ("aline_skirt").
+std::string garmentName(const GarmentSpec& spec);
 
 /// One garment of an outfit: its block and the block's options (only the kind's own
 /// options are used).
@@ -47,6 +56,12 @@ struct GarmentSpec {
   SkirtOptions skirt;
   TrouserOptions trousers;
   DressOptions dress;
+  /// GarmentKind::Pattern: the file (scene input, relative to the scene), whether its
+  /// stitched edges of different lengths are eased, and the pattern read from it
+  /// (sceneGarments), placed by its panels' transforms instead of around the body.
+  std::filesystem::path patternFile;
+  bool ease = false;
+  std::shared_ptr<const PatternFile> pattern;
   /// The garment's own material, or none: the outfit's material. Its areal density,
   /// tensile stiffness and bending rigidity scale the garment's vertex masses, springs
   /// and hinges relative to the outfit's material (the anisotropy stays the outfit's).

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <numbers>
+#include <optional>
 #include <string>
 
 #include <glm/geometric.hpp>
@@ -254,6 +255,34 @@ Result<int> pushOutOfBody(const Panel& panel, bool front, const cgal::ClosedMesh
   return pushed;
 }
 
+/// p moved out through the nearest point of the body's surface to just beyond the
+/// clearance, repeated where that lands near another part (between an arm and the torso).
+/// Where parts overlap (a union of closed components) the nearest surface can lie inside
+/// another part; then p marches from where it started, in steps of max(clearance / 2,
+/// 2 mm), along whichever of `directions` (unit) and the way to that first nearest point
+/// clears the body soonest. Nothing when none does within `maxTries` steps.
+std::optional<glm::vec3> pushedToNearestSurface(const cgal::ClosedMeshQuery& query, glm::vec3 p, float clearance,
+                                                int maxTries, std::vector<glm::vec3> directions) {
+  const auto isClearAt = [&](glm::vec3 x) {
+    return !query.inside(x) && glm::distance(x, query.closestPoint(x)) >= clearance;
+  };
+  const glm::vec3 start = p;
+  for (int it = 0; it <= maxTries; ++it) {
+    const glm::vec3 onSurface = query.closestPoint(p);
+    const bool inside = query.inside(p);
+    if (!inside && glm::distance(p, onSurface) >= clearance) return p;
+    const glm::vec3 outward = inside ? onSurface - p : p - onSurface;
+    if (glm::length(outward) < 1e-7f) break;
+    if (it == 0) directions.push_back(glm::normalize(outward));
+    p = onSurface + glm::normalize(outward) * (1.05f * clearance + 1e-4f);
+  }
+  const float step = std::max(0.5f * clearance, 0.002f);
+  for (int it = 1; it <= maxTries; ++it)
+    for (const glm::vec3& d : directions)
+      if (isClearAt(start + d * (step * float(it)))) return start + d * (step * float(it));
+  return std::nullopt;
+}
+
 /// The clearance actually reached (exact inside test, then the distance). Error: a
 /// vertex inside the body.
 Result<float> reachedClearance(const Pattern& pattern, const PlacedPattern& placed,
@@ -314,6 +343,41 @@ Result<PlacedPattern> placePattern(const Pattern& pattern, const PatternMesh& me
     if (!pushed) return pushed.error();
     out.pushedVertices += *pushed;
     out.panelPositions.push_back(std::move(wrapped->placed));
+  }
+  const Result<float> clearance = reachedClearance(pattern, out, *query);
+  if (!clearance) return clearance.error();
+  out.minClearance = *clearance;
+  return out;
+}
+
+Result<PlacedPattern> placeByTransforms(const Pattern& pattern, const PatternMesh& meshes,
+                                        const std::vector<PanelTransform>& transforms, const TriangleMesh& body,
+                                        const PlacementOptions& options) {
+  if (meshes.panels.size() != pattern.panels.size() || transforms.size() != pattern.panels.size())
+    return Error{"placement: pattern '" + pattern.name + "' has " + std::to_string(pattern.panels.size()) +
+                 " panels, its mesh " + std::to_string(meshes.panels.size()) + " and its transforms " +
+                 std::to_string(transforms.size())};
+  if (!(options.clearance >= 0.0f) || !std::isfinite(options.clearance))
+    return Error{"placement: clearance must be >= 0 m"};
+  auto query = cgal::ClosedMeshQuery::create(body);
+  if (!query) return query.error().prefixed("placement: ");
+  PlacedPattern out;
+  for (std::size_t pi = 0; pi < pattern.panels.size(); ++pi) {
+    std::vector<glm::vec3> placed;
+    for (const glm::vec3& q : meshes.panels[pi].mesh.positions) {
+      const glm::vec3 p = transforms[pi].apply(glm::vec2(q));
+      // The panel's own normal, either way, is the fallback that keeps it flat.
+      const glm::vec3 normal = glm::normalize(transforms[pi].rotation * glm::vec3(0.0f, 0.0f, 1.0f));
+      const std::optional<glm::vec3> clear =
+          pushedToNearestSurface(*query, p, options.clearance, options.maxPushIterations, {normal, -normal});
+      if (!clear)
+        return Error{"placement: panel '" + pattern.panels[pi].name + "' has a vertex inside the body at (" +
+                     std::to_string(p.x) + ", " + std::to_string(p.y) + ", " + std::to_string(p.z) +
+                     ") m that could not be pushed out: move the pattern (its panels' translations) off the body"};
+      out.pushedVertices += *clear == p ? 0 : 1;
+      placed.push_back(*clear);
+    }
+    out.panelPositions.push_back(std::move(placed));
   }
   const Result<float> clearance = reachedClearance(pattern, out, *query);
   if (!clearance) return clearance.error();

@@ -16,6 +16,7 @@
 /// 0, body faces +z, the body's left at +x.
 #include <vector>
 
+#include <glm/mat3x3.hpp>
 #include <glm/vec2.hpp>
 #include <glm/vec3.hpp>
 
@@ -59,6 +60,23 @@ struct PlacedPattern {
   float minClearance = 0.0f;  ///< m: smallest distance of a placed vertex from the body surface (all outside)
   int pushedVertices = 0;     ///< vertices moved because they were inside or closer than the clearance
 };
+
+/// Where a pattern file puts one panel: world (m) = rotation * (x, y, 0) + translation for
+/// a point (x, y) of the panel plane (m). `rotation` may include a mirror (a panel read
+/// clockwise and mirrored to the Pattern convention, sim/garment/GarmentCode.h).
+struct PanelTransform {
+  glm::mat3 rotation{1.0f};
+  glm::vec3 translation{0.0f};
+  glm::vec3 apply(glm::vec2 panelPoint) const { return rotation * glm::vec3(panelPoint, 0.0f) + translation; }
+};
+
+/// Places every panel by its transform (one per panel, e.g. from a GarmentCode file) and
+/// pushes vertices inside the body, or within options.clearance of it, out through the
+/// nearest point of its surface (panels from a file have no wrapping axis to push along).
+/// Errors name the panel, as placePattern's.
+Result<PlacedPattern> placeByTransforms(const Pattern& pattern, const PatternMesh& meshes,
+                                        const std::vector<PanelTransform>& transforms, const TriangleMesh& body,
+                                        const PlacementOptions& options = {});
 
 /// Places every panel. `body` must be a closed triangle mesh (each connected component
 /// closed; overlapping components are a union). Errors name the panel or the body

@@ -1,6 +1,7 @@
 #include "sim/scene/DrapeFabric.h"
 
 #include <algorithm>
+#include <memory>
 #include <optional>
 #include <utility>
 
@@ -62,6 +63,13 @@ Result<std::vector<GarmentSpec>> sceneGarments(const DrapeScene& scene, const Cl
   std::vector<GarmentSpec> garments = scene.garments;
   for (std::size_t g = 0; g < garments.size(); ++g) {
     GarmentSpec& spec = garments[g];
+    if (spec.kind == GarmentKind::Pattern) {
+      GarmentCodeOptions options;
+      options.ease = spec.ease;
+      auto file = readGarmentCode(scene.directory / spec.patternFile, options);
+      if (!file) return file.error().prefixed("garments[" + std::to_string(g) + "].file: ");
+      spec.pattern = std::make_shared<const PatternFile>(std::move(file).value());
+    }
     if (spec.fabric.empty() && !spec.arealDensity && !spec.tensileStiffness && !spec.bendingRigidity) continue;
     ClothMaterial m = outfit;
     if (!spec.fabric.empty()) {

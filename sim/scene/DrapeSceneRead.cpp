@@ -392,9 +392,20 @@ Value<GarmentSpec> garmentValue() {
   dress.add("neck_ease", nested(&GarmentSpec::dress, &DressOptions::neckEase), number(), "m",
             "Added to the neck girth");
 
+  Table<GarmentSpec> pattern(
+      "A sewing pattern from a GarmentCode JSON file (sim/garment/GarmentCode.h): its panels placed by their own 3D "
+      "transforms, its stitches sewn");
+  pattern.add("file", &GarmentSpec::patternFile, path(), "", "The GarmentCode specification, relative to the scene")
+      .required();
+  pattern.add("ease", &GarmentSpec::ease, boolean(), "",
+              "Sew stitched edges whose lengths differ by more than 5 mm, the longer gathered evenly onto the shorter "
+              "(else such a file is refused)");
+
   std::vector<Variant<GarmentSpec>> kinds;
+
   for (auto [kind, table] : {std::pair{GarmentKind::TShirt, tshirt}, std::pair{GarmentKind::Skirt, skirt},
-                             std::pair{GarmentKind::Trousers, trousers}, std::pair{GarmentKind::Dress, dress}})
+                             std::pair{GarmentKind::Trousers, trousers}, std::pair{GarmentKind::Dress, dress},
+                             std::pair{GarmentKind::Pattern, pattern}})
     kinds.push_back(
         {std::string(garmentKindName(kind)), table.merge(material), [kind = kind](GarmentSpec& g) { g.kind = kind; }});
   return variants<GarmentSpec>("type", "The garment's pattern block", kinds,

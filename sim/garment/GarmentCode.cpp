@@ -1,0 +1,362 @@
+#include "sim/garment/GarmentCode.h"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <limits>
+#include <map>
+#include <numbers>
+#include <sstream>
+
+#include <glm/gtc/matrix_transform.hpp>
+#include <glm/vec2.hpp>
+#include <nlohmann/json.hpp>
+
+namespace hg {
+
+namespace {
+
+using json = nlohmann::json;
+using Points = std::vector<glm::dvec2>;
+
+/// A problem at a key of the file; parseGarmentCode prefixes the origin.
+struct KeyError {
+  std::string key, message;
+};
+
+constexpr std::size_t kMaxPanels = 1000, kMaxEdges = 10000, kMaxCurveSegments = 4096;
+constexpr double kLargestPanel = 20.0;  ///< m: a panel wider is a unit error
+
+const json& member(const json& object, const std::string& name, const std::string& key) {
+  if (!object.is_object()) throw KeyError{key, "must be an object"};
+  auto it = object.find(name);
+  if (it == object.end()) throw KeyError{key + "." + name, "is missing"};
+  return *it;
+}
+
+double number(const json& value, const std::string& key) {
+  if (!value.is_number()) throw KeyError{key, "must be a number"};
+  const double x = value.get<double>();
+  if (!std::isfinite(x)) throw KeyError{key, "must be finite"};
+  return x;
+}
+
+glm::dvec2 point2(const json& value, const std::string& key) {
+  if (!value.is_array() || value.size() != 2) throw KeyError{key, "must be [x, y]"};
+  return {number(value[0], key + "[0]"), number(value[1], key + "[1]")};
+}
+
+glm::dvec3 point3(const json& value, const std::string& key) {
+  if (!value.is_array() || value.size() != 3) throw KeyError{key, "must be [x, y, z]"};
+  return {number(value[0], key + "[0]"), number(value[1], key + "[1]"), number(value[2], key + "[2]")};
+}
+
+std::size_t index(const json& value, std::size_t count, const std::string& key, const std::string& what) {
+  if (!value.is_number_integer() || value.get<long long>() < 0 || std::size_t(value.get<long long>()) >= count)
+    throw KeyError{key, "must be " + what + " index 0.." + std::to_string(count == 0 ? 0 : count - 1)};
+  return std::size_t(value.get<long long>());
+}
+
+std::size_t segmentsFor(double length, double sampleLength) {
+  return std::clamp<std::size_t>(std::size_t(std::ceil(length / sampleLength)), 2, kMaxCurveSegments);
+}
+
+/// A point given relative to the edge start -> end (x along it, y along its left normal
+/// (-d.y, d.x), in edge lengths; GarmentCode's pattern/utils.py, rel_to_abs_2d) or absolute.
+glm::dvec2 controlPoint(glm::dvec2 start, glm::dvec2 end, glm::dvec2 given, bool relative) {
+  if (!relative) return given;
+  const glm::dvec2 d = end - start;
+  return start + given.x * d + given.y * glm::dvec2(-d.y, d.x);
+}
+
+Points bezier(const Points& controls, double sampleLength) {
+  double hull = 0.0;
+  for (std::size_t i = 1; i < controls.size(); ++i) hull += glm::distance(controls[i - 1], controls[i]);
+  const std::size_t n = segmentsFor(hull, sampleLength);
+  Points out;
+  for (std::size_t k = 0; k <= n; ++k) {
+    const double t = double(k) / double(n);
+    Points level = controls;  // de Casteljau
+    for (std::size_t m = level.size() - 1; m > 0; --m)
+      for (std::size_t i = 0; i < m; ++i) level[i] = (1.0 - t) * level[i] + t * level[i + 1];
+    out.push_back(level[0]);
+  }
+  out.front() = controls.front();
+  out.back() = controls.back();
+  return out;
+}
+
+/// The arc of `radius` from start to end that bulges to the right of start -> end when
+/// `right` (else to the left); the larger of the two such arcs when `largeArc` (SVG's arc
+/// flags; GarmentCode's pattern/core.py, _edge_as_curve).
+Points circleArc(glm::dvec2 start, glm::dvec2 end, double radius, bool largeArc, bool right, double sampleLength,
+                 const std::string& key) {
+  const glm::dvec2 d = end - start;
+  const double chord = glm::length(d), half = 0.5 * chord;
+  if (!(radius > 0.0)) throw KeyError{key, "the circle's radius must be > 0"};
+  if (radius < half) {
+    if (radius < half * (1.0 - 1e-6))
+      throw KeyError{key, "the circle's radius " + std::to_string(radius) + " is less than half its chord " +
+                              std::to_string(half)};
+    radius = half;
+  }
+  const glm::dvec2 rightNormal = glm::dvec2(d.y, -d.x) / chord;
+  const glm::dvec2 bulge = right ? rightNormal : -rightNormal;
+  const double offset = std::sqrt(std::max(radius * radius - half * half, 0.0));
+  const glm::dvec2 centre = 0.5 * (start + end) + (largeArc ? bulge : -bulge) * offset;
+  const glm::dvec2 arcMiddle = centre + bulge * radius;
+  const auto angleOf = [&](glm::dvec2 p) { return std::atan2(p.y - centre.y, p.x - centre.x); };
+  const auto wrapped = [](double a) {
+    a = std::fmod(a, 2.0 * std::numbers::pi);
+    return a < 0.0 ? a + 2.0 * std::numbers::pi : a;
+  };
+  const double a0 = angleOf(start);
+  double sweep = wrapped(angleOf(end) - a0);
+  if (wrapped(angleOf(arcMiddle) - a0) > sweep) sweep -= 2.0 * std::numbers::pi;  // clockwise through the bulge
+  const std::size_t n = segmentsFor(std::abs(sweep) * radius, sampleLength);
+  Points out;
+  for (std::size_t k = 0; k <= n; ++k) {
+    const double a = a0 + sweep * double(k) / double(n);
+    out.push_back(centre + radius * glm::dvec2(std::cos(a), std::sin(a)));
+  }
+  out.front() = start;
+  out.back() = end;
+  return out;
+}
+
+/// One edge as a polyline in file units.
+Points edgePoints(glm::dvec2 start, glm::dvec2 end, const json& edge, bool relative, double sampleLengthInUnits,
+                  const std::string& key) {
+  if (glm::distance(start, end) <= 0.0) throw KeyError{key + ".endpoints", "the edge has no length"};
+  auto it = edge.find("curvature");
+  if (it == edge.end() || it->is_null()) return {start, end};
+  const json& c = *it;
+  const std::string ckey = key + ".curvature";
+  if (c.is_array())  // the older form: one relative quadratic control point
+    return bezier({start, controlPoint(start, end, point2(c, ckey), true), end}, sampleLengthInUnits);
+  const json& type = member(c, "type", ckey);
+  const json& params = member(c, "params", ckey);
+  if (!type.is_string()) throw KeyError{ckey + ".type", "must be a string"};
+  if (!params.is_array()) throw KeyError{ckey + ".params", "must be an array"};
+  const std::string name = type.get<std::string>();
+  if (name == "quadratic" || name == "cubic") {
+    const std::size_t count = name == "quadratic" ? 1 : 2;
+    if (params.size() != count)
+      throw KeyError{ckey + ".params", "a " + name + " curve has " + std::to_string(count) + " control point(s)"};
+    Points controls{start};
+    for (std::size_t i = 0; i < count; ++i)
+      controls.push_back(
+          controlPoint(start, end, point2(params[i], ckey + ".params[" + std::to_string(i) + "]"), relative));
+    controls.push_back(end);
+    return bezier(controls, sampleLengthInUnits);
+  }
+  if (name == "circle") {
+    if (params.size() != 3) throw KeyError{ckey + ".params", "a circle is [radius, large_arc, right]"};
+    return circleArc(start, end, number(params[0], ckey + ".params[0]"), number(params[1], ckey + ".params[1]") != 0.0,
+                     number(params[2], ckey + ".params[2]") != 0.0, sampleLengthInUnits, ckey + ".params");
+  }
+  throw KeyError{ckey + ".type", "unknown curve '" + name + "' (quadratic, cubic, circle)"};
+}
+
+double signedArea(const std::vector<PanelEdge>& edges) {
+  double twice = 0.0;
+  for (const PanelEdge& e : edges)
+    for (std::size_t i = 0; i + 1 < e.points.size(); ++i)
+      twice += double(e.points[i].x) * e.points[i + 1].y - double(e.points[i + 1].x) * e.points[i].y;
+  return 0.5 * twice;
+}
+
+/// Rz(rz) Ry(ry) Rx(rx), angles in degrees (GarmentCode's euler_xyz_to_R).
+glm::mat3 eulerXyz(glm::dvec3 degrees) {
+  const glm::dvec3 r = glm::radians(degrees);
+  const glm::mat4 identity(1.0f);
+  return glm::mat3(glm::rotate(identity, float(r.z), glm::vec3(0, 0, 1))) *
+         glm::mat3(glm::rotate(identity, float(r.y), glm::vec3(0, 1, 0))) *
+         glm::mat3(glm::rotate(identity, float(r.x), glm::vec3(1, 0, 0)));
+}
+
+struct Units {
+  double perMetre = 1.0;
+  bool relative = true;
+};
+
+Units readUnits(const json& root) {
+  const json& properties = member(root, "properties", "");
+  Units u;
+  auto units = properties.find("units_in_meter");
+  if (units == properties.end())
+    throw KeyError{"properties.units_in_meter", "is missing: the file does not say its unit (100: centimetres)"};
+  u.perMetre = number(*units, "properties.units_in_meter");
+  if (!(u.perMetre > 0.0 && u.perMetre <= 1e6))
+    throw KeyError{"properties.units_in_meter", "must be in (0, 1e6] (100: centimetres)"};
+  auto coords = properties.find("curvature_coords");
+  if (coords != properties.end()) {
+    if (*coords == "relative")
+      u.relative = true;
+    else if (*coords == "absolute")
+      u.relative = false;
+    else
+      throw KeyError{"properties.curvature_coords", "must be \"relative\" or \"absolute\""};
+  }
+  return u;
+}
+
+/// The panels' names in reading order: pattern.panel_order, else the file's key order.
+std::vector<std::string> panelOrder(const json& pattern, const json& panels) {
+  std::vector<std::string> order;
+  auto given = pattern.find("panel_order");
+  if (given == pattern.end()) {
+    for (auto it = panels.begin(); it != panels.end(); ++it) order.push_back(it.key());
+    return order;
+  }
+  if (!given->is_array()) throw KeyError{"pattern.panel_order", "must be an array of panel names"};
+  for (std::size_t i = 0; i < given->size(); ++i) {
+    const json& name = (*given)[i];
+    if (!name.is_string() || !panels.contains(name.get<std::string>()))
+      throw KeyError{"pattern.panel_order[" + std::to_string(i) + "]", "is not a panel of pattern.panels"};
+    order.push_back(name.get<std::string>());
+  }
+  if (order.size() != panels.size())
+    throw KeyError{"pattern.panel_order", "must name each of the " + std::to_string(panels.size()) + " panels once"};
+  return order;
+}
+
+void readPanel(const std::string& name, const json& panel, const Units& units, const GarmentCodeOptions& options,
+               PatternFile& out) {
+  const std::string key = "pattern.panels." + name;
+  const json& vertices = member(panel, "vertices", key);
+  const json& edges = member(panel, "edges", key);
+  if (!vertices.is_array() || vertices.size() < 2) throw KeyError{key + ".vertices", "must list at least 2 [x, y]"};
+  if (!edges.is_array() || edges.empty() || edges.size() > kMaxEdges)
+    throw KeyError{key + ".edges", "must list 1.." + std::to_string(kMaxEdges) + " edges"};
+  Points corners;
+  for (std::size_t i = 0; i < vertices.size(); ++i)
+    corners.push_back(point2(vertices[i], key + ".vertices[" + std::to_string(i) + "]"));
+
+  Panel p;
+  p.name = name;
+  std::vector<std::size_t> starts, ends;
+  for (std::size_t e = 0; e < edges.size(); ++e) {
+    const std::string ekey = key + ".edges[" + std::to_string(e) + "]";
+    const json& endpoints = member(edges[e], "endpoints", ekey);
+    if (!endpoints.is_array() || endpoints.size() != 2) throw KeyError{ekey + ".endpoints", "must be [i, j]"};
+    starts.push_back(index(endpoints[0], corners.size(), ekey + ".endpoints[0]", "a vertex"));
+    ends.push_back(index(endpoints[1], corners.size(), ekey + ".endpoints[1]", "a vertex"));
+    const Points points = edgePoints(corners[starts.back()], corners[ends.back()], edges[e], units.relative,
+                                     options.sampleLength * units.perMetre, ekey);
+    PanelEdge edge;
+    edge.name = std::to_string(e);
+    edge.name.insert(0, 1, 'e');  // not "e" + to_string: GCC 12's -Wrestrict false positive at -O3
+    for (glm::dvec2 q : points) edge.points.push_back(glm::vec2(q / units.perMetre));
+    p.edges.push_back(std::move(edge));
+  }
+  for (std::size_t e = 0; e < edges.size(); ++e) {
+    const std::size_t next = (e + 1) % edges.size();
+    if (ends[e] != starts[next])
+      throw KeyError{key + ".edges[" + std::to_string(next) + "].endpoints",
+                     "starts at vertex " + std::to_string(starts[next]) + " but edges[" + std::to_string(e) +
+                         "] ends at vertex " + std::to_string(ends[e]) +
+                         ": the panel's outline is not one closed loop in order"};
+  }
+  glm::vec2 lo(std::numeric_limits<float>::max()), hi(std::numeric_limits<float>::lowest());
+  for (const PanelEdge& e : p.edges)
+    for (glm::vec2 q : e.points) lo = glm::min(lo, q), hi = glm::max(hi, q);
+  if (hi.x - lo.x > kLargestPanel || hi.y - lo.y > kLargestPanel)
+    throw KeyError{key + ".vertices", "the panel is " + std::to_string(std::max(hi.x - lo.x, hi.y - lo.y)) +
+                                          " m across: check properties.units_in_meter"};
+
+  PanelTransform transform;
+  transform.rotation = eulerXyz(point3(member(panel, "rotation", key), key + ".rotation"));
+  transform.translation = glm::vec3(point3(member(panel, "translation", key), key + ".translation") / units.perMetre);
+  if (signedArea(p.edges) < 0.0) {  // clockwise in its plane: mirrored, the mirror folded into the transform
+    for (PanelEdge& e : p.edges)
+      for (glm::vec2& q : e.points) q.x = -q.x;
+    transform.rotation = transform.rotation * glm::mat3(glm::vec3(-1, 0, 0), glm::vec3(0, 1, 0), glm::vec3(0, 0, 1));
+    out.mirroredPanels.push_back(name);
+  }
+  out.pattern.panels.push_back(std::move(p));
+  out.transforms.push_back(transform);
+}
+
+void readStitches(const json& pattern, const GarmentCodeOptions& options, PatternFile& out) {
+  auto stitches = pattern.find("stitches");
+  if (stitches == pattern.end()) return;
+  if (!stitches->is_array()) throw KeyError{"pattern.stitches", "must be an array"};
+  for (std::size_t k = 0; k < stitches->size(); ++k) {
+    const std::string key = "pattern.stitches[" + std::to_string(k) + "]";
+    const json& stitch = (*stitches)[k];
+    if (!stitch.is_array() || stitch.size() < 2 || stitch.size() > 3)
+      throw KeyError{key, "must be [{panel, edge}, {panel, edge}] with an optional \"right_wrong\""};
+    int panels[2], edgeIndex[2];
+    for (int side = 0; side < 2; ++side) {
+      const std::string skey = key + "[" + std::to_string(side) + "]";
+      const json& panelName = member(stitch[std::size_t(side)], "panel", skey);
+      if (!panelName.is_string()) throw KeyError{skey + ".panel", "must be a panel name"};
+      panels[side] = out.pattern.panelIndex(panelName.get<std::string>());
+      if (panels[side] < 0) throw KeyError{skey + ".panel", "no panel '" + panelName.get<std::string>() + "'"};
+      const Panel& p = out.pattern.panels[std::size_t(panels[side])];
+      const json& e = member(stitch[std::size_t(side)], "edge", skey);
+      if (!e.is_number_integer() || e.get<long long>() < 0 || std::size_t(e.get<long long>()) >= p.edges.size())
+        throw KeyError{skey + ".edge", "panel '" + p.name + "' has " + std::to_string(p.edges.size()) +
+                                           " edges, numbered 0.." + std::to_string(p.edges.size() - 1)};
+      edgeIndex[side] = int(e.get<long long>());
+    }
+    bool reversed = true;
+    if (stitch.size() == 3) {
+      if (stitch[2] != "right_wrong") throw KeyError{key + "[2]", "the only third entry is \"right_wrong\""};
+      reversed = false;
+    }
+    const PanelEdge& a = out.pattern.panels[std::size_t(panels[0])].edges[std::size_t(edgeIndex[0])];
+    const PanelEdge& b = out.pattern.panels[std::size_t(panels[1])].edges[std::size_t(edgeIndex[1])];
+    const std::string name = out.pattern.panels[std::size_t(panels[0])].name + "." + a.name + "+" +
+                             out.pattern.panels[std::size_t(panels[1])].name + "." + b.name;
+    if (!options.ease && std::abs(a.length() - b.length()) > options.seamLengthTolerance) {
+      std::ostringstream message;
+      message.precision(4);
+      message << "sews edges of different lengths (" << name << ": " << a.length() << " m and " << b.length()
+              << " m, more than " << options.seamLengthTolerance * 1000.0
+              << " mm apart); to gather the longer onto the shorter, set \"ease\": true on the garment";
+      throw KeyError{key, message.str()};
+    }
+    out.pattern.seams.push_back({name, panels[0], edgeIndex[0], panels[1], edgeIndex[1], reversed});
+  }
+}
+
+}  // namespace
+
+Result<PatternFile> parseGarmentCode(const std::string& text, const std::string& origin,
+                                     const GarmentCodeOptions& options) {
+  json root;
+  try {
+    root = json::parse(text);
+  } catch (const json::exception& e) {
+    return Error{origin + ": not valid JSON: " + e.what()};
+  }
+  PatternFile out;
+  try {
+    const Units units = readUnits(root);
+    const json& pattern = member(root, "pattern", "");
+    const json& panels = member(pattern, "panels", "pattern");
+    if (!panels.is_object() || panels.empty() || panels.size() > kMaxPanels)
+      throw KeyError{"pattern.panels", "must map 1.." + std::to_string(kMaxPanels) + " panel names to panels"};
+    for (const std::string& name : panelOrder(pattern, panels)) readPanel(name, panels[name], units, options, out);
+    readStitches(pattern, options, out);
+  } catch (const KeyError& e) {
+    return Error{origin + ": " + (e.key.starts_with(".") ? e.key.substr(1) : e.key) + ": " + e.message};
+  }
+  const double tolerance = options.ease ? std::numeric_limits<double>::infinity() : options.seamLengthTolerance;
+  if (Status s = out.pattern.validate(tolerance); !s) return s.error().prefixed(origin + ": ");
+  return out;
+}
+
+Result<PatternFile> readGarmentCode(const std::filesystem::path& path, const GarmentCodeOptions& options) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Error{path.string() + ": cannot open the pattern file"};
+  std::ostringstream text;
+  text << in.rdbuf();
+  auto file = parseGarmentCode(text.str(), path.string(), options);
+  if (file) file->pattern.name = path.stem().string();
+  return file;
+}
+
+}  // namespace hg
