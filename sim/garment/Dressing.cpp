@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "sim/contact/SignedDistanceGrid.h"
 #include "sim/garment/PanelMesher.h"
@@ -174,6 +175,8 @@ Result<SewingGroup> assembleGroup(const std::vector<GarmentSpec>& outfit, const 
         "garment " + std::to_string(g) + " (" + std::string(garmentKindName(outfit[g].kind)) + ")";
     auto pattern = draft(outfit[g], sizing);
     if (!pattern) return pattern.error().prefixed(label + ": pattern: ");
+    meshing.seamLengthTolerance =
+        outfit[g].ease ? std::numeric_limits<double>::infinity() : MeshingOptions{}.seamLengthTolerance;
     auto meshes = meshPattern(*pattern, meshing);
     if (!meshes) return meshes.error().prefixed(label + ": meshing: ");
     auto placed = outfit[g].pattern

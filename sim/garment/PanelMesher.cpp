@@ -34,7 +34,7 @@ std::vector<glm::dvec2> resample(const std::vector<glm::vec2>& polyline, int seg
 }  // namespace
 
 Result<PatternMesh> meshPattern(const Pattern& pattern, const MeshingOptions& options) {
-  if (Status s = pattern.validate(); !s) return s.error();
+  if (Status s = pattern.validate(options.seamLengthTolerance); !s) return s.error();
   if (!(options.targetEdgeLength > 1e-4f) || !std::isfinite(options.targetEdgeLength))
     return Error{"meshing: target edge length must be > 0.1 mm"};
   if (!(options.minAngleDegrees >= 0.0f && options.minAngleDegrees <= 30.0f))

@@ -26,6 +26,9 @@ struct MeshingOptions {
   float minAngleDegrees = 20.7f;
   int lloydIterations = 10;   ///< CGAL lloyd_optimize_mesh_2 iterations (0: none)
   float textureScale = 1.0f;  ///< m of panel per UV unit: uv = (y, -x) / textureScale
+  /// m: sewn edges may differ in length by this much (Pattern::validate); infinity for a
+  /// pattern whose seams ease the longer edge onto the shorter (GarmentCodeOptions::ease).
+  double seamLengthTolerance = 0.003;
 };
 
 /// The UV of a panel-plane point (m): u along the grain (panel +y, warp), v along the

@@ -3,6 +3,7 @@
 // by the file's transforms, and each bad-file error naming the file and the key.
 #include <cmath>
 #include <filesystem>
+#include <limits>
 #include <ostream>
 #include <string>
 
@@ -265,6 +266,14 @@ TEST(GarmentCode, EaseSewsEdgesOfDifferentLengths) {
   auto f = parse(longer, options);
   ASSERT_TRUE(f) << f.error().message;
   EXPECT_EQ(f->pattern.seams.size(), 1u);
+  // The mesher takes the eased seam too, with the same vertex count on both edges.
+  MeshingOptions meshing;
+  meshing.targetEdgeLength = 0.05f;
+  EXPECT_FALSE(meshPattern(f->pattern, meshing));
+  meshing.seamLengthTolerance = std::numeric_limits<double>::infinity();
+  auto meshes = meshPattern(f->pattern, meshing);
+  ASSERT_TRUE(meshes) << meshes.error().message;
+  EXPECT_EQ(meshes->panels[0].edgeVertices[0].size(), meshes->panels[1].edgeVertices[2].size());
   EXPECT_FALSE(parseGarmentCode("{\"pattern\": ", "broken.json"));
   auto missing = readGarmentCode("/nonexistent/pattern.json");
   ASSERT_FALSE(missing);
