@@ -17,6 +17,7 @@
 #include "apps/common/OutputSet.h"
 #include "apps/hagoromo/DrapeCommand.h"
 #include "apps/hagoromo/GraspCommand.h"
+#include "apps/hagoromo/PatternsCommand.h"
 #include "apps/hagoromo/SkinCommand.h"
 #include "apps/hagoromo/SnowCommand.h"
 #include "apps/hagoromo/SpheresCommand.h"
@@ -60,6 +61,8 @@ int main(int argc, char** argv) {
   CLI::App* snowCommand = addSnowCommand(app, snow);
   SpheresOptions spheres;
   CLI::App* spheresCommand = addSpheresCommand(app, spheres);
+  PatternsOptions patterns;
+  CLI::App* patternsCommand = addPatternsCommand(app, patterns);
 
   app.add_subcommand("info", "Create a headless OpenGL context and print the driver");
 
@@ -74,6 +77,7 @@ int main(int argc, char** argv) {
     if (skinCommand->parsed()) return runSkin(skin);
     if (snowCommand->parsed()) return runSnow(snow);
     if (spheresCommand->parsed()) return runSpheres(spheres);
+    if (patternsCommand->parsed()) return runPatterns(patterns);
     return runInfo();
   } catch (const std::bad_alloc&) {
     std::fprintf(stderr, "hagoromo: error: out of memory (nothing written)\n");

@@ -107,6 +107,8 @@ Result<GarmentKind> parseGarmentKind(std::string_view name) {
   return Error{"unknown garment type '" + std::string(name) + "' (tshirt, skirt, trousers, dress, pattern)"};
 }
 
+Result<Pattern> draftGarment(const GarmentSpec& spec, const GarmentSizing& sizing) { return draft(spec, sizing); }
+
 GarmentSizing garmentSizing(const BodyMeasurements& body) {
   // The mannequin's shoulder joints sit about 4 cm below and 3 cm inside the acromion
   // (the shoulder point a tailor measures from), as BodyFrame::fromSizing assumes.

@@ -120,6 +120,9 @@ void applyGarmentMaterials(ClothModel& model, const std::vector<std::uint32_t>& 
 
 /// The measurements a pattern needs, from a measured body (mannequin joint names).
 GarmentSizing garmentSizing(const BodyMeasurements& body);
+
+/// The garment's pattern: its block drafted to `sizing`, or the pattern read from its file.
+Result<Pattern> draftGarment(const GarmentSpec& spec, const GarmentSizing& sizing);
 /// The limb joints and torso axis of a measured body, for placement.
 BodyFrame bodyFrame(const BodyMeasurements& body);
 

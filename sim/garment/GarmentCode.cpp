@@ -359,4 +359,167 @@ Result<PatternFile> readGarmentCode(const std::filesystem::path& path, const Gar
   return file;
 }
 
+namespace {
+
+/// Angles (degrees) of R = Rz(c) Ry(b) Rx(a), the inverse of eulerXyz (b in [-90, 90]).
+glm::dvec3 eulerXyzOf(const glm::mat3& r) {
+  // glm is column-major: r[column][row].
+  const double sinB = std::clamp(-double(r[0][2]), -1.0, 1.0);
+  const double b = std::asin(sinB);
+  double a = 0.0, c = 0.0;
+  if (std::abs(sinB) < 1.0 - 1e-9) {
+    a = std::atan2(double(r[1][2]), double(r[2][2]));
+    c = std::atan2(double(r[0][1]), double(r[0][0]));
+  } else {  // gimbal lock: only a - c (or a + c) is defined; put it all in a
+    a = std::atan2(-double(r[2][1]), double(r[1][1]));
+  }
+  return glm::degrees(glm::dvec3(a, b, c));
+}
+
+/// Arc-length fractions (0..1) of a polyline's points.
+std::vector<double> fractionsOf(const std::vector<glm::vec2>& points) {
+  std::vector<double> at{0.0};
+  for (std::size_t i = 1; i < points.size(); ++i)
+    at.push_back(at.back() + glm::distance(glm::dvec2(points[i - 1]), glm::dvec2(points[i])));
+  for (double& f : at) f /= at.back();
+  return at;
+}
+
+/// The point at arc-length fraction f of a polyline (`fractions` its points' fractions).
+glm::dvec2 pointAt(const std::vector<glm::vec2>& points, const std::vector<double>& fractions, double f) {
+  auto it = std::upper_bound(fractions.begin(), fractions.end(), f);
+  if (it == fractions.begin()) return glm::dvec2(points.front());
+  if (it == fractions.end()) return glm::dvec2(points.back());
+  const std::size_t i = std::size_t(it - fractions.begin());
+  const double span = fractions[i] - fractions[i - 1];
+  const double t = span > 0.0 ? (f - fractions[i - 1]) / span : 0.0;
+  return glm::mix(glm::dvec2(points[i - 1]), glm::dvec2(points[i]), t);
+}
+
+}  // namespace
+
+Result<std::string> writeGarmentCode(const Pattern& pattern, const std::vector<PanelTransform>& transforms) {
+  if (Status s = pattern.validate(std::numeric_limits<double>::infinity()); !s) return s.error();
+  if (transforms.size() != pattern.panels.size())
+    return Error{"pattern '" + pattern.name + "': " + std::to_string(pattern.panels.size()) + " panels but " +
+                 std::to_string(transforms.size()) + " transforms"};
+  constexpr double kUnits = 100.0;  // centimetres, as GarmentCode writes
+  // Each edge's cut fractions: its own points', and for a seam edge its partner's too.
+  std::vector<std::vector<std::vector<double>>> cuts(pattern.panels.size());
+  // Sorted, without fractions closer than 1e-7 (a repeated point would write an edge of
+  // no length), from exactly 0 to exactly 1.
+  const auto distinct = [](std::vector<double> at) {
+    std::sort(at.begin(), at.end());
+    std::vector<double> out{0.0};
+    for (double f : at)
+      if (f - out.back() > 1e-7 && 1.0 - f > 1e-7) out.push_back(f);
+    out.push_back(1.0);
+    return out;
+  };
+  for (std::size_t p = 0; p < pattern.panels.size(); ++p)
+    for (const PanelEdge& e : pattern.panels[p].edges) cuts[p].push_back(distinct(fractionsOf(e.points)));
+  for (const Seam& seam : pattern.seams) {
+    auto& a = cuts[std::size_t(seam.panelA)][std::size_t(seam.edgeA)];
+    auto& b = cuts[std::size_t(seam.panelB)][std::size_t(seam.edgeB)];
+    std::vector<double> merged = a;
+    for (double f : b) merged.push_back(seam.reversed ? 1.0 - f : f);
+    const std::vector<double> unique = distinct(merged);
+    a = unique;
+    b.clear();
+    for (auto it = unique.rbegin(); it != unique.rend(); ++it) b.push_back(seam.reversed ? 1.0 - *it : *it);
+    if (!seam.reversed) b = unique;
+  }
+  // A self-seam's two edges are on one panel; the cuts above hold for both.
+  json panels = json::object();
+  std::vector<std::vector<std::size_t>> firstPiece(pattern.panels.size());  // per edge, its first written edge
+  for (std::size_t p = 0; p < pattern.panels.size(); ++p) {
+    const Panel& panel = pattern.panels[p];
+    glm::mat3 rotation = transforms[p].rotation;
+    const bool mirrored = glm::determinant(rotation) < 0.0f;
+    if (mirrored) rotation = rotation * glm::mat3(glm::vec3(-1, 0, 0), glm::vec3(0, 1, 0), glm::vec3(0, 0, 1));
+    json vertices = json::array(), edges = json::array();
+    for (std::size_t e = 0; e < panel.edges.size(); ++e) {
+      const PanelEdge& edge = panel.edges[e];
+      const std::vector<double> own = fractionsOf(edge.points);
+      firstPiece[p].push_back(edges.size());
+      const std::vector<double>& at = cuts[p][e];
+      for (std::size_t k = 0; k + 1 < at.size(); ++k) {
+        glm::dvec2 q = pointAt(edge.points, own, at[k]);
+        if (mirrored) q.x = -q.x;
+        vertices.push_back({q.x * kUnits, q.y * kUnits});
+        edges.push_back({{"endpoints", {vertices.size() - 1, vertices.size()}}});
+      }
+    }
+    edges.back()["endpoints"][1] = 0;  // the loop closes on the first vertex
+    const glm::dvec3 t = glm::dvec3(transforms[p].translation) * kUnits;
+    panels[panel.name] = {{"translation", {t.x, t.y, t.z}},
+                          {"rotation",
+                           [&] {
+                             const glm::dvec3 r = eulerXyzOf(rotation);
+                             return json{r.x, r.y, r.z};
+                           }()},
+                          {"vertices", vertices},
+                          {"edges", edges}};
+  }
+  json stitches = json::array();
+  for (const Seam& seam : pattern.seams) {
+    const std::size_t n = cuts[std::size_t(seam.panelA)][std::size_t(seam.edgeA)].size() - 1;
+    const std::string& a = pattern.panels[std::size_t(seam.panelA)].name;
+    const std::string& b = pattern.panels[std::size_t(seam.panelB)].name;
+    for (std::size_t k = 0; k < n; ++k) {
+      json stitch = {
+          {{"panel", a}, {"edge", firstPiece[std::size_t(seam.panelA)][std::size_t(seam.edgeA)] + k}},
+          {{"panel", b},
+           {"edge", firstPiece[std::size_t(seam.panelB)][std::size_t(seam.edgeB)] + (seam.reversed ? n - 1 - k : k)}}};
+      if (!seam.reversed) stitch.push_back("right_wrong");
+      stitches.push_back(stitch);
+    }
+  }
+  json order = json::array();
+  for (const Panel& panel : pattern.panels) order.push_back(panel.name);
+  const json file = {{"pattern", {{"panels", panels}, {"stitches", stitches}, {"panel_order", order}}},
+                     {"parameters", json::object()},
+                     {"properties",
+                      {{"curvature_coords", "relative"},
+                       {"units_in_meter", kUnits},
+                       {"written_by", "hagoromo (sim/garment/GarmentCode.h)"}}}};
+  return file.dump(2) + "\n";
+}
+
+std::vector<PanelTransform> blockLayout(const Pattern& pattern, const BodyFrame& frame) {
+  constexpr float kInFront = 0.25f;  // m from the body's axis
+  std::vector<PanelTransform> out;
+  const glm::mat3 facingBack = glm::mat3(glm::rotate(glm::mat4(1.0f), std::numbers::pi_v<float>, glm::vec3(0, 1, 0)));
+  for (const Panel& panel : pattern.panels) {
+    PanelTransform t;
+    switch (panel.region) {
+      case BodyRegion::TorsoFront:
+      case BodyRegion::LeftLegFront:
+      case BodyRegion::RightLegFront:
+        t.translation = glm::vec3(frame.torsoAxis.x, 0.0f, frame.torsoAxis.y + kInFront);
+        break;
+      case BodyRegion::TorsoBack:
+      case BodyRegion::LeftLegBack:
+      case BodyRegion::RightLegBack:
+        t.rotation = facingBack;
+        t.translation = glm::vec3(frame.torsoAxis.x, 0.0f, frame.torsoAxis.y - kInFront);
+        break;
+      case BodyRegion::LeftArm:
+      case BodyRegion::RightArm: {
+        const bool left = panel.region == BodyRegion::LeftArm;
+        const glm::vec3 shoulder = left ? frame.leftShoulder : frame.rightShoulder;
+        const glm::vec3 wrist = left ? frame.leftWrist : frame.rightWrist;
+        const glm::vec3 d =
+            glm::length(wrist - shoulder) > 1e-6f ? glm::normalize(wrist - shoulder) : glm::vec3(0, -1, 0);
+        // Panel -y (toward the wrist) along the arm: Rz(theta) (0, 1, 0) = -d.
+        t.rotation = glm::mat3(glm::rotate(glm::mat4(1.0f), std::atan2(d.x, -d.y), glm::vec3(0, 0, 1)));
+        t.translation = shoulder + glm::vec3(0.0f, 0.0f, kInFront);
+        break;
+      }
+    }
+    out.push_back(t);
+  }
+  return out;
+}
+
 }  // namespace hg

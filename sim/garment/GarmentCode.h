@@ -68,4 +68,20 @@ Result<PatternFile> parseGarmentCode(const std::string& text, const std::string&
 /// Reads and parses a GarmentCode specification file; the pattern is named after the file.
 Result<PatternFile> readGarmentCode(const std::filesystem::path& path, const GarmentCodeOptions& options = {});
 
+/// The pattern as a GarmentCode specification (units_in_meter 100, straight edges,
+/// curvature_coords "relative"), each panel at its transform (a mirrored transform is
+/// written as the clockwise panel GarmentCode expects). GarmentCode stitches join one edge to
+/// one edge, so each seam is written as stitches between straight pieces: both of its
+/// edges are cut at the union of their points' arc-length fractions (a point added to
+/// an edge lies on it), piece k of one edge stitched to piece k of the other (n - 1 - k when
+/// the seam is reversed). Reading it back gives the same outlines and seams, cut at more
+/// points. Errors: a pattern that does not validate, or transforms of another count.
+Result<std::string> writeGarmentCode(const Pattern& pattern, const std::vector<PanelTransform>& transforms);
+
+/// Where a built-in block's panels go in a written file: torso and leg fronts 25 cm in
+/// front of the body's axis facing +z, backs as far behind facing -z, sleeves in front of
+/// their arm along it (shoulder to wrist) facing +z. A layout for a pattern tool, not a
+/// placement to sew from (that is placePattern's wrapping).
+std::vector<PanelTransform> blockLayout(const Pattern& pattern, const BodyFrame& frame);
+
 }  // namespace hg

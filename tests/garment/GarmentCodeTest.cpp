@@ -1,6 +1,7 @@
 // GarmentCode JSON patterns (sim/garment/GarmentCode.h): curves against their analytic
 // form, units, the Euler convention, the mirror of clockwise panels, stitches, placement
 // by the file's transforms, and each bad-file error naming the file and the key.
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <limits>
@@ -13,6 +14,7 @@
 
 #include "sim/garment/GarmentCode.h"
 #include "sim/garment/PanelMesher.h"
+#include "sim/garment/Patterns.h"
 #include "sim/geometry/CgalGeometry.h"
 #include "tests/garment/GarmentFixtures.h"
 
@@ -278,6 +280,68 @@ TEST(GarmentCode, EaseSewsEdgesOfDifferentLengths) {
   auto missing = readGarmentCode("/nonexistent/pattern.json");
   ASSERT_FALSE(missing);
   EXPECT_NE(missing.error().message.find("/nonexistent/pattern.json"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace hg
+
+namespace hg {
+namespace {
+
+/// The smallest distance (m) from q to the polyline.
+double distanceToPolyline(glm::dvec2 q, const std::vector<glm::vec2>& points) {
+  double best = INFINITY;
+  for (std::size_t i = 1; i < points.size(); ++i) {
+    const glm::dvec2 a(points[i - 1]), b(points[i]);
+    const double t = std::clamp(glm::dot(q - a, b - a) / std::max(glm::dot(b - a, b - a), 1e-300), 0.0, 1.0);
+    best = std::min(best, glm::distance(q, a + t * (b - a)));
+  }
+  return best;
+}
+
+// Every built-in block written as GarmentCode and read back: the same panels (each
+// original outline point read back, every point read back on the original outline,
+// within 1e-6 m; areas equal), placed where the layout put them, and seams of equal
+// length on both sides (the pieces of a seam are stitched in order).
+TEST(GarmentCode, EveryBuiltInBlockRoundTrips) {
+  const GarmentSizing s;
+  const BodyFrame frame = BodyFrame::fromSizing(s, 45.0f);
+  for (auto drafted : {tShirt(s), skirt(s), trousers(s), dress(s)}) {
+    ASSERT_TRUE(drafted) << drafted.error().message;
+    const Pattern& original = *drafted;
+    const std::vector<PanelTransform> layout = blockLayout(original, frame);
+    auto text = writeGarmentCode(original, layout);
+    ASSERT_TRUE(text) << text.error().message;
+    auto back = parseGarmentCode(*text, original.name);
+    ASSERT_TRUE(back) << back.error().message;
+    ASSERT_EQ(back->pattern.panels.size(), original.panels.size()) << original.name;
+    EXPECT_TRUE(back->mirroredPanels.empty());
+    for (std::size_t p = 0; p < original.panels.size(); ++p) {
+      const Panel& a = original.panels[p];
+      const Panel& b = back->pattern.panels[p];
+      EXPECT_EQ(a.name, b.name);
+      EXPECT_NEAR(a.area(), b.area(), 1e-7) << a.name;  // float points: 1e-6 m on a 2 m outline
+      const std::vector<glm::vec2> outlineA = a.outline(), outlineB = b.outline();
+      std::vector<glm::vec2> closedA = outlineA, closedB = outlineB;
+      closedA.push_back(outlineA.front());
+      closedB.push_back(outlineB.front());
+      for (glm::vec2 q : outlineA) EXPECT_LT(distanceToPolyline(glm::dvec2(q), closedB), 1e-6) << a.name;
+      for (glm::vec2 q : outlineB) EXPECT_LT(distanceToPolyline(glm::dvec2(q), closedA), 1e-6) << a.name;
+      const glm::vec3 placedA = layout[p].apply(outlineA[1]), placedB = back->transforms[p].apply(outlineA[1]);
+      EXPECT_LT(glm::distance(placedA, placedB), 1e-5f) << a.name;
+    }
+    // Each original seam's length is the sum of its stitched pieces on either side.
+    double sewnOriginal = 0.0, sewnBack = 0.0;
+    for (const Seam& seam : original.seams)
+      sewnOriginal += original.panels[std::size_t(seam.panelA)].edges[std::size_t(seam.edgeA)].length();
+    for (const Seam& seam : back->pattern.seams) {
+      const double a = back->pattern.panels[std::size_t(seam.panelA)].edges[std::size_t(seam.edgeA)].length();
+      const double b = back->pattern.panels[std::size_t(seam.panelB)].edges[std::size_t(seam.edgeB)].length();
+      EXPECT_NEAR(a, b, 1e-5) << seam.name;
+      sewnBack += a;
+    }
+    EXPECT_NEAR(sewnBack, sewnOriginal, 1e-5) << original.name;
+  }
 }
 
 }  // namespace
