@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 
 #include "sim/contact/SignedDistanceGrid.h"
 #include "sim/garment/PanelMesher.h"
@@ -38,7 +37,9 @@ void appendGarment(SewnGarment& all, const SewnGarment& g) {
   all.textureScale = g.textureScale;
 }
 
-Result<Pattern> draft(const GarmentSpec& spec, const GarmentSizing& sizing) {
+}  // namespace
+
+Result<Pattern> draftGarment(const GarmentSpec& spec, const GarmentSizing& sizing) {
   switch (spec.kind) {
     case GarmentKind::TShirt:
       return tShirt(sizing, spec.tshirt);
@@ -54,8 +55,6 @@ Result<Pattern> draft(const GarmentSpec& spec, const GarmentSizing& sizing) {
   }
   return Error{"unknown garment kind"};
 }
-
-}  // namespace
 
 void applyGarmentMaterials(ClothModel& model, const std::vector<std::uint32_t>& garmentOfVertex,
                            const std::vector<GarmentSpec>& outfit, const ClothMaterial& base) {
@@ -106,8 +105,6 @@ Result<GarmentKind> parseGarmentKind(std::string_view name) {
     if (garmentKindName(kind) == name) return kind;
   return Error{"unknown garment type '" + std::string(name) + "' (tshirt, skirt, trousers, dress, pattern)"};
 }
-
-Result<Pattern> draftGarment(const GarmentSpec& spec, const GarmentSizing& sizing) { return draft(spec, sizing); }
 
 GarmentSizing garmentSizing(const BodyMeasurements& body) {
   // The mannequin's shoulder joints sit about 4 cm below and 3 cm inside the acromion
@@ -175,10 +172,10 @@ Result<SewingGroup> assembleGroup(const std::vector<GarmentSpec>& outfit, const 
   for (std::size_t g : members) {
     const std::string label =
         "garment " + std::to_string(g) + " (" + std::string(garmentKindName(outfit[g].kind)) + ")";
-    auto pattern = draft(outfit[g], sizing);
+    auto pattern = draftGarment(outfit[g], sizing);
     if (!pattern) return pattern.error().prefixed(label + ": pattern: ");
     meshing.seamLengthTolerance =
-        outfit[g].ease ? std::numeric_limits<double>::infinity() : MeshingOptions{}.seamLengthTolerance;
+        outfit[g].pattern ? outfit[g].pattern->seamLengthTolerance : MeshingOptions{}.seamLengthTolerance;
     auto meshes = meshPattern(*pattern, meshing);
     if (!meshes) return meshes.error().prefixed(label + ": meshing: ");
     auto placed = outfit[g].pattern

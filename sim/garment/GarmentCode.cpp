@@ -344,8 +344,8 @@ Result<PatternFile> parseGarmentCode(const std::string& text, const std::string&
   } catch (const KeyError& e) {
     return Error{origin + ": " + (e.key.starts_with(".") ? e.key.substr(1) : e.key) + ": " + e.message};
   }
-  const double tolerance = options.ease ? std::numeric_limits<double>::infinity() : options.seamLengthTolerance;
-  if (Status s = out.pattern.validate(tolerance); !s) return s.error().prefixed(origin + ": ");
+  out.seamLengthTolerance = options.ease ? std::numeric_limits<double>::infinity() : options.seamLengthTolerance;
+  if (Status s = out.pattern.validate(out.seamLengthTolerance); !s) return s.error().prefixed(origin + ": ");
   return out;
 }
 

@@ -48,6 +48,9 @@ struct PatternFile {
   Pattern pattern;                          ///< metres; panels counter-clockwise seen from outside
   std::vector<PanelTransform> transforms;   ///< one per panel: panel plane (m) -> world (m)
   std::vector<std::string> mirroredPanels;  ///< panels that were clockwise in the file
+  /// m: how far its stitched edges' lengths may differ (GarmentCodeOptions; infinity with
+  /// `ease`), for the mesher (MeshingOptions::seamLengthTolerance).
+  double seamLengthTolerance = 0.005;
 };
 
 struct GarmentCodeOptions {

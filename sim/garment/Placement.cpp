@@ -363,11 +363,11 @@ Result<PlacedPattern> placeByTransforms(const Pattern& pattern, const PatternMes
   if (!query) return query.error().prefixed("placement: ");
   PlacedPattern out;
   for (std::size_t pi = 0; pi < pattern.panels.size(); ++pi) {
+    // The panel's own normal, either way, is the fallback that keeps it flat.
+    const glm::vec3 normal = glm::normalize(transforms[pi].rotation * glm::vec3(0.0f, 0.0f, 1.0f));
     std::vector<glm::vec3> placed;
     for (const glm::vec3& q : meshes.panels[pi].mesh.positions) {
       const glm::vec3 p = transforms[pi].apply(glm::vec2(q));
-      // The panel's own normal, either way, is the fallback that keeps it flat.
-      const glm::vec3 normal = glm::normalize(transforms[pi].rotation * glm::vec3(0.0f, 0.0f, 1.0f));
       const std::optional<glm::vec3> clear =
           pushedToNearestSurface(*query, p, options.clearance, options.maxPushIterations, {normal, -normal});
       if (!clear)

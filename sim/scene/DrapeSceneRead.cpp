@@ -402,7 +402,6 @@ Value<GarmentSpec> garmentValue() {
               "(else such a file is refused)");
 
   std::vector<Variant<GarmentSpec>> kinds;
-
   for (auto [kind, table] : {std::pair{GarmentKind::TShirt, tshirt}, std::pair{GarmentKind::Skirt, skirt},
                              std::pair{GarmentKind::Trousers, trousers}, std::pair{GarmentKind::Dress, dress},
                              std::pair{GarmentKind::Pattern, pattern}})

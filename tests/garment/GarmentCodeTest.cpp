@@ -272,7 +272,8 @@ TEST(GarmentCode, EaseSewsEdgesOfDifferentLengths) {
   MeshingOptions meshing;
   meshing.targetEdgeLength = 0.05f;
   EXPECT_FALSE(meshPattern(f->pattern, meshing));
-  meshing.seamLengthTolerance = std::numeric_limits<double>::infinity();
+  EXPECT_EQ(f->seamLengthTolerance, std::numeric_limits<double>::infinity());  // what dressing meshes it with
+  meshing.seamLengthTolerance = f->seamLengthTolerance;
   auto meshes = meshPattern(f->pattern, meshing);
   ASSERT_TRUE(meshes) << meshes.error().message;
   EXPECT_EQ(meshes->panels[0].edgeVertices[0].size(), meshes->panels[1].edgeVertices[2].size());
