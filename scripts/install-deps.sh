@@ -19,6 +19,8 @@ packages=(
   libpng-dev
   # geometry: 2D constrained Delaunay meshing of garment panels, exact mesh queries
   libcgal-dev
+  # DXF-AAMA sewing patterns (sim/garment/AamaDxf.h); ezdxf checks the written DXF in the tests
+  libdxflib-dev python3-ezdxf
   # tests and benchmarks (python3-jsonschema: the shipped scenes against docs/schema/, tests/cli/validate_scenes.py)
   libgtest-dev libgmock-dev libbenchmark-dev python3-jsonschema
   # peers for benchmarks (bench/ only: Bullet soft-body cloth, FCL continuous collision)

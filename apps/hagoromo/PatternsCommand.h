@@ -15,7 +15,8 @@ namespace hg::app {
 
 struct PatternsOptions {
   std::string scenePath;
-  std::string outDir;  ///< default out/patterns/<scene name>
+  std::string outDir;          ///< default out/patterns/<scene name>
+  std::string format = "all";  ///< garmentcode, dxf or all
   bool quiet = false;
 };
 

@@ -56,10 +56,14 @@ struct GarmentSpec {
   SkirtOptions skirt;
   TrouserOptions trousers;
   DressOptions dress;
-  /// GarmentKind::Pattern: the file (scene input, relative to the scene), whether its
+  /// GarmentKind::Pattern: the file (scene input, relative to the scene; GarmentCode JSON,
+  /// or DXF-AAMA when it ends in .dxf), whether its
   /// stitched edges of different lengths are eased, and the pattern read from it
   /// (sceneGarments), placed by its panels' transforms instead of around the body.
   std::filesystem::path patternFile;
+  /// A DXF-AAMA file's sidecar (seams, placement; AamaDxf.h), relative to the scene;
+  /// empty: aamaSidecarPath(patternFile).
+  std::filesystem::path patternSidecar;
   bool ease = false;
   std::shared_ptr<const PatternFile> pattern;
   /// The garment's own material, or none: the outfit's material. Its areal density,

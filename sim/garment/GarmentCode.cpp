@@ -12,53 +12,21 @@
 #include <glm/vec2.hpp>
 #include <nlohmann/json.hpp>
 
+#include "sim/garment/PatternIo.h"
+
 namespace hg {
 
 namespace {
 
-using json = nlohmann::json;
-using Points = std::vector<glm::dvec2>;
+using namespace pattern_io;
 
-/// A problem at a key of the file; parseGarmentCode prefixes the origin.
-struct KeyError {
-  std::string key, message;
-};
-
-constexpr std::size_t kMaxPanels = 1000, kMaxEdges = 10000, kMaxCurveSegments = 4096;
+constexpr std::size_t kMaxPanels = 1000, kMaxEdges = 10000;
 constexpr double kLargestPanel = 20.0;  ///< m: a panel wider is a unit error
-
-const json& member(const json& object, const std::string& name, const std::string& key) {
-  if (!object.is_object()) throw KeyError{key, "must be an object"};
-  auto it = object.find(name);
-  if (it == object.end()) throw KeyError{key + "." + name, "is missing"};
-  return *it;
-}
-
-double number(const json& value, const std::string& key) {
-  if (!value.is_number()) throw KeyError{key, "must be a number"};
-  const double x = value.get<double>();
-  if (!std::isfinite(x)) throw KeyError{key, "must be finite"};
-  return x;
-}
-
-glm::dvec2 point2(const json& value, const std::string& key) {
-  if (!value.is_array() || value.size() != 2) throw KeyError{key, "must be [x, y]"};
-  return {number(value[0], key + "[0]"), number(value[1], key + "[1]")};
-}
-
-glm::dvec3 point3(const json& value, const std::string& key) {
-  if (!value.is_array() || value.size() != 3) throw KeyError{key, "must be [x, y, z]"};
-  return {number(value[0], key + "[0]"), number(value[1], key + "[1]"), number(value[2], key + "[2]")};
-}
 
 std::size_t index(const json& value, std::size_t count, const std::string& key, const std::string& what) {
   if (!value.is_number_integer() || value.get<long long>() < 0 || std::size_t(value.get<long long>()) >= count)
     throw KeyError{key, "must be " + what + " index 0.." + std::to_string(count == 0 ? 0 : count - 1)};
   return std::size_t(value.get<long long>());
-}
-
-std::size_t segmentsFor(double length, double sampleLength) {
-  return std::clamp<std::size_t>(std::size_t(std::ceil(length / sampleLength)), 2, kMaxCurveSegments);
 }
 
 /// A point given relative to the edge start -> end (x along it, y along its left normal
@@ -83,44 +51,6 @@ Points bezier(const Points& controls, double sampleLength) {
   }
   out.front() = controls.front();
   out.back() = controls.back();
-  return out;
-}
-
-/// The arc of `radius` from start to end that bulges to the right of start -> end when
-/// `right` (else to the left); the larger of the two such arcs when `largeArc` (SVG's arc
-/// flags; GarmentCode's pattern/core.py, _edge_as_curve).
-Points circleArc(glm::dvec2 start, glm::dvec2 end, double radius, bool largeArc, bool right, double sampleLength,
-                 const std::string& key) {
-  const glm::dvec2 d = end - start;
-  const double chord = glm::length(d), half = 0.5 * chord;
-  if (!(radius > 0.0)) throw KeyError{key, "the circle's radius must be > 0"};
-  if (radius < half) {
-    if (radius < half * (1.0 - 1e-6))
-      throw KeyError{key, "the circle's radius " + std::to_string(radius) + " is less than half its chord " +
-                              std::to_string(half)};
-    radius = half;
-  }
-  const glm::dvec2 rightNormal = glm::dvec2(d.y, -d.x) / chord;
-  const glm::dvec2 bulge = right ? rightNormal : -rightNormal;
-  const double offset = std::sqrt(std::max(radius * radius - half * half, 0.0));
-  const glm::dvec2 centre = 0.5 * (start + end) + (largeArc ? bulge : -bulge) * offset;
-  const glm::dvec2 arcMiddle = centre + bulge * radius;
-  const auto angleOf = [&](glm::dvec2 p) { return std::atan2(p.y - centre.y, p.x - centre.x); };
-  const auto wrapped = [](double a) {
-    a = std::fmod(a, 2.0 * std::numbers::pi);
-    return a < 0.0 ? a + 2.0 * std::numbers::pi : a;
-  };
-  const double a0 = angleOf(start);
-  double sweep = wrapped(angleOf(end) - a0);
-  if (wrapped(angleOf(arcMiddle) - a0) > sweep) sweep -= 2.0 * std::numbers::pi;  // clockwise through the bulge
-  const std::size_t n = segmentsFor(std::abs(sweep) * radius, sampleLength);
-  Points out;
-  for (std::size_t k = 0; k <= n; ++k) {
-    const double a = a0 + sweep * double(k) / double(n);
-    out.push_back(centre + radius * glm::dvec2(std::cos(a), std::sin(a)));
-  }
-  out.front() = start;
-  out.back() = end;
   return out;
 }
 
@@ -164,15 +94,6 @@ double signedArea(const std::vector<PanelEdge>& edges) {
     for (std::size_t i = 0; i + 1 < e.points.size(); ++i)
       twice += double(e.points[i].x) * e.points[i + 1].y - double(e.points[i + 1].x) * e.points[i].y;
   return 0.5 * twice;
-}
-
-/// Rz(rz) Ry(ry) Rx(rx), angles in degrees (GarmentCode's euler_xyz_to_R).
-glm::mat3 eulerXyz(glm::dvec3 degrees) {
-  const glm::dvec3 r = glm::radians(degrees);
-  const glm::mat4 identity(1.0f);
-  return glm::mat3(glm::rotate(identity, float(r.z), glm::vec3(0, 0, 1))) *
-         glm::mat3(glm::rotate(identity, float(r.y), glm::vec3(0, 1, 0))) *
-         glm::mat3(glm::rotate(identity, float(r.x), glm::vec3(1, 0, 0)));
 }
 
 struct Units {
@@ -266,7 +187,7 @@ void readPanel(const std::string& name, const json& panel, const Units& units, c
                                           " m across: check properties.units_in_meter"};
 
   PanelTransform transform;
-  transform.rotation = eulerXyz(point3(member(panel, "rotation", key), key + ".rotation"));
+  transform.rotation = eulerXyzRotation(point3(member(panel, "rotation", key), key + ".rotation"));
   transform.translation = glm::vec3(point3(member(panel, "translation", key), key + ".translation") / units.perMetre);
   if (signedArea(p.edges) < 0.0) {  // clockwise in its plane: mirrored, the mirror folded into the transform
     for (PanelEdge& e : p.edges)
@@ -310,15 +231,8 @@ void readStitches(const json& pattern, const GarmentCodeOptions& options, Patter
     const PanelEdge& b = out.pattern.panels[std::size_t(panels[1])].edges[std::size_t(edgeIndex[1])];
     const std::string name = out.pattern.panels[std::size_t(panels[0])].name + "." + a.name + "+" +
                              out.pattern.panels[std::size_t(panels[1])].name + "." + b.name;
-    if (!options.ease && std::abs(a.length() - b.length()) > options.seamLengthTolerance) {
-      std::ostringstream message;
-      message.precision(4);
-      message << "sews edges of different lengths (" << name << ": " << a.length() << " m and " << b.length()
-              << " m, more than " << options.seamLengthTolerance * 1000.0
-              << " mm apart); to gather the longer onto the shorter, set \"ease\": true on the garment";
-      throw KeyError{key, message.str()};
-    }
     out.pattern.seams.push_back({name, panels[0], edgeIndex[0], panels[1], edgeIndex[1], reversed});
+    checkSeamLengths(out.pattern, out.pattern.seams.back(), options, key);
   }
 }
 
@@ -360,21 +274,6 @@ Result<PatternFile> readGarmentCode(const std::filesystem::path& path, const Gar
 }
 
 namespace {
-
-/// Angles (degrees) of R = Rz(c) Ry(b) Rx(a), the inverse of eulerXyz (b in [-90, 90]).
-glm::dvec3 eulerXyzOf(const glm::mat3& r) {
-  // glm is column-major: r[column][row].
-  const double sinB = std::clamp(-double(r[0][2]), -1.0, 1.0);
-  const double b = std::asin(sinB);
-  double a = 0.0, c = 0.0;
-  if (std::abs(sinB) < 1.0 - 1e-9) {
-    a = std::atan2(double(r[1][2]), double(r[2][2]));
-    c = std::atan2(double(r[0][1]), double(r[0][0]));
-  } else {  // gimbal lock: only a - c (or a + c) is defined; put it all in a
-    a = std::atan2(-double(r[2][1]), double(r[1][1]));
-  }
-  return glm::degrees(glm::dvec3(a, b, c));
-}
 
 /// Arc-length fractions (0..1) of a polyline's points.
 std::vector<double> fractionsOf(const std::vector<glm::vec2>& points) {
@@ -455,7 +354,7 @@ Result<std::string> writeGarmentCode(const Pattern& pattern, const std::vector<P
     panels[panel.name] = {{"translation", {t.x, t.y, t.z}},
                           {"rotation",
                            [&] {
-                             const glm::dvec3 r = eulerXyzOf(rotation);
+                             const glm::dvec3 r = eulerXyzDegrees(rotation);
                              return json{r.x, r.y, r.z};
                            }()},
                           {"vertices", vertices},
@@ -521,5 +420,88 @@ std::vector<PanelTransform> blockLayout(const Pattern& pattern, const BodyFrame&
   }
   return out;
 }
+
+namespace pattern_io {
+
+const json& member(const json& object, const std::string& name, const std::string& key) {
+  if (!object.is_object()) throw KeyError{key, "must be an object"};
+  auto it = object.find(name);
+  if (it == object.end()) throw KeyError{key + "." + name, "is missing"};
+  return *it;
+}
+
+double number(const json& value, const std::string& key) {
+  if (!value.is_number()) throw KeyError{key, "must be a number"};
+  const double x = value.get<double>();
+  if (!std::isfinite(x)) throw KeyError{key, "must be finite"};
+  return x;
+}
+
+glm::dvec2 point2(const json& value, const std::string& key) {
+  if (!value.is_array() || value.size() != 2) throw KeyError{key, "must be [x, y]"};
+  return {number(value[0], key + "[0]"), number(value[1], key + "[1]")};
+}
+
+glm::dvec3 point3(const json& value, const std::string& key) {
+  if (!value.is_array() || value.size() != 3) throw KeyError{key, "must be [x, y, z]"};
+  return {number(value[0], key + "[0]"), number(value[1], key + "[1]"), number(value[2], key + "[2]")};
+}
+
+std::size_t segmentsFor(double length, double sampleLength) {
+  return std::clamp<std::size_t>(std::size_t(std::ceil(length / sampleLength)), 2, kMaxCurveSegments);
+}
+
+/// The arc of `radius` from start to end that bulges to the right of start -> end when
+/// `right` (else to the left); the larger of the two such arcs when `largeArc` (SVG's arc
+/// flags; GarmentCode's pattern/core.py, _edge_as_curve).
+Points circleArc(glm::dvec2 start, glm::dvec2 end, double radius, bool largeArc, bool right, double sampleLength,
+                 const std::string& key) {
+  const glm::dvec2 d = end - start;
+  const double chord = glm::length(d), half = 0.5 * chord;
+  if (!(radius > 0.0)) throw KeyError{key, "the circle's radius must be > 0"};
+  if (radius < half) {
+    if (radius < half * (1.0 - 1e-6))
+      throw KeyError{key, "the circle's radius " + std::to_string(radius) + " is less than half its chord " +
+                              std::to_string(half)};
+    radius = half;
+  }
+  const glm::dvec2 rightNormal = glm::dvec2(d.y, -d.x) / chord;
+  const glm::dvec2 bulge = right ? rightNormal : -rightNormal;
+  const double offset = std::sqrt(std::max(radius * radius - half * half, 0.0));
+  const glm::dvec2 centre = 0.5 * (start + end) + (largeArc ? bulge : -bulge) * offset;
+  const glm::dvec2 arcMiddle = centre + bulge * radius;
+  const auto angleOf = [&](glm::dvec2 p) { return std::atan2(p.y - centre.y, p.x - centre.x); };
+  const auto wrapped = [](double a) {
+    a = std::fmod(a, 2.0 * std::numbers::pi);
+    return a < 0.0 ? a + 2.0 * std::numbers::pi : a;
+  };
+  const double a0 = angleOf(start);
+  double sweep = wrapped(angleOf(end) - a0);
+  if (wrapped(angleOf(arcMiddle) - a0) > sweep) sweep -= 2.0 * std::numbers::pi;  // clockwise through the bulge
+  const std::size_t n = segmentsFor(std::abs(sweep) * radius, sampleLength);
+  Points out;
+  for (std::size_t k = 0; k <= n; ++k) {
+    const double a = a0 + sweep * double(k) / double(n);
+    out.push_back(centre + radius * glm::dvec2(std::cos(a), std::sin(a)));
+  }
+  out.front() = start;
+  out.back() = end;
+  return out;
+}
+
+void checkSeamLengths(const Pattern& pattern, const Seam& seam, const PatternReadOptions& options,
+                      const std::string& key) {
+  const PanelEdge& a = pattern.panels[std::size_t(seam.panelA)].edges[std::size_t(seam.edgeA)];
+  const PanelEdge& b = pattern.panels[std::size_t(seam.panelB)].edges[std::size_t(seam.edgeB)];
+  if (options.ease || std::abs(a.length() - b.length()) <= options.seamLengthTolerance) return;
+  std::ostringstream message;
+  message.precision(4);
+  message << "sews edges of different lengths (" << seam.name << ": " << a.length() << " m and " << b.length()
+          << " m, more than " << options.seamLengthTolerance * 1000.0
+          << " mm apart); to gather the longer onto the shorter, set \"ease\": true on the garment";
+  throw KeyError{key, message.str()};
+}
+
+}  // namespace pattern_io
 
 }  // namespace hg

@@ -62,6 +62,8 @@ struct GarmentCodeOptions {
   /// the shorter, each pair of seam vertices at the same fraction of both edges.
   bool ease = false;
 };
+/// What every pattern reader takes (GarmentCode here, DXF-AAMA in AamaDxf.h).
+using PatternReadOptions = GarmentCodeOptions;
 
 /// Parses a GarmentCode specification. Errors start with `origin` and name the key
 /// (pattern.panels.<name>.edges[i].curvature, pattern.stitches[k], ...).

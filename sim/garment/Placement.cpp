@@ -8,6 +8,7 @@
 #include <string>
 
 #include <glm/geometric.hpp>
+#include <glm/gtc/matrix_transform.hpp>
 
 #include "sim/geometry/CgalGeometry.h"
 
@@ -383,6 +384,28 @@ Result<PlacedPattern> placeByTransforms(const Pattern& pattern, const PatternMes
   if (!clearance) return clearance.error();
   out.minClearance = *clearance;
   return out;
+}
+
+glm::mat3 eulerXyzRotation(glm::dvec3 degrees) {
+  const glm::dvec3 r = glm::radians(degrees);
+  const glm::mat4 identity(1.0f);
+  return glm::mat3(glm::rotate(identity, float(r.z), glm::vec3(0, 0, 1))) *
+         glm::mat3(glm::rotate(identity, float(r.y), glm::vec3(0, 1, 0))) *
+         glm::mat3(glm::rotate(identity, float(r.x), glm::vec3(1, 0, 0)));
+}
+
+glm::dvec3 eulerXyzDegrees(const glm::mat3& r) {
+  // glm is column-major: r[column][row].
+  const double sinB = std::clamp(-double(r[0][2]), -1.0, 1.0);
+  const double b = std::asin(sinB);
+  double a = 0.0, c = 0.0;
+  if (std::abs(sinB) < 1.0 - 1e-9) {
+    a = std::atan2(double(r[1][2]), double(r[2][2]));
+    c = std::atan2(double(r[0][1]), double(r[0][0]));
+  } else {  // gimbal lock: only a - c (or a + c) is defined; put it all in a
+    a = std::atan2(-double(r[2][1]), double(r[1][1]));
+  }
+  return glm::degrees(glm::dvec3(a, b, c));
 }
 
 }  // namespace hg

@@ -70,6 +70,12 @@ struct PanelTransform {
   glm::vec3 apply(glm::vec2 panelPoint) const { return rotation * glm::vec3(panelPoint, 0.0f) + translation; }
 };
 
+/// R = Rz(rz) Ry(ry) Rx(rx) for angles (rx, ry, rz) in degrees: the Euler convention of
+/// GarmentCode's pattern/rotation.py (euler_xyz_to_R), used by every pattern file.
+glm::mat3 eulerXyzRotation(glm::dvec3 degrees);
+/// The angles (degrees, ry in [-90, 90]) of a rotation: the inverse of eulerXyzRotation.
+glm::dvec3 eulerXyzDegrees(const glm::mat3& rotation);
+
 /// Places every panel by its transform (one per panel, e.g. from a GarmentCode file) and
 /// pushes vertices inside the body, or within options.clearance of it, out through the
 /// nearest point of its surface (panels from a file have no wrapping axis to push along).

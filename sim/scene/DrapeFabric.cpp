@@ -6,6 +6,8 @@
 #include <utility>
 
 #include "sim/cloth/FabricPresets.h"
+#include "sim/garment/AamaDxf.h"
+#include "sim/garment/GarmentCode.h"
 
 namespace hg {
 
@@ -66,7 +68,14 @@ Result<std::vector<GarmentSpec>> sceneGarments(const DrapeScene& scene, const Cl
     if (spec.kind == GarmentKind::Pattern) {
       GarmentCodeOptions options;
       options.ease = spec.ease;
-      auto file = readGarmentCode(scene.directory / spec.patternFile, options);
+      const std::filesystem::path path = scene.directory / spec.patternFile;
+      std::string extension = path.extension().string();
+      for (char& c : extension) c = char(std::tolower(static_cast<unsigned char>(c)));
+      auto file = extension == ".dxf" ? readAamaDxf(path,
+                                                    spec.patternSidecar.empty() ? aamaSidecarPath(path)
+                                                                                : scene.directory / spec.patternSidecar,
+                                                    options)
+                                      : readGarmentCode(path, options);
       if (!file) return file.error().prefixed("garments[" + std::to_string(g) + "].file: ");
       spec.pattern = std::make_shared<const PatternFile>(std::move(file).value());
     }

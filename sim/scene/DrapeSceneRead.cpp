@@ -393,10 +393,14 @@ Value<GarmentSpec> garmentValue() {
             "Added to the neck girth");
 
   Table<GarmentSpec> pattern(
-      "A sewing pattern from a GarmentCode JSON file (sim/garment/GarmentCode.h): its panels placed by their own 3D "
-      "transforms, its stitches sewn");
-  pattern.add("file", &GarmentSpec::patternFile, path(), "", "The GarmentCode specification, relative to the scene")
+      "A sewing pattern from a file: GarmentCode JSON (sim/garment/GarmentCode.h) or DXF-AAMA with a sidecar of "
+      "seams and placement (sim/garment/AamaDxf.h); its panels placed by their own 3D transforms, its seams sewn");
+  pattern
+      .add("file", &GarmentSpec::patternFile, path(), "",
+           "The GarmentCode specification, or a .dxf (DXF-AAMA), relative to the scene")
       .required();
+  pattern.add("sidecar", &GarmentSpec::patternSidecar, path(), "",
+              "A .dxf's seams and placement, relative to the scene (default: the .dxf's name with .seams.json)");
   pattern.add("ease", &GarmentSpec::ease, boolean(), "",
               "Sew stitched edges whose lengths differ by more than 5 mm, the longer gathered evenly onto the shorter "
               "(else such a file is refused)");

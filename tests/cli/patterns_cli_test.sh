@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# End-to-end checks of `hagoromo patterns` (GarmentCode export, sim/garment/GarmentCode.h): the
-# demo outfit's blocks and the shipped GarmentCode skirt written, read back by a drape scene
-# (the exported skirt sewn and draped, every gate passing), exit codes and errors.
+# End-to-end checks of `hagoromo patterns` (GarmentCode and DXF-AAMA export,
+# sim/garment/GarmentCode.h, sim/garment/AamaDxf.h): the demo outfit's blocks written in both
+# formats, the DXF files checked by ezdxf (tests/cli/validate_dxf.py), read back by drape
+# scenes (the exported GarmentCode skirt sewn and draped, every gate passing; the exported
+# DXF T-shirt written again as GarmentCode), --format, exit codes and errors.
 # Usage: patterns_cli_test.sh <hagoromo binary> <source dir>
 set -u
 source "$(dirname "${BASH_SOURCE[0]}")/cli_common.sh" "$@"
@@ -9,7 +11,8 @@ source "$(dirname "${BASH_SOURCE[0]}")/cli_common.sh" "$@"
 out="$work/outfit"
 check "patterns of the demo outfit succeeds" 0 - -- "$hagoromo" patterns "$src/scenes/outfit_on_mannequin.json" \
   --out "$out" -q
-for f in skirt_specification.json tshirt_specification.json; do
+for f in skirt_specification.json tshirt_specification.json skirt.dxf skirt.seams.json tshirt.dxf \
+  tshirt.seams.json; do
   if [[ -s "$out/$f" ]]; then pass; else failed "patterns did not write $f"; fi
 done
 if python3 - "$out" <<'PY'
@@ -27,6 +30,37 @@ ys = [v[1] for v in front["vertices"]]
 assert 80 < min(ys) and max(ys) < 160, (min(ys), max(ys))
 PY
 then pass; else failed "tshirt_specification.json content"; fi
+
+# The DXF files, read by an independent reader.
+check "ezdxf reads every written DXF-AAMA file" 0 - -- /usr/bin/python3 "$src/tests/cli/validate_dxf.py" \
+  "$out"/*.dxf
+
+# The exported DXF tshirt, read back by a scene and written again as GarmentCode: the same
+# four panels, seams stitched between them.
+mkdir -p "$work/dxf"
+cp "$out/tshirt.dxf" "$out/tshirt.seams.json" "$work/dxf/"
+python3 - "$src/scenes/garmentcode_skirt.json" "$work/dxf/scene.json" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+s["garments"] = [{"type": "pattern", "file": "tshirt.dxf"}]
+json.dump(s, open(sys.argv[2], "w"))
+PY
+check "a scene reads the exported DXF tshirt back" 0 - -- "$hagoromo" patterns "$work/dxf/scene.json" \
+  --format garmentcode --out "$work/dxf/again" -q
+if python3 - "$work/dxf/again/tshirt_specification.json" "$out/tshirt_specification.json" <<'PY'
+import json, sys
+again, first = (json.load(open(p))["pattern"] for p in sys.argv[1:])
+assert sorted(again["panels"]) == sorted(first["panels"]), (sorted(again["panels"]), sorted(first["panels"]))
+for name, panel in first["panels"].items():
+    assert len(again["panels"][name]["vertices"]) == len(panel["vertices"]), name
+    assert panel["translation"] == again["panels"][name]["translation"] or all(
+        abs(a - b) < 1e-3 for a, b in zip(panel["translation"], again["panels"][name]["translation"])), name
+assert len(again["stitches"]) == len(first["stitches"]), (len(again["stitches"]), len(first["stitches"]))
+PY
+then pass; else failed "the DXF tshirt read back differ from the GarmentCode ones"; fi
+if [[ "$(ls "$work/dxf/again")" == "tshirt_specification.json" ]]; then pass; else
+  failed "--format garmentcode wrote $(ls "$work/dxf/again" | tr '\n' ' ')"
+fi
 
 # The exported skirt drapes: a scene that reads it back.
 mkdir -p "$work/drape"
@@ -57,6 +91,10 @@ check "patterns of a missing scene" 2 "$work/missing.json" -- "$hagoromo" patter
 echo '{"pattern": {"panels": {}}, "properties": {"units_in_meter": 100}}' >"$work/drape/skirt_specification.json"
 check "patterns names a bad pattern file and its key" 2 "pattern.panels: must map" -- "$hagoromo" patterns \
   "$work/drape/scene.json" --out "$work/bad" -q
+if [[ ! -e "$work/bad" ]]; then pass; else failed "a failed run wrote $work/bad"; fi
+echo '{"pieces": {"front": {"rotation": [0, 0, 0]}}}' >"$work/dxf/tshirt.seams.json"
+check "patterns names a bad DXF sidecar and its key" 2 "tshirt.seams.json: pieces.front: needs exactly one of" -- \
+  "$hagoromo" patterns "$work/dxf/scene.json" --out "$work/bad" -q
 if [[ ! -e "$work/bad" ]]; then pass; else failed "a failed run wrote $work/bad"; fi
 
 finish

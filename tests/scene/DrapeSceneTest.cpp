@@ -587,16 +587,27 @@ TEST(ShippedLayeredScene, TheTopIsSewnAroundTheTShirtWithoutCrossingIt) {
   EXPECT_LT(census.between(0, 0), 400u);
 }
 
-// scenes/garmentcode_skirt.json: an A-line skirt read from a hand-written GarmentCode file
-// (scenes/patterns/aline_skirt_specification.json: quadratic and cubic side seams, circular
-// waist and hem arcs, the back panel clockwise in its plane) is placed flat in front of and
-// behind the body by the file's transforms, sewn (every seam pair within the 2 mm weld gap,
-// then welded shut) and hangs from the waist: after 30 frames no cloth vertex is inside
-// the body (exact), no triangle pair intersects within the skirt or with the body, its
-// waist is still above the hip line and its hem clear of the floor. The whole scene's 60
-// frames pass every gate (`hagoromo drape scenes/garmentcode_skirt.json`, 2026-11-28).
-TEST(ShippedPatternScene, AGarmentCodeSkirtIsSewnAndHangsFromTheWaist) {
-  auto prepared = preparedSelfContactScene("garmentcode_skirt.json");
+// A skirt read from a hand-written pattern file is placed flat in front of and behind the
+// body by the file's transforms, sewn (every seam pair within the 2 mm weld gap, then welded
+// shut) and hangs from the waist: after 30 frames no cloth vertex is inside the body
+// (exact), no triangle pair intersects within the skirt or with the body, its waist is
+// still above the hip line and its hem clear of the floor. Each whole scene's 60 frames
+// pass every gate (`hagoromo drape scenes/<scene>`, 2026-11-28).
+// - garmentcode_skirt.json: scenes/patterns/aline_skirt_specification.json, GarmentCode
+//   (quadratic and cubic side seams, circular waist and hem arcs, the back panel clockwise);
+// - dxf_skirt.json: scenes/patterns/flared_skirt.dxf, DXF-AAMA with its sidecar (a front of
+//   four chained polylines, a clockwise closed back, bulged waist and hem arcs concentric
+//   with the sides' meeting point).
+class ShippedPatternScene : public ::testing::TestWithParam<const char*> {};
+
+INSTANTIATE_TEST_SUITE_P(Formats, ShippedPatternScene, ::testing::Values("garmentcode_skirt.json", "dxf_skirt.json"),
+                         [](const auto& test) {
+                           std::string name = test.param;
+                           return name.substr(0, name.find('.'));
+                         });
+
+TEST_P(ShippedPatternScene, ASkirtIsSewnAndHangsFromTheWaist) {
+  auto prepared = preparedSelfContactScene(GetParam());
   ASSERT_TRUE(prepared && prepared->dressing());
   const DressedAvatar& dressed = *prepared->dressing();
   EXPECT_LE(dressed.largestGapBeforeWeld, 0.002f);
