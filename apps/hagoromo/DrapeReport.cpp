@@ -422,6 +422,11 @@ nlohmann::json garmentsReport(const DrapeOutcome& run, const ExactDistances* exa
   const auto pieceOf = [&](std::size_t v) { return pieceOfVertex.empty() ? std::size_t(0) : pieceOfVertex[v]; };
   for (std::size_t v = 0; v < model.restPositions.size(); ++v) ++vertices[pieceOf(v)];
   for (std::size_t t = 0; 3 * t < model.triangles.size(); ++t) ++triangles[pieceOf(model.triangles[3 * t])];
+  std::vector<glm::vec3> lo(pieces, glm::vec3(INFINITY)), hi(pieces, glm::vec3(-INFINITY));
+  for (std::size_t v = 0; v < run.state.positions.size(); ++v) {
+    lo[pieceOf(v)] = glm::min(lo[pieceOf(v)], glm::vec3(run.state.positions[v]));
+    hi[pieceOf(v)] = glm::max(hi[pieceOf(v)], glm::vec3(run.state.positions[v]));
+  }
   const bool measuredInside = exact && exact->distances;
   if (measuredInside)
     for (std::size_t v = 0; v < exact->distances->size(); ++v) inside[pieceOf(v)] += (*exact->distances)[v] < 0.0f;
@@ -439,6 +444,9 @@ nlohmann::json garmentsReport(const DrapeOutcome& run, const ExactDistances* exa
         {"vertices", vertices[p]},
         {"triangles", triangles[p]},
         {"area_ratio", area[p]},
+        {"bounds_m",
+         {{"min", {finiteOrNull(lo[p].x), finiteOrNull(lo[p].y), finiteOrNull(lo[p].z)}},
+          {"max", {finiteOrNull(hi[p].x), finiteOrNull(hi[p].y), finiteOrNull(hi[p].z)}}}},
         {"largest_stretch", finiteOrNull(strain[p].stretch)},
         {"largest_compression", finiteOrNull(strain[p].compression)},
         {"vertices_inside_body", measuredInside ? nlohmann::json(inside[p]) : nlohmann::json(nullptr)},

@@ -411,10 +411,6 @@ Panel mirrored(Panel panel) {
   return panel;
 }
 
-glm::mat3 turnInPlane(double radians) {
-  return glm::mat3(glm::rotate(glm::mat4(1.0f), float(radians), glm::vec3(0, 0, 1)));
-}
-
 // ---------------------------------------------------------------- the sidecar
 
 void rejectUnknownKeys(const json& object, std::initializer_list<const char*> known, const std::string& key) {
@@ -581,12 +577,7 @@ void readSidecar(const json& sidecar, const std::map<std::string, DrawnPiece>& p
     // The grain turned onto panel +y: q' = G q; world = rotation G^-1 q' + translation.
     const double turn = std::atan2(grain.x, grain.y);
     PanelTransform transform{rotation, translation};
-    if (std::abs(turn) > 1e-12) {
-      const glm::mat3 g = turnInPlane(turn);
-      for (PanelEdge& e : panel.edges)
-        for (glm::vec2& q : e.points) q = glm::vec2(g * glm::vec3(q, 0.0f));
-      transform.rotation = rotation * glm::transpose(g);
-    }
+    if (std::abs(turn) > 1e-12) turnPanel(panel, transform, turn);
     instances[it.key()] = out.pattern.panels.size();
     edgeCounts.push_back(drawn.corners.size());
     isMirrored.push_back(mirror);

@@ -65,6 +65,9 @@ struct GarmentSpec {
   /// empty: aamaSidecarPath(patternFile).
   std::filesystem::path patternSidecar;
   bool ease = false;
+  /// The warp's angle (degrees, counter-clockwise seen from outside) from each panel's own
+  /// grain (+y, or a DXF piece's grain line): 45 cuts the pattern on the bias (turnPanel).
+  float grainDegrees = 0.0f;
   std::shared_ptr<const PatternFile> pattern;
   /// The garment's own material, or none: the outfit's material. Its areal density,
   /// tensile stiffness and bending rigidity scale the garment's vertex masses, springs

@@ -386,6 +386,13 @@ Result<PlacedPattern> placeByTransforms(const Pattern& pattern, const PatternMes
   return out;
 }
 
+void turnPanel(Panel& panel, PanelTransform& transform, double radians) {
+  const glm::mat3 turn(glm::rotate(glm::mat4(1.0f), float(radians), glm::vec3(0, 0, 1)));
+  for (PanelEdge& e : panel.edges)
+    for (glm::vec2& q : e.points) q = glm::vec2(turn * glm::vec3(q, 0.0f));
+  transform.rotation = transform.rotation * glm::transpose(turn);
+}
+
 glm::mat3 eulerXyzRotation(glm::dvec3 degrees) {
   const glm::dvec3 r = glm::radians(degrees);
   const glm::mat4 identity(1.0f);

@@ -70,6 +70,12 @@ struct PanelTransform {
   glm::vec3 apply(glm::vec2 panelPoint) const { return rotation * glm::vec3(panelPoint, 0.0f) + translation; }
 };
 
+/// Turns the panel's points by `radians` (counter-clockwise) in its plane and folds the
+/// inverse turn into `transform`, so every placed point stays where it was: what changes is
+/// which way the panel's +y, the warp (Pattern.h), runs in the cloth. Turning by -a cuts the
+/// panel with its warp at a degrees from the old +y (45: on the bias).
+void turnPanel(Panel& panel, PanelTransform& transform, double radians);
+
 /// R = Rz(rz) Ry(ry) Rx(rx) for angles (rx, ry, rz) in degrees: the Euler convention of
 /// GarmentCode's pattern/rotation.py (euler_xyz_to_R), used by every pattern file.
 glm::mat3 eulerXyzRotation(glm::dvec3 degrees);

@@ -5,9 +5,12 @@
 #include <optional>
 #include <utility>
 
+#include <glm/trigonometric.hpp>
+
 #include "sim/cloth/FabricPresets.h"
 #include "sim/garment/AamaDxf.h"
 #include "sim/garment/GarmentCode.h"
+#include "sim/garment/Placement.h"
 
 namespace hg {
 
@@ -77,6 +80,9 @@ Result<std::vector<GarmentSpec>> sceneGarments(const DrapeScene& scene, const Cl
                                                     options)
                                       : readGarmentCode(path, options);
       if (!file) return file.error().prefixed("garments[" + std::to_string(g) + "].file: ");
+      if (spec.grainDegrees != 0.0f)
+        for (std::size_t p = 0; p < file->pattern.panels.size(); ++p)
+          turnPanel(file->pattern.panels[p], file->transforms[p], -glm::radians(double(spec.grainDegrees)));
       spec.pattern = std::make_shared<const PatternFile>(std::move(file).value());
     }
     if (spec.fabric.empty() && !spec.arealDensity && !spec.tensileStiffness && !spec.bendingRigidity) continue;

@@ -399,6 +399,9 @@ Value<GarmentSpec> garmentValue() {
       .add("file", &GarmentSpec::patternFile, path(), "",
            "The GarmentCode specification, or a .dxf (DXF-AAMA), relative to the scene")
       .required();
+  pattern.add("grain_degrees", &GarmentSpec::grainDegrees, number(between(-180.0, 180.0)), "degrees",
+              "The warp's angle from each panel's grain (its +y, or a DXF piece's grain line), counter-clockwise "
+              "seen from outside: 45 cuts the pattern on the bias");
   pattern.add("sidecar", &GarmentSpec::patternSidecar, path(), "",
               "A .dxf's seams and placement, relative to the scene (default: the .dxf's name with .seams.json)");
   pattern.add("ease", &GarmentSpec::ease, boolean(), "",
