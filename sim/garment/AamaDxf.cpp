@@ -466,10 +466,6 @@ std::map<std::string, const DxfBlock*> piecesOfSize(const DxfDrawing& drawing, c
   return out;
 }
 
-struct EdgeRange {
-  std::size_t instance = 0, first = 0, last = 0;
-};
-
 /// The drawn edge range of a seam side: {"piece", "edges": [i, j]}.
 EdgeRange rangeOf(const json& side, const std::map<std::string, std::size_t>& instances,
                   const std::vector<std::size_t>& edgeCounts, const std::string& key) {
@@ -491,46 +487,6 @@ EdgeRange rangeOf(const json& side, const std::map<std::string, std::size_t>& in
   return {it->second, ends[0], ends[1]};
 }
 
-/// Joins each range's edges into one (a range is drawn edges first..last counter-clockwise;
-/// in a mirrored panel the same edges run the other way). Returns, per range, the joined
-/// edge's index. Throws when two ranges share an edge.
-std::vector<int> joinRanges(Panel& panel, std::size_t drawnCount, bool isMirrored, const std::vector<EdgeRange>& ranges,
-                            const std::vector<std::string>& keys) {
-  const std::size_t n = panel.edges.size();
-  std::vector<int> group(n, -1);  // panel edge -> range
-  for (std::size_t r = 0; r < ranges.size(); ++r) {
-    const std::size_t span = (ranges[r].last + drawnCount - ranges[r].first) % drawnCount;
-    for (std::size_t k = 0; k <= span; ++k) {
-      const std::size_t drawn = (ranges[r].first + k) % drawnCount;
-      const std::size_t at = isMirrored ? n - 1 - drawn : drawn;
-      if (group[at] >= 0)
-        throw KeyError{keys[r], "edge " + std::to_string(drawn) + " of piece '" + panel.name + "' is already in " +
-                                    keys[std::size_t(group[at])]};
-      group[at] = int(r);
-    }
-  }
-  // Start at an edge that begins a group or is in none, so that each group is met from its start.
-  std::size_t start = 0;
-  while (start < n && group[start] >= 0 && group[start] == group[(start + n - 1) % n]) ++start;
-  if (start == n) start = 0;
-  std::vector<PanelEdge> edges;
-  std::vector<int> joined(ranges.size(), -1);
-  for (std::size_t k = 0; k < n; ++k) {
-    const std::size_t i = (start + k) % n;
-    const int g = group[i];
-    if (g >= 0 && joined[std::size_t(g)] >= 0) {  // continues the group's edge
-      PanelEdge& e = edges[std::size_t(joined[std::size_t(g)])];
-      e.points.insert(e.points.end(), panel.edges[i].points.begin() + 1, panel.edges[i].points.end());
-      e.name += "+" + panel.edges[i].name;
-      continue;
-    }
-    if (g >= 0) joined[std::size_t(g)] = int(edges.size());
-    edges.push_back(panel.edges[i]);
-  }
-  panel.edges = std::move(edges);
-  return joined;
-}
-
 void readSidecar(const json& sidecar, const std::map<std::string, DrawnPiece>& pieces,
                  const PatternReadOptions& options, PatternFile& out) {
   const json& entries = member(sidecar, "pieces", "");
@@ -542,7 +498,7 @@ void readSidecar(const json& sidecar, const std::map<std::string, DrawnPiece>& p
   for (auto it = entries.begin(); it != entries.end(); ++it) {
     const std::string key = "pieces." + it.key();
     const json& entry = it.value();
-    rejectUnknownKeys(entry, {"piece", "mirror", "rotation", "translation", "center"}, key);
+    rejectUnknownKeys(entry, {"piece", "mirror", "rotation", "translation", "center", "region"}, key);
     const std::string pieceName = entry.contains("piece") ? stringAt(entry["piece"], key + ".piece") : it.key();
     auto piece = pieces.find(pieceName);
     if (piece == pieces.end()) {
@@ -559,6 +515,15 @@ void readSidecar(const json& sidecar, const std::map<std::string, DrawnPiece>& p
     }
     const DrawnPiece& drawn = piece->second;
     Panel panel = panelOf(drawn, it.key());
+    if (auto region = entry.find("region"); region != entry.end()) {
+      const auto r = region->is_string() ? parseBodyRegion(region->get<std::string>()) : std::nullopt;
+      if (!r)
+        throw KeyError{key + ".region",
+                       "must be torso_front, torso_back, left_arm, right_arm, left_leg_front, "
+                       "left_leg_back, right_leg_front or right_leg_back"};
+      panel.region = *r;
+      ++out.regionCount;
+    }
     glm::dvec2 grain = drawn.grain;
     if (mirror) panel = mirrored(std::move(panel)), grain.x = -grain.x;
     // Where the drawing's points go: world = rotation * q + translation, q the (mirrored) drawn point.
@@ -720,6 +685,7 @@ Result<PatternFile> parseAamaDxf(const std::string& dxf, const std::string& dxfO
     }
     origin = sidecarOrigin;
     readSidecar(sidecar, pieces, options, out);
+    out.regionsGiven = out.regionCount == out.pattern.panels.size();
   } catch (const KeyError& e) {
     // The sidecar's size is checked against the DXF's pieces: its error names the sidecar.
     return Error{(e.key == "size" ? sidecarOrigin : origin) + ": " + (e.key.empty() ? "" : e.key + ": ") + e.message};
@@ -827,7 +793,8 @@ Result<std::string> writeAamaDxf(const Pattern& pattern, const std::vector<Panel
     if (glm::determinant(rotation) < 0.0f) rotation[2] = -rotation[2];
     const glm::dvec3 r = eulerXyzDegrees(rotation);
     const glm::dvec3 t(transforms[p].translation);
-    pieces[panel.name] = {{"rotation", {r.x, r.y, r.z}}, {"translation", {t.x, t.y, t.z}}};
+    pieces[panel.name] = {
+        {"rotation", {r.x, r.y, r.z}}, {"translation", {t.x, t.y, t.z}}, {"region", bodyRegionName(panel.region)}};
   }
   dw->sectionEnd();
 

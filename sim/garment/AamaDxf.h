@@ -33,7 +33,9 @@
 ///                         "mirror": false,       cut face down (the other of a pair)
 ///                         "rotation": [0, 0, 0], degrees, R = Rz Ry Rx (GarmentCode's)
 ///                         "translation": [x, y, z]   m: where the drawing's origin goes,
-///                         or "center": [x, y, z]     m: where the piece's box centre goes}},
+///                         or "center": [x, y, z]     m: where the piece's box centre goes,
+///                         "region": "torso_front"    optional: what placement around the
+///                                                    body wraps it around (bodyRegionName)}},
 ///    "ignore": ["FACING"],     DXF pieces not cut (every other piece must be)
 ///    "seams": [{"name": "side", "a": {"piece": "FRONT", "edges": [1, 1]},
 ///               "b": {"piece": "BACK", "edges": [3, 3]}, "right_wrong": false}]}

@@ -178,7 +178,7 @@ Result<SewingGroup> assembleGroup(const std::vector<GarmentSpec>& outfit, const 
         outfit[g].pattern ? outfit[g].pattern->seamLengthTolerance : MeshingOptions{}.seamLengthTolerance;
     auto meshes = meshPattern(*pattern, meshing);
     if (!meshes) return meshes.error().prefixed(label + ": meshing: ");
-    auto placed = outfit[g].pattern
+    auto placed = outfit[g].pattern && !outfit[g].placeAroundBody
                       ? placeByTransforms(*pattern, *meshes, outfit[g].pattern->transforms, bodyMesh, placement)
                       : placePattern(*pattern, *meshes, sizing, frame, bodyMesh, placement);
     if (!placed) return placed.error().prefixed(label + ": placement: ");

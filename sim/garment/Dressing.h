@@ -68,6 +68,10 @@ struct GarmentSpec {
   /// The warp's angle (degrees, counter-clockwise seen from outside) from each panel's own
   /// grain (+y, or a DXF piece's grain line): 45 cuts the pattern on the bias (turnPanel).
   float grainDegrees = 0.0f;
+  /// Place the file's panels around the body by their regions (placePattern, as the blocks;
+  /// the file must give every panel's region, PatternFile::regionsGiven) instead of by their
+  /// transforms.
+  bool placeAroundBody = false;
   std::shared_ptr<const PatternFile> pattern;
   /// The garment's own material, or none: the outfit's material. Its areal density,
   /// tensile stiffness and bending rigidity scale the garment's vertex masses, springs

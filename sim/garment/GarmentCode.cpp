@@ -1,11 +1,13 @@
 #include "sim/garment/GarmentCode.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <fstream>
 #include <limits>
 #include <map>
 #include <numbers>
+#include <set>
 #include <sstream>
 
 #include <glm/gtc/matrix_transform.hpp>
@@ -195,6 +197,15 @@ void readPanel(const std::string& name, const json& panel, const Units& units, c
     transform.rotation = transform.rotation * glm::mat3(glm::vec3(-1, 0, 0), glm::vec3(0, 1, 0), glm::vec3(0, 0, 1));
     out.mirroredPanels.push_back(name);
   }
+  if (auto region = panel.find("hagoromo_region"); region != panel.end()) {
+    const auto r = region->is_string() ? parseBodyRegion(region->get<std::string>()) : std::nullopt;
+    if (!r)
+      throw KeyError{key + ".hagoromo_region",
+                     "must be torso_front, torso_back, left_arm, right_arm, "
+                     "left_leg_front, left_leg_back, right_leg_front or right_leg_back"};
+    p.region = *r;
+    ++out.regionCount;
+  }
   out.pattern.panels.push_back(std::move(p));
   out.transforms.push_back(transform);
 }
@@ -236,6 +247,135 @@ void readStitches(const json& pattern, const GarmentCodeOptions& options, Patter
   }
 }
 
+/// GarmentCode stitches join one edge to one edge, so a seam along a curve comes as a run
+/// of stitches between consecutive short edges (this project's writer cuts each seam so).
+/// Each maximal run (edges k, k+1, ... of one panel stitched to consecutive edges of
+/// another, in the opposite order when reversed, all reversed or all right_wrong) becomes
+/// one seam between the runs' joined edges: the mesher then spaces the seam's vertices
+/// evenly instead of keeping a vertex at every cut (cuts 0.1 mm apart made triangles
+/// that tore the T-shirt apart at its first sewing frame). Unsewn curves written as runs of
+/// straight edges are joined likewise.
+void coalesceStitches(Pattern& pattern) {
+  const std::size_t count = pattern.seams.size();
+  // (panel, edge) -> seam using it.
+  std::map<std::pair<int, int>, std::size_t> seamAt;
+  for (std::size_t k = 0; k < count; ++k) {
+    seamAt[{pattern.seams[k].panelA, pattern.seams[k].edgeA}] = k;
+    seamAt[{pattern.seams[k].panelB, pattern.seams[k].edgeB}] = k;
+  }
+  const auto edgesOf = [&](int panel) { return int(pattern.panels[std::size_t(panel)].edges.size()); };
+  // The seam that continues `seam` one edge further along its A side (direction +1) or
+  // back (-1), as seen from side (pa, ea) paired with (pb, eb); count when none.
+  const auto neighbour = [&](int pa, int ea, int pb, int eb, bool reversed, int direction) {
+    const int na = edgesOf(pa), nb = edgesOf(pb);
+    const int a = ((ea + direction) % na + na) % na;
+    const int step = reversed ? -direction : direction;
+    const int b = ((eb + step) % nb + nb) % nb;
+    auto it = seamAt.find({pa, a});
+    if (it == seamAt.end()) return count;
+    const Seam& s = pattern.seams[it->second];
+    const bool matches =
+        s.reversed == reversed && ((s.panelA == pa && s.edgeA == a && s.panelB == pb && s.edgeB == b) ||
+                                   (s.panelB == pa && s.edgeB == a && s.panelA == pb && s.edgeA == b));
+    return matches ? it->second : count;
+  };
+  std::vector<bool> done(count, false);
+  struct Run {
+    int pa, pb;
+    std::vector<int> a, b;  ///< the A side's edges in order, and the B edges they are sewn to
+    bool reversed;
+  };
+  std::vector<Run> runs;
+  for (std::size_t k = 0; k < count; ++k) {
+    if (done[k]) continue;
+    const Seam& first = pattern.seams[k];
+    Run run{first.panelA, first.panelB, {first.edgeA}, {first.edgeB}, first.reversed};
+    done[k] = true;
+    std::set<std::pair<int, int>> used{{run.pa, first.edgeA}, {run.pb, first.edgeB}};
+    for (int direction : {+1, -1}) {
+      while (int(run.a.size()) < edgesOf(run.pa)) {
+        const int ea = direction > 0 ? run.a.back() : run.a.front();
+        const int eb = direction > 0 ? run.b.back() : run.b.front();
+        const std::size_t next = neighbour(run.pa, ea, run.pb, eb, run.reversed, direction);
+        if (next == count || done[next]) break;
+        const Seam& s = pattern.seams[next];
+        const bool same =
+            s.panelA == run.pa && s.edgeA == ((ea + direction) % edgesOf(run.pa) + edgesOf(run.pa)) % edgesOf(run.pa);
+        const int a = same ? s.edgeA : s.edgeB, b = same ? s.edgeB : s.edgeA;
+        if (used.count({run.pa, a}) || used.count({run.pb, b})) break;  // a self-seam's two runs meet
+        used.insert({run.pa, a});
+        used.insert({run.pb, b});
+        done[next] = true;
+        if (direction > 0) {
+          run.a.push_back(a);
+          run.b.push_back(b);
+        } else {
+          run.a.insert(run.a.begin(), a);
+          run.b.insert(run.b.begin(), b);
+        }
+      }
+    }
+    runs.push_back(std::move(run));
+  }
+  // Join each run's edges per panel; seams then sew the joined edges.
+  std::vector<std::vector<EdgeRange>> ranges(pattern.panels.size());
+  std::vector<std::vector<std::pair<std::size_t, int>>> owners(pattern.panels.size());  // (run, side); run -1: unsewn
+  for (std::size_t r = 0; r < runs.size(); ++r) {
+    const Run& run = runs[r];
+    ranges[std::size_t(run.pa)].push_back({std::size_t(run.pa), std::size_t(run.a.front()), std::size_t(run.a.back())});
+    owners[std::size_t(run.pa)].emplace_back(r, 0);
+    // The B edges run the other way when reversed: counter-clockwise they go from the last to the first.
+    const int bFirst = run.reversed ? run.b.back() : run.b.front(), bLast = run.reversed ? run.b.front() : run.b.back();
+    ranges[std::size_t(run.pb)].push_back({std::size_t(run.pb), std::size_t(bFirst), std::size_t(bLast)});
+    owners[std::size_t(run.pb)].emplace_back(r, 1);
+  }
+  // Runs of unsewn edges that meet at smooth joints (turning less than 30 degrees: a curve
+  // written as straight pieces, not a corner) are joined too.
+  for (std::size_t p = 0; p < pattern.panels.size(); ++p) {
+    const std::vector<PanelEdge>& edges = pattern.panels[p].edges;
+    const std::size_t n = edges.size();
+    const auto sewn = [&](std::size_t e) { return seamAt.count({int(p), int(e)}) > 0; };
+    const auto smoothAfter = [&](std::size_t e) {  // the joint between edge e and e + 1
+      const PanelEdge &a = edges[e], &b = edges[(e + 1) % n];
+      const glm::vec2 in = a.points.back() - a.points[a.points.size() - 2], out = b.points[1] - b.points.front();
+      return glm::dot(in, out) > std::cos(glm::radians(30.0f)) * glm::length(in) * glm::length(out);
+    };
+    // Start after a joint that ends a run (a sewn edge or a corner), so that no run wraps.
+    std::size_t start = n;
+    for (std::size_t e = 0; e < n && start == n; ++e)
+      if (sewn(e) || !smoothAfter(e)) start = (e + 1) % n;
+    if (start == n) continue;  // one smooth unsewn loop: leave it
+    for (std::size_t k = 0; k < n;) {
+      const std::size_t first = (start + k) % n;
+      std::size_t length = 1;
+      if (!sewn(first))
+        while (k + length < n && !sewn((first + length - 1 + 1) % n) && smoothAfter((first + length - 1) % n)) ++length;
+      if (length > 1) {
+        ranges[p].push_back({p, first, (first + length - 1) % n});
+        owners[p].emplace_back(std::size_t(-1), 0);
+      }
+      k += length;
+    }
+  }
+  std::vector<std::array<int, 2>> joined(runs.size(), {-1, -1});
+  for (std::size_t p = 0; p < pattern.panels.size(); ++p) {
+    if (ranges[p].empty()) continue;
+    const std::vector<std::string> keys(ranges[p].size(), "pattern.stitches");
+    const std::vector<int> at = joinRanges(pattern.panels[p], pattern.panels[p].edges.size(), false, ranges[p], keys);
+    for (std::size_t i = 0; i < at.size(); ++i)
+      if (owners[p][i].first != std::size_t(-1)) joined[owners[p][i].first][std::size_t(owners[p][i].second)] = at[i];
+  }
+  std::vector<Seam> seams;
+  for (std::size_t r = 0; r < runs.size(); ++r) {
+    const Run& run = runs[r];
+    const Panel &a = pattern.panels[std::size_t(run.pa)], &b = pattern.panels[std::size_t(run.pb)];
+    const int ea = joined[r][0], eb = joined[r][1];
+    seams.push_back({a.name + "." + a.edges[std::size_t(ea)].name + "+" + b.name + "." + b.edges[std::size_t(eb)].name,
+                     run.pa, ea, run.pb, eb, run.reversed});
+  }
+  pattern.seams = std::move(seams);
+}
+
 }  // namespace
 
 Result<PatternFile> parseGarmentCode(const std::string& text, const std::string& origin,
@@ -255,6 +395,8 @@ Result<PatternFile> parseGarmentCode(const std::string& text, const std::string&
       throw KeyError{"pattern.panels", "must map 1.." + std::to_string(kMaxPanels) + " panel names to panels"};
     for (const std::string& name : panelOrder(pattern, panels)) readPanel(name, panels[name], units, options, out);
     readStitches(pattern, options, out);
+    coalesceStitches(out.pattern);
+    out.regionsGiven = out.regionCount == out.pattern.panels.size();
   } catch (const KeyError& e) {
     return Error{origin + ": " + (e.key.starts_with(".") ? e.key.substr(1) : e.key) + ": " + e.message};
   }
@@ -358,7 +500,8 @@ Result<std::string> writeGarmentCode(const Pattern& pattern, const std::vector<P
                              return json{r.x, r.y, r.z};
                            }()},
                           {"vertices", vertices},
-                          {"edges", edges}};
+                          {"edges", edges},
+                          {"hagoromo_region", bodyRegionName(panel.region)}};
   }
   json stitches = json::array();
   for (const Seam& seam : pattern.seams) {
@@ -487,6 +630,43 @@ Points circleArc(glm::dvec2 start, glm::dvec2 end, double radius, bool largeArc,
   out.front() = start;
   out.back() = end;
   return out;
+}
+
+std::vector<int> joinRanges(Panel& panel, std::size_t drawnCount, bool isMirrored, const std::vector<EdgeRange>& ranges,
+                            const std::vector<std::string>& keys) {
+  const std::size_t n = panel.edges.size();
+  std::vector<int> group(n, -1);  // panel edge -> range
+  for (std::size_t r = 0; r < ranges.size(); ++r) {
+    const std::size_t span = (ranges[r].last + drawnCount - ranges[r].first) % drawnCount;
+    for (std::size_t k = 0; k <= span; ++k) {
+      const std::size_t drawn = (ranges[r].first + k) % drawnCount;
+      const std::size_t at = isMirrored ? n - 1 - drawn : drawn;
+      if (group[at] >= 0)
+        throw KeyError{keys[r], "edge " + std::to_string(drawn) + " of piece '" + panel.name + "' is already in " +
+                                    keys[std::size_t(group[at])]};
+      group[at] = int(r);
+    }
+  }
+  // Start at an edge that begins a group or is in none, so that each group is met from its start.
+  std::size_t start = 0;
+  while (start < n && group[start] >= 0 && group[start] == group[(start + n - 1) % n]) ++start;
+  if (start == n) start = 0;
+  std::vector<PanelEdge> edges;
+  std::vector<int> joined(ranges.size(), -1);
+  for (std::size_t k = 0; k < n; ++k) {
+    const std::size_t i = (start + k) % n;
+    const int g = group[i];
+    if (g >= 0 && joined[std::size_t(g)] >= 0) {  // continues the group's edge
+      PanelEdge& e = edges[std::size_t(joined[std::size_t(g)])];
+      e.points.insert(e.points.end(), panel.edges[i].points.begin() + 1, panel.edges[i].points.end());
+      e.name += "+" + panel.edges[i].name;
+      continue;
+    }
+    if (g >= 0) joined[std::size_t(g)] = int(edges.size());
+    edges.push_back(panel.edges[i]);
+  }
+  panel.edges = std::move(edges);
+  return joined;
 }
 
 void checkSeamLengths(const Pattern& pattern, const Seam& seam, const PatternReadOptions& options,

@@ -7,6 +7,8 @@
 /// Sewing Patterns", SIGGRAPH Asia 2023).
 ///
 /// What is read (the rest is ignored: labels, `parameters`, `parameter_order`):
+/// - `hagoromo_region` of a panel (this project's extension, optional: the BodyRegion that
+///   placement around the body wraps it around, bodyRegionName; written by writeGarmentCode);
 /// - `properties.units_in_meter` (required; 100: centimetres) and
 ///   `properties.curvature_coords` ("relative", the default and what GarmentCode writes,
 ///   or "absolute");
@@ -48,6 +50,11 @@ struct PatternFile {
   Pattern pattern;                          ///< metres; panels counter-clockwise seen from outside
   std::vector<PanelTransform> transforms;   ///< one per panel: panel plane (m) -> world (m)
   std::vector<std::string> mirroredPanels;  ///< panels that were clockwise in the file
+  /// Every panel's Panel::region came from the file (GarmentCode's "hagoromo_region", a DXF
+  /// sidecar's "region"; hagoromo patterns writes them), so the pattern can be placed around
+  /// the body (placePattern) instead of by its transforms.
+  bool regionsGiven = false;
+  std::size_t regionCount = 0;  ///< panels whose region the file gave
   /// m: how far its stitched edges' lengths may differ (GarmentCodeOptions; infinity with
   /// `ease`), for the mesher (MeshingOptions::seamLengthTolerance).
   double seamLengthTolerance = 0.005;

@@ -208,4 +208,27 @@ Status Pattern::validate(double lengthTolerance) const {
   return Status::success();
 }
 
+namespace {
+constexpr std::pair<BodyRegion, std::string_view> kRegionNames[] = {{BodyRegion::TorsoFront, "torso_front"},
+                                                                    {BodyRegion::TorsoBack, "torso_back"},
+                                                                    {BodyRegion::LeftArm, "left_arm"},
+                                                                    {BodyRegion::RightArm, "right_arm"},
+                                                                    {BodyRegion::LeftLegFront, "left_leg_front"},
+                                                                    {BodyRegion::LeftLegBack, "left_leg_back"},
+                                                                    {BodyRegion::RightLegFront, "right_leg_front"},
+                                                                    {BodyRegion::RightLegBack, "right_leg_back"}};
+}  // namespace
+
+std::string_view bodyRegionName(BodyRegion region) {
+  for (const auto& [r, name] : kRegionNames)
+    if (r == region) return name;
+  return "?";
+}
+
+std::optional<BodyRegion> parseBodyRegion(std::string_view name) {
+  for (const auto& [r, n] : kRegionNames)
+    if (n == name) return r;
+  return std::nullopt;
+}
+
 }  // namespace hg

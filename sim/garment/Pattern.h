@@ -17,7 +17,9 @@
 /// - sleeve panels: y = distance (m) along the arm from the shoulder point, 0 at the cap
 ///   crown, negative toward the wrist; x = arc length around the arm from the crown line.
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <glm/vec2.hpp>
@@ -73,6 +75,12 @@ enum class BodyRegion {
   RightLegFront,
   RightLegBack
 };
+
+/// The region's name in pattern files: "torso_front", "torso_back", "left_arm",
+/// "right_arm", "left_leg_front", "left_leg_back", "right_leg_front", "right_leg_back".
+std::string_view bodyRegionName(BodyRegion region);
+/// The region of a name of bodyRegionName, or none.
+std::optional<BodyRegion> parseBodyRegion(std::string_view name);
 
 /// A flat piece of cloth.
 struct Panel {

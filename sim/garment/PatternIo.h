@@ -38,6 +38,17 @@ std::size_t segmentsFor(double length, double sampleLength);
 Points circleArc(glm::dvec2 start, glm::dvec2 end, double radius, bool largeArc, bool right, double sampleLength,
                  const std::string& key);
 
+/// Edges first..last (counter-clockwise, wrapping) of a panel (`instance`).
+struct EdgeRange {
+  std::size_t instance = 0, first = 0, last = 0;
+};
+
+/// Joins each range's edges into one (a range is numbered in the panel's drawn order; in
+/// a mirrored panel the same edges run the other way). Returns, per range, the joined
+/// edge's index. Throws KeyError (at keys[r]) when two ranges share an edge.
+std::vector<int> joinRanges(Panel& panel, std::size_t drawnCount, bool isMirrored, const std::vector<EdgeRange>& ranges,
+                            const std::vector<std::string>& keys);
+
 /// KeyError at `key` when the seam's two edges differ in length by more than the options'
 /// tolerance and the options do not ease.
 void checkSeamLengths(const Pattern& pattern, const Seam& seam, const PatternReadOptions& options,

@@ -167,8 +167,27 @@ Result<Panel> sleevePanel(const GarmentSizing& s, const TShirtOptions& o, double
 }
 
 /// A-line skirt panel from the waist line down; x > 0 is the body's left on the front.
+/// The waist from x = `from` to x = `to` (from > to: the waist runs -x, counter-clockwise
+/// along the top), with a dart of `intake` at +-centre (each a V of `length` down; the
+/// dart's legs "dart_<side>_a" down and "dart_<side>_b" up).
+void waistWithDarts(Panel& p, float from, float to, float yw, float centre, float intake, float length,
+                    const std::string& rightSide, const std::string& leftSide) {
+  if (!(intake > 0.0f)) {
+    p.edges.push_back({"waist", {{from, yw}, {to, yw}}});
+    return;
+  }
+  const float h = 0.5f * intake;
+  p.edges.push_back({"waist_" + rightSide, {{from, yw}, {centre + h, yw}}});
+  p.edges.push_back({"dart_" + rightSide + "_a", {{centre + h, yw}, {centre, yw - length}}});
+  p.edges.push_back({"dart_" + rightSide + "_b", {{centre, yw - length}, {centre - h, yw}}});
+  p.edges.push_back({"waist", {{centre - h, yw}, {-centre + h, yw}}});
+  p.edges.push_back({"dart_" + leftSide + "_a", {{-centre + h, yw}, {-centre, yw - length}}});
+  p.edges.push_back({"dart_" + leftSide + "_b", {{-centre, yw - length}, {-centre - h, yw}}});
+  p.edges.push_back({"waist_" + leftSide, {{-centre - h, yw}, {to, yw}}});
+}
+
 Panel skirtPanel(const GarmentSizing& s, float waistQuarter, float hipQuarter, float hemQuarter, float length,
-                 const std::string& name, BodyRegion region, bool front) {
+                 const std::string& name, BodyRegion region, bool front, const SkirtOptions& o = {}) {
   const std::string right = front ? "left" : "right", left = front ? "right" : "left";
   const float yw = s.waistHeight, yh = s.hipHeight, yhem = s.waistHeight - length;
   // Side seam: hem -> hip straight (the flare), hip -> waist a convex hip curve
@@ -185,7 +204,8 @@ Panel skirtPanel(const GarmentSizing& s, float waistQuarter, float hipQuarter, f
   p.region = region;
   p.edges.push_back({"hem", {{-hemQuarter, yhem}, {hemQuarter, yhem}}});
   p.edges.push_back({"side_" + right, side});
-  p.edges.push_back({"waist", {{waistQuarter, yw}, {-waistQuarter, yw}}});
+  waistWithDarts(p, waistQuarter, -waistQuarter, yw, 0.5f * waistQuarter, o.dartIntake,
+                 front ? o.frontDartLength : o.backDartLength, right, left);
   p.edges.push_back({"side_" + left, reversedPoints(mirrorX(side))});
   return p;
 }
@@ -255,21 +275,41 @@ Result<Pattern> tShirt(const GarmentSizing& s, const TShirtOptions& o) {
 
 Result<Pattern> skirt(const GarmentSizing& s, const SkirtOptions& o) {
   if (Status st = s.validate(); !st) return st.error();
-  if (Status st = checkOptions(
-          "skirt", {{"waistEase", o.waistEase}, {"hipEase", o.hipEase}, {"length", o.length}, {"flare", o.flare}});
+  if (Status st = checkOptions("skirt", {{"waistEase", o.waistEase},
+                                         {"hipEase", o.hipEase},
+                                         {"length", o.length},
+                                         {"flare", o.flare},
+                                         {"dartIntake", o.dartIntake},
+                                         {"frontDartLength", o.frontDartLength},
+                                         {"backDartLength", o.backDartLength}});
       !st)
     return st.error();
   if (!(s.waistHeight - o.length < s.hipHeight - 0.05f))
     return Error{"skirt: length " + std::to_string(o.length) + " m must reach at least 5 cm below the hip line"};
   if (!(s.waistHeight - o.length > 0.0f)) return Error{"skirt: length reaches below the floor"};
-  const float waistQ = 0.25f * (s.waistGirth + o.waistEase), hipQ = 0.25f * (s.hipGirth + o.hipEase);
+  // Each half panel's dart takes its intake out of the waist that the side seam would.
+  const float waistQ = 0.25f * (s.waistGirth + o.waistEase) + o.dartIntake;
+  const float hipQ = 0.25f * (s.hipGirth + o.hipEase);
   const float hemQ = hipQ + 0.25f * o.flare;
+  if (o.dartIntake > 0.0f) {
+    if (!(waistQ <= hipQ))
+      return Error{"skirt: option dartIntake " + std::to_string(o.dartIntake) +
+                   " m makes the waist wider than the hip: at most (hip - waist) / 4"};
+    if (!(std::max(o.frontDartLength, o.backDartLength) < s.waistHeight - s.hipHeight))
+      return Error{"skirt: the darts must end above the hip line (" + std::to_string(s.waistHeight - s.hipHeight) +
+                   " m below the waist)"};
+    if (!(o.dartIntake < 0.25f * waistQ)) return Error{"skirt: option dartIntake is wider than a quarter of the waist"};
+  }
   Pattern p;
   p.name = "skirt";
-  p.panels.push_back(skirtPanel(s, waistQ, hipQ, hemQ, o.length, "front", BodyRegion::TorsoFront, true));
-  p.panels.push_back(skirtPanel(s, waistQ, hipQ, hemQ, o.length, "back", BodyRegion::TorsoBack, false));
+  p.panels.push_back(skirtPanel(s, waistQ, hipQ, hemQ, o.length, "front", BodyRegion::TorsoFront, true, o));
+  p.panels.push_back(skirtPanel(s, waistQ, hipQ, hemQ, o.length, "back", BodyRegion::TorsoBack, false, o));
   for (const std::string side : {"left", "right"})
     p.sew("side_" + side, "front", "side_" + side, "back", "side_" + side);
+  if (o.dartIntake > 0.0f)
+    for (const std::string panel : {"front", "back"})
+      for (const std::string side : {"left", "right"})
+        p.sew(panel + "_dart_" + side, panel, "dart_" + side + "_a", panel, "dart_" + side + "_b");
   return finish(std::move(p));
 }
 

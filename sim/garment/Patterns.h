@@ -6,10 +6,10 @@
 /// 2011): front/back bodice quarters of (chest + ease) / 4, neck width neck / 6, front
 /// neck depth neck / 5, shoulder slope about 1/10 of the shoulder width, sleeve cap
 /// drafted to the armhole length, skirt quarters of (hip + ease) / 4 with the waist
-/// suppression taken in the side seam (these blocks have no darts), trouser fork
+/// suppression taken in the side seam (or partly in waist darts, SkirtOptions), trouser fork
 /// (crotch) extensions of about hip / 16 front and hip / 8 back with the back fork
 /// dropped so that the inseams match. Simplifications: whole (not half, cut-on-fold)
-/// panels, no darts, no seam allowances, sleeve caps without ease (sewn point to point).
+/// panels, no seam allowances, sleeve caps without ease (sewn point to point).
 ///
 /// Every generator checks the sizing and returns a pattern that passes
 /// Pattern::validate(); the error otherwise names the measurement or option.
@@ -44,6 +44,13 @@ struct SkirtOptions {
   float hipEase = 0.04f;    ///< m added to the hip girth
   float length = 0.55f;     ///< m from the waist line to the hem (must reach below the hip line)
   float flare = 0.30f;      ///< m of hem circumference beyond hip + ease (0: straight skirt)
+  /// m taken in by each of the four waist darts (two per panel, midway between the centre
+  /// and the side seam; Aldrich ch. 2, the skirt block's 2 cm darts) instead of in the side
+  /// seam: the panel's waist is wider by two intakes, each dart a V whose legs are sewn
+  /// together (seams "dart_<side>" of the panel). 0: no darts.
+  float dartIntake = 0.0f;
+  float frontDartLength = 0.10f;  ///< m, waist to the dart's point (Aldrich: 10 cm front)
+  float backDartLength = 0.14f;   ///< m (Aldrich: 14 cm back)
 };
 
 struct TrouserOptions {

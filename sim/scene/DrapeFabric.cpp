@@ -80,6 +80,13 @@ Result<std::vector<GarmentSpec>> sceneGarments(const DrapeScene& scene, const Cl
                                                     options)
                                       : readGarmentCode(path, options);
       if (!file) return file.error().prefixed("garments[" + std::to_string(g) + "].file: ");
+      const std::string key = "garments[" + std::to_string(g) + "]";
+      if (spec.placeAroundBody && !file->regionsGiven)
+        return Error{key + ".placement: \"around_body\" needs every panel's region in the file (" +
+                     std::to_string(file->regionCount) + " of " + std::to_string(file->pattern.panels.size()) +
+                     " panels have one; hagoromo patterns writes them)"};
+      if (spec.placeAroundBody && spec.grainDegrees != 0.0f)
+        return Error{key + ".grain_degrees: cannot turn the grain of a pattern placed around the body"};
       if (spec.grainDegrees != 0.0f)
         for (std::size_t p = 0; p < file->pattern.panels.size(); ++p)
           turnPanel(file->pattern.panels[p], file->transforms[p], -glm::radians(double(spec.grainDegrees)));

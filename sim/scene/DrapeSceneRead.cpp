@@ -366,6 +366,12 @@ Value<GarmentSpec> garmentValue() {
             "From the waist line to the hem");
   skirt.add("flare", nested(&GarmentSpec::skirt, &SkirtOptions::flare), number(), "m",
             "Hem circumference beyond hip and ease (0: straight)");
+  skirt.add("dart_intake", nested(&GarmentSpec::skirt, &SkirtOptions::dartIntake), number(), "m",
+            "Taken in by each of four waist darts (two per panel) instead of in the side seams (0: none)");
+  skirt.add("front_dart_length", nested(&GarmentSpec::skirt, &SkirtOptions::frontDartLength), number(), "m",
+            "From the waist to the front darts' points");
+  skirt.add("back_dart_length", nested(&GarmentSpec::skirt, &SkirtOptions::backDartLength), number(), "m",
+            "From the waist to the back darts' points");
   Table<GarmentSpec> trousers("Trousers");
   trousers.add("waist_ease", nested(&GarmentSpec::trousers, &TrouserOptions::waistEase), number(), "m",
                "Added to the waist girth");
@@ -402,6 +408,9 @@ Value<GarmentSpec> garmentValue() {
   pattern.add("grain_degrees", &GarmentSpec::grainDegrees, number(between(-180.0, 180.0)), "degrees",
               "The warp's angle from each panel's grain (its +y, or a DXF piece's grain line), counter-clockwise "
               "seen from outside: 45 cuts the pattern on the bias");
+  pattern.add("placement", &GarmentSpec::placeAroundBody, choice<bool>({{"file", false}, {"around_body", true}}), "",
+              "\"file\": each panel where the file's transform puts it; \"around_body\": wrapped around the body "
+              "by its region, as the built-in blocks (files written by hagoromo patterns give every panel's region)");
   pattern.add("sidecar", &GarmentSpec::patternSidecar, path(), "",
               "A .dxf's seams and placement, relative to the scene (default: the .dxf's name with .seams.json)");
   pattern.add("ease", &GarmentSpec::ease, boolean(), "",

@@ -62,14 +62,15 @@ if [[ "$(ls "$work/dxf/again")" == "tshirt_specification.json" ]]; then pass; el
   failed "--format garmentcode wrote $(ls "$work/dxf/again" | tr '\n' ' ')"
 fi
 
-# The exported skirt drapes: a scene that reads it back.
+# The exported skirt drapes: a scene that reads it back and places it around the body by
+# the regions the file carries.
 mkdir -p "$work/drape"
 cp "$out/skirt_specification.json" "$work/drape/"
 python3 - "$src/scenes/garmentcode_skirt.json" "$work/drape/scene.json" <<'PY'
 import json, sys
 s = json.load(open(sys.argv[1]))
-s["garments"] = [{"type": "pattern", "file": "skirt_specification.json"}]
-s["dressing"] = {"edge_length": 0.02}  # at 2.5 and 3 cm it ends with crossings (bench/RESULTS.md)
+s["garments"] = [{"type": "pattern", "file": "skirt_specification.json", "placement": "around_body"}]
+s["dressing"] = {"edge_length": 0.02}
 s["solver"]["frames"] = 10
 json.dump(s, open(sys.argv[2], "w"))
 PY

@@ -270,7 +270,9 @@ TEST(AamaDxf, EveryBuiltInBlockRoundTrips) {
   const BodyFrame frame = BodyFrame::fromSizing(s, 45.0f);
   const fs::path dir = fs::path(::testing::TempDir()) / "aama_round_trip";
   fs::create_directories(dir);
-  for (auto drafted : {tShirt(s), skirt(s), trousers(s), dress(s)}) {
+  SkirtOptions darts;
+  darts.dartIntake = 0.02f;
+  for (auto drafted : {tShirt(s), skirt(s, darts), trousers(s), dress(s)}) {
     ASSERT_TRUE(drafted) << drafted.error().message;
     const Pattern& original = *drafted;
     std::vector<PanelTransform> layout = blockLayout(original, frame);
@@ -285,6 +287,7 @@ TEST(AamaDxf, EveryBuiltInBlockRoundTrips) {
       const int at = back->pattern.panelIndex(a.name);
       ASSERT_GE(at, 0) << a.name;
       const Panel& b = back->pattern.panels[std::size_t(at)];
+      EXPECT_EQ(a.region, b.region) << a.name;
       ASSERT_EQ(a.edges.size(), b.edges.size()) << a.name;
       for (std::size_t e = 0; e < a.edges.size(); ++e) {
         ASSERT_EQ(a.edges[e].points.size(), b.edges[e].points.size()) << a.name << " edge " << e;
@@ -302,6 +305,7 @@ TEST(AamaDxf, EveryBuiltInBlockRoundTrips) {
       EXPECT_LT(glm::distance(layout[p].apply(q1), tb.apply(q1)), 1e-5f) << a.name;
       EXPECT_LT(glm::distance(normal(layout[p]), normal(tb)), 1e-4f) << a.name;
     }
+    EXPECT_TRUE(back->regionsGiven);
     ASSERT_EQ(back->pattern.seams.size(), original.seams.size());
     for (std::size_t k = 0; k < original.seams.size(); ++k) {
       const Seam &a = original.seams[k], &b = back->pattern.seams[k];
@@ -364,6 +368,11 @@ TEST(AamaDxf, BadFilesGiveErrorsNamingTheFileAndKey) {
             "\"center\"");
   EXPECT_EQ(errorOf(parse(ok.str(), {{"pieces", {{"A", placedAt(0.2)}}}, {"colour", 1}})),
             "p.seams.json: colour: unknown key (known: units, size, outline, pieces, ignore, seams, written_by)");
+  json region = {{"pieces", {{"A", placedAt(0.2)}, {"B", placedAt(-0.2, 180)}}}};
+  region["pieces"]["A"]["region"] = "torso_side";
+  EXPECT_NE(errorOf(parse(ok.str(), region)).find("p.seams.json: pieces.A.region: must be torso_front"),
+            std::string::npos)
+      << errorOf(parse(ok.str(), region));
   EXPECT_NE(errorOf(parse("not a dxf", two)).find("p.dxf: no pattern pieces"), std::string::npos);
   EXPECT_NE(errorOf(parse(ok.str(), json::array())).find("p.seams.json: must be a JSON object"), std::string::npos);
   auto missingFile = readAamaDxf("/nonexistent/x.dxf", "/nonexistent/x.seams.json");

@@ -307,7 +307,9 @@ double distanceToPolyline(glm::dvec2 q, const std::vector<glm::vec2>& points) {
 TEST(GarmentCode, EveryBuiltInBlockRoundTrips) {
   const GarmentSizing s;
   const BodyFrame frame = BodyFrame::fromSizing(s, 45.0f);
-  for (auto drafted : {tShirt(s), skirt(s), trousers(s), dress(s)}) {
+  SkirtOptions darts;
+  darts.dartIntake = 0.02f;
+  for (auto drafted : {tShirt(s), skirt(s), skirt(s, darts), trousers(s), dress(s)}) {
     ASSERT_TRUE(drafted) << drafted.error().message;
     const Pattern& original = *drafted;
     const std::vector<PanelTransform> layout = blockLayout(original, frame);
@@ -317,6 +319,12 @@ TEST(GarmentCode, EveryBuiltInBlockRoundTrips) {
     ASSERT_TRUE(back) << back.error().message;
     ASSERT_EQ(back->pattern.panels.size(), original.panels.size()) << original.name;
     EXPECT_TRUE(back->mirroredPanels.empty());
+    // Each seam, written as a run of stitches between pieces, is read back as one seam, and
+    // every panel's region comes back (placement around the body can wrap it).
+    EXPECT_EQ(back->pattern.seams.size(), original.seams.size()) << original.name;
+    EXPECT_TRUE(back->regionsGiven) << original.name;
+    for (std::size_t p = 0; p < original.panels.size(); ++p)
+      EXPECT_EQ(back->pattern.panels[p].region, original.panels[p].region) << original.panels[p].name;
     for (std::size_t p = 0; p < original.panels.size(); ++p) {
       const Panel& a = original.panels[p];
       const Panel& b = back->pattern.panels[p];

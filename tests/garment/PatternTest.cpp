@@ -154,6 +154,40 @@ TEST_P(EveryGenerator, ValidatesAndScalesWithTheGirths) {
 
 INSTANTIATE_TEST_SUITE_P(DefaultAndLarger, EveryGenerator, ::testing::Values(1.0f, 1.15f));
 
+// A skirt with waist darts (Aldrich's skirt block): two per panel, each a V of the intake
+// at the waist, its legs equally long and sewn together; with the darts closed the waist
+// is still waist + ease, and the side seams take in the intakes less.
+TEST(Patterns, ASkirtsWaistDartsTakeInTheirIntake) {
+  const GarmentSizing s;
+  SkirtOptions o;
+  o.dartIntake = 0.02f;
+  auto darted = skirt(s, o);
+  ASSERT_TRUE(darted.ok()) << darted.error().message;
+  auto plain = skirt(s);
+  ASSERT_TRUE(plain.ok());
+  EXPECT_EQ(darted->seams.size(), plain->seams.size() + 4);
+  double waist = 0.0;
+  for (const Panel& p : darted->panels) {
+    EXPECT_EQ(p.edges.size(), 10u) << p.name;  // hem, side, waist, 2 x (dart a, dart b), waist, waist, side
+    for (const PanelEdge& e : p.edges)
+      if (e.name.starts_with("waist")) waist += e.length();
+    for (const char* side : {"left", "right"}) {
+      const PanelEdge& a = p.edges[std::size_t(p.edgeIndex(std::string("dart_") + side + "_a"))];
+      const PanelEdge& b = p.edges[std::size_t(p.edgeIndex(std::string("dart_") + side + "_b"))];
+      EXPECT_NEAR(a.length(), b.length(), 1e-6);
+      EXPECT_NEAR(glm::distance(a.points.front(), b.points.back()), o.dartIntake, 1e-6);  // the V's mouth
+      const float depth = a.points.front().y - a.points.back().y;
+      EXPECT_NEAR(depth, p.name == "front" ? o.frontDartLength : o.backDartLength, 1e-6) << p.name;
+    }
+  }
+  EXPECT_NEAR(waist, s.waistGirth + o.waistEase, 1e-5);  // the waist edges, darts closed
+  // The panel's waist corner is wider by the intake than the dartless skirt's.
+  const auto corner = [](const Pattern& p) { return p.panels[0].edges[1].points.back().x; };
+  EXPECT_NEAR(corner(*darted) - corner(*plain), o.dartIntake, 1e-6);
+  o.dartIntake = 0.2f;  // wider than the waist can take
+  EXPECT_FALSE(skirt(s, o).ok());
+}
+
 TEST(Patterns, TShirtSeamsAreWhereATailorSewsThem) {
   auto p = tShirt(GarmentSizing{});
   ASSERT_TRUE(p.ok()) << p.error().message;

@@ -656,6 +656,38 @@ TEST(DrapeScene, APatternGarmentNeedsAFileThatExists) {
   EXPECT_NE(garments.error().message.find("no_such_specification.json"), std::string::npos);
 }
 
+// Placement around the body needs every panel's region in the file: the shipped patterns
+// written by `hagoromo patterns` (scenes/pattern_blocks.json) have them, in both formats; the
+// hand-written GarmentCode skirt has none, and is refused naming the key. A grain turn
+// cannot go with it (the wrapping reads the panel's own coordinates).
+TEST(DrapeScene, PlacementAroundTheBodyNeedsEveryPanelsRegion) {
+  const auto garmentsOf = [](const std::string& garments) {
+    auto scene = parseDrapeScene(R"({"avatar": {"mannequin": {}}, "garments": [)" + garments + "]}", "my_scene.json");
+    EXPECT_TRUE(scene) << scene.error().message;
+    scene->directory = kScenes;
+    return sceneGarments(*scene, ClothMaterial{});
+  };
+  for (const char* file : {"tshirt_specification.json", "skirt.dxf", "trousers_specification.json"}) {
+    auto shipped = garmentsOf(std::string(R"({"type": "pattern", "file": "patterns/)") + file +
+                              R"(", "placement": "around_body"})");
+    ASSERT_TRUE(shipped) << shipped.error().message;
+    EXPECT_TRUE((*shipped)[0].pattern->regionsGiven) << file;
+    EXPECT_TRUE((*shipped)[0].placeAroundBody);
+  }
+  auto none = garmentsOf(R"({"type": "pattern", "file": "patterns/aline_skirt_specification.json",
+                             "placement": "around_body"})");
+  ASSERT_FALSE(none);
+  EXPECT_NE(none.error().message.find("garments[0].placement: \"around_body\" needs every panel's region in the "
+                                      "file (0 of 2 panels have one"),
+            std::string::npos)
+      << none.error().message;
+  auto turned = garmentsOf(R"({"type": "pattern", "file": "patterns/skirt.dxf", "placement": "around_body",
+                               "grain_degrees": 45})");
+  ASSERT_FALSE(turned);
+  EXPECT_NE(turned.error().message.find("garments[0].grain_degrees: cannot turn"), std::string::npos)
+      << turned.error().message;
+}
+
 /// Kinetic energy of the free vertices (J).
 double kineticEnergy(const ClothState& state) {
   double energy = 0.0;
