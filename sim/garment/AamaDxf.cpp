@@ -515,15 +515,7 @@ void readSidecar(const json& sidecar, const std::map<std::string, DrawnPiece>& p
     }
     const DrawnPiece& drawn = piece->second;
     Panel panel = panelOf(drawn, it.key());
-    if (auto region = entry.find("region"); region != entry.end()) {
-      const auto r = region->is_string() ? parseBodyRegion(region->get<std::string>()) : std::nullopt;
-      if (!r)
-        throw KeyError{key + ".region",
-                       "must be torso_front, torso_back, left_arm, right_arm, left_leg_front, "
-                       "left_leg_back, right_leg_front or right_leg_back"};
-      panel.region = *r;
-      ++out.regionCount;
-    }
+    readRegion(entry, "region", key, panel, out);
     glm::dvec2 grain = drawn.grain;
     if (mirror) panel = mirrored(std::move(panel)), grain.x = -grain.x;
     // Where the drawing's points go: world = rotation * q + translation, q the (mirrored) drawn point.

@@ -197,15 +197,7 @@ void readPanel(const std::string& name, const json& panel, const Units& units, c
     transform.rotation = transform.rotation * glm::mat3(glm::vec3(-1, 0, 0), glm::vec3(0, 1, 0), glm::vec3(0, 0, 1));
     out.mirroredPanels.push_back(name);
   }
-  if (auto region = panel.find("hagoromo_region"); region != panel.end()) {
-    const auto r = region->is_string() ? parseBodyRegion(region->get<std::string>()) : std::nullopt;
-    if (!r)
-      throw KeyError{key + ".hagoromo_region",
-                     "must be torso_front, torso_back, left_arm, right_arm, "
-                     "left_leg_front, left_leg_back, right_leg_front or right_leg_back"};
-    p.region = *r;
-    ++out.regionCount;
-  }
+  readRegion(panel, "hagoromo_region", key, p, out);
   out.pattern.panels.push_back(std::move(p));
   out.transforms.push_back(transform);
 }
@@ -667,6 +659,18 @@ std::vector<int> joinRanges(Panel& panel, std::size_t drawnCount, bool isMirrore
   }
   panel.edges = std::move(edges);
   return joined;
+}
+
+void readRegion(const json& object, const std::string& name, const std::string& key, Panel& panel, PatternFile& out) {
+  auto region = object.find(name);
+  if (region == object.end()) return;
+  const auto r = region->is_string() ? parseBodyRegion(region->get<std::string>()) : std::nullopt;
+  if (!r)
+    throw KeyError{key + "." + name,
+                   "must be torso_front, torso_back, left_arm, right_arm, left_leg_front, left_leg_back, "
+                   "right_leg_front or right_leg_back"};
+  panel.region = *r;
+  ++out.regionCount;
 }
 
 void checkSeamLengths(const Pattern& pattern, const Seam& seam, const PatternReadOptions& options,

@@ -49,6 +49,10 @@ struct EdgeRange {
 std::vector<int> joinRanges(Panel& panel, std::size_t drawnCount, bool isMirrored, const std::vector<EdgeRange>& ranges,
                             const std::vector<std::string>& keys);
 
+/// The panel's region from the optional key `name` of `object` (bodyRegionName), counted in
+/// out.regionCount; KeyError at key.name for an unknown one.
+void readRegion(const json& object, const std::string& name, const std::string& key, Panel& panel, PatternFile& out);
+
 /// KeyError at `key` when the seam's two edges differ in length by more than the options'
 /// tolerance and the options do not ease.
 void checkSeamLengths(const Pattern& pattern, const Seam& seam, const PatternReadOptions& options,
