@@ -353,7 +353,14 @@ DrawnPiece drawnPiece(const DxfBlock& block, double metres, OutlineChoice choice
   if (piece.name.empty()) piece.name = block.name;
   piece.size = textValue(block.texts, "SIZE").value_or("");
   std::optional<Points> loop;
-  if (choice != OutlineChoice::Cut) loop = loopOn(block, kSewLayer, tolerance, sample, key);
+  if (choice == OutlineChoice::Sew) loop = loopOn(block, kSewLayer, tolerance, sample, key);
+  if (choice == OutlineChoice::Auto) {
+    try {  // sew lines that are not one closed loop (some vendors draw them per seam): the boundary
+      loop = loopOn(block, kSewLayer, tolerance, sample, key);
+    } catch (const KeyError&) {
+      loop.reset();
+    }
+  }
   piece.sewLine = loop.has_value();
   if (!loop && choice == OutlineChoice::Sew)
     throw KeyError{key, "has no sew line (layer 14); set \"outline\": \"cut\""};

@@ -11,7 +11,8 @@
 ///   the piece's name from its "Piece Name:" text, else the block's name; its size from
 ///   "Size:" (a graded file has one block per piece and size);
 /// - the outline: the closed loop on layer 14 (sew line) when the piece has one and
-///   `outline` is "auto" or "sew", else the loop on layer 1 (boundary, the cut line). A
+///   `outline` is "auto" or "sew", else the loop on layer 1 (boundary, the cut line; with
+///   "auto" also when the sew lines do not form one closed loop, as some vendors draw them). A
 ///   loop is one closed polyline, or open polylines, LINEs and ARCs chained end to end
 ///   (Gerber writes one polyline per segment); polyline bulges are circular arcs;
 /// - corners: turn points (layer 2 POINTs) on the outline split it into edges; a piece

@@ -196,6 +196,36 @@ TEST(AamaDxf, AGradedFileGivesTheChosenSize) {
       << neither.error().message;
 }
 
+// The outline: the sew line (layer 14) when it is one closed loop, else the boundary; an
+// open sew line (drawn per seam) is passed over by "auto" and refused by "sew".
+TEST(AamaDxf, TheSewLineIsTheOutlineWhenItIsALoop) {
+  Dxf dxf;
+  dxf.block("A_B", {"Piece Name: A"})
+      .polyline(1, {{0, 0}, {200, 0}, {200, 100}, {0, 100}}, true)
+      .polyline(14, {{10, 10}, {190, 10}, {190, 90}, {10, 90}}, true)
+      .endBlock();
+  dxf.block("B_B", {"Piece Name: B"})
+      .polyline(1, {{0, 0}, {200, 0}, {200, 100}, {0, 100}}, true)
+      .polyline(14, {{10, 10}, {190, 10}}, false)
+      .endBlock();
+  const json sidecar = {{"pieces", {{"A", placedAt(0.2)}, {"B", placedAt(-0.2, 180)}}}};
+  auto f = parse(dxf.str(), sidecar);
+  ASSERT_TRUE(f) << f.error().message;
+  EXPECT_NEAR(f->pattern.panels[std::size_t(f->pattern.panelIndex("A"))].area(), 0.18 * 0.08, 1e-9);  // sew line
+  EXPECT_NEAR(f->pattern.panels[std::size_t(f->pattern.panelIndex("B"))].area(), 0.2 * 0.1, 1e-9);    // boundary
+  json cut = sidecar;
+  cut["outline"] = "cut";
+  auto cutLines = parse(dxf.str(), cut);
+  ASSERT_TRUE(cutLines) << cutLines.error().message;
+  EXPECT_NEAR(cutLines->pattern.panels[std::size_t(cutLines->pattern.panelIndex("A"))].area(), 0.02, 1e-9);
+  json sew = sidecar;
+  sew["outline"] = "sew";
+  auto sewLines = parse(dxf.str(), sew);
+  ASSERT_FALSE(sewLines);
+  EXPECT_NE(sewLines.error().message.find("p.dxf: block B_B: the outline on layer 14 is open"), std::string::npos)
+      << sewLines.error().message;
+}
+
 // The grain line (layer 7) turns the piece so that it runs along panel +y; the turn is
 // folded into the transform, so every point lands where the drawing put it.
 TEST(AamaDxf, TheGrainLineBecomesPanelPlusY) {
