@@ -26,7 +26,7 @@ namespace {
 using namespace pattern_io;
 
 // ASTM D6673 layers.
-constexpr int kBoundaryLayer = 1, kTurnPointLayer = 2, kNotchLayer = 4, kGrainLayer = 7, kSewLayer = 14;
+constexpr int kBoundaryLayer = 1, kTurnPointLayer = 2, kGrainLayer = 7, kSewLayer = 14;
 constexpr std::size_t kMaxBlocks = 10000, kMaxVertices = 2'000'000;
 constexpr double kJoinTolerance = 5e-5;  ///< m: line ends this close join; a turn point this close is on the outline
 constexpr double kCornerDegrees = 20.0;  ///< corners of a piece without turn points turn by more
@@ -269,12 +269,9 @@ std::optional<Points> loopOn(const DxfBlock& block, int layer, double tolerance,
 
 /// A piece as drawn, in metres: its outline counter-clockwise and the indices of its corners.
 struct DrawnPiece {
-  std::string name, size, block;
   Points loop;
   std::vector<std::size_t> corners;
   glm::dvec2 grain{0.0, 1.0};
-  int notches = 0;
-  bool sewLine = false;
 };
 
 /// Inserts the turn points near the outline into it; returns the corner indices, sorted.
@@ -348,10 +345,6 @@ DrawnPiece drawnPiece(const DxfBlock& block, double metres, OutlineChoice choice
                    block.unsupported + " (outlines must be polylines, lines or arcs; export splines as polylines)"};
   const double tolerance = kJoinTolerance / metres, sample = options.sampleLength / metres;
   DrawnPiece piece;
-  piece.block = block.name;
-  piece.name = textValue(block.texts, "PIECE NAME").value_or(block.name);
-  if (piece.name.empty()) piece.name = block.name;
-  piece.size = textValue(block.texts, "SIZE").value_or("");
   std::optional<Points> loop;
   if (choice == OutlineChoice::Sew) loop = loopOn(block, kSewLayer, tolerance, sample, key);
   if (choice == OutlineChoice::Auto) {
@@ -361,7 +354,6 @@ DrawnPiece drawnPiece(const DxfBlock& block, double metres, OutlineChoice choice
       loop.reset();
     }
   }
-  piece.sewLine = loop.has_value();
   if (!loop && choice == OutlineChoice::Sew)
     throw KeyError{key, "has no sew line (layer 14); set \"outline\": \"cut\""};
   if (!loop) loop = loopOn(block, kBoundaryLayer, tolerance, sample, key);
@@ -371,10 +363,8 @@ DrawnPiece drawnPiece(const DxfBlock& block, double metres, OutlineChoice choice
   if (!(std::abs(area) > 0.0)) throw KeyError{key, "the outline encloses no area"};
   if (area < 0.0) std::reverse(points.begin() + 1, points.end());  // counter-clockwise, same first vertex
   std::vector<glm::dvec2> turnPoints;
-  for (const auto& [layer, q] : block.points) {
+  for (const auto& [layer, q] : block.points)
     if (layer == kTurnPointLayer) turnPoints.push_back(q);
-    if (layer == kNotchLayer) ++piece.notches;
-  }
   piece.corners = cornersOf(points, turnPoints, tolerance);
   for (glm::dvec2& q : points) q *= metres;
   piece.loop = std::move(points);
@@ -619,8 +609,7 @@ std::filesystem::path aamaSidecarPath(const std::filesystem::path& dxf) {
 }
 
 Result<PatternFile> parseAamaDxf(const std::string& dxf, const std::string& dxfOrigin, const std::string& sidecarText,
-                                 const std::string& sidecarOrigin, const PatternReadOptions& options,
-                                 std::vector<AamaPieceInfo>* pieceInfo) {
+                                 const std::string& sidecarOrigin, const PatternReadOptions& options) {
   json sidecar;
   try {
     sidecar = json::parse(sidecarText);
@@ -676,15 +665,10 @@ Result<PatternFile> parseAamaDxf(const std::string& dxf, const std::string& dxfO
       }
     }
     std::map<std::string, DrawnPiece> pieces;
-    for (const auto& [name, block] : blocks) {
+    for (const auto& [name, block] : blocks)
       pieces[name] = drawnPiece(*block, metres, choice, options, "block " + block->name);
-      if (pieceInfo)
-        pieceInfo->push_back({name, pieces[name].size, block->name, int(pieces[name].corners.size()),
-                              pieces[name].notches, pieces[name].sewLine});
-    }
     origin = sidecarOrigin;
     readSidecar(sidecar, pieces, options, out);
-    out.regionsGiven = out.regionCount == out.pattern.panels.size();
   } catch (const KeyError& e) {
     // The sidecar's size is checked against the DXF's pieces: its error names the sidecar.
     return Error{(e.key == "size" ? sidecarOrigin : origin) + ": " + (e.key.empty() ? "" : e.key + ": ") + e.message};

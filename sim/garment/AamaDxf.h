@@ -21,7 +21,7 @@
 ///   the loop's first vertex (a clockwise loop is reversed, keeping its first vertex);
 /// - grain: the first LINE on layer 7; the piece is turned so that it runs along panel +y
 ///   (the warp, Pattern.h), the turn folded into its placement (none: the drawing's +y);
-/// - notches (layer 4 POINTs) are counted (AamaPieceInfo), not yet used to match seams;
+/// - notches (layer 4) are not read yet (seams come from the sidecar);
 /// - units: "Units: METRIC" (mm) or "ENGLISH" (inch) text, else the header's
 ///   $INSUNITS (1 in, 2 ft, 4 mm, 5 cm, 6 m), else the sidecar's `units`, else an error.
 ///
@@ -54,14 +54,6 @@
 
 namespace hg {
 
-/// A piece of a DXF-AAMA file as drawn.
-struct AamaPieceInfo {
-  std::string name, size, block;
-  int edges = 0;    ///< corners on its outline
-  int notches = 0;  ///< layer 4 points
-  bool sewLine = false;
-};
-
 /// The sidecar's default path: `x.dxf` -> `x.seams.json`.
 std::filesystem::path aamaSidecarPath(const std::filesystem::path& dxf);
 
@@ -70,8 +62,7 @@ std::filesystem::path aamaSidecarPath(const std::filesystem::path& dxf);
 /// the sidecar neither cuts nor ignores, a seam to a missing piece or edge, edges of
 /// different lengths (PatternReadOptions), unknown units.
 Result<PatternFile> parseAamaDxf(const std::string& dxf, const std::string& dxfOrigin, const std::string& sidecar,
-                                 const std::string& sidecarOrigin, const PatternReadOptions& options = {},
-                                 std::vector<AamaPieceInfo>* pieces = nullptr);
+                                 const std::string& sidecarOrigin, const PatternReadOptions& options = {});
 
 /// Reads a DXF-AAMA file and its sidecar; the pattern is named after the DXF.
 Result<PatternFile> readAamaDxf(const std::filesystem::path& dxf, const std::filesystem::path& sidecar,

@@ -69,7 +69,7 @@ struct GarmentSpec {
   /// grain (+y, or a DXF piece's grain line): 45 cuts the pattern on the bias (turnPanel).
   float grainDegrees = 0.0f;
   /// Place the file's panels around the body by their regions (placePattern, as the blocks;
-  /// the file must give every panel's region, PatternFile::regionsGiven) instead of by their
+  /// the file must give every panel's region, PatternFile::regionsGiven()) instead of by their
   /// transforms.
   bool placeAroundBody = false;
   std::shared_ptr<const PatternFile> pattern;

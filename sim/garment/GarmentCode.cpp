@@ -388,7 +388,6 @@ Result<PatternFile> parseGarmentCode(const std::string& text, const std::string&
     for (const std::string& name : panelOrder(pattern, panels)) readPanel(name, panels[name], units, options, out);
     readStitches(pattern, options, out);
     coalesceStitches(out.pattern);
-    out.regionsGiven = out.regionCount == out.pattern.panels.size();
   } catch (const KeyError& e) {
     return Error{origin + ": " + (e.key.starts_with(".") ? e.key.substr(1) : e.key) + ": " + e.message};
   }

@@ -53,7 +53,7 @@ struct PatternFile {
   /// Every panel's Panel::region came from the file (GarmentCode's "hagoromo_region", a DXF
   /// sidecar's "region"; hagoromo patterns writes them), so the pattern can be placed around
   /// the body (placePattern) instead of by its transforms.
-  bool regionsGiven = false;
+  bool regionsGiven() const { return regionCount == pattern.panels.size(); }
   std::size_t regionCount = 0;  ///< panels whose region the file gave
   /// m: how far its stitched edges' lengths may differ (GarmentCodeOptions; infinity with
   /// `ease`), for the mesher (MeshingOptions::seamLengthTolerance).

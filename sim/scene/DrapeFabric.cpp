@@ -81,7 +81,7 @@ Result<std::vector<GarmentSpec>> sceneGarments(const DrapeScene& scene, const Cl
                                       : readGarmentCode(path, options);
       if (!file) return file.error().prefixed("garments[" + std::to_string(g) + "].file: ");
       const std::string key = "garments[" + std::to_string(g) + "]";
-      if (spec.placeAroundBody && !file->regionsGiven)
+      if (spec.placeAroundBody && !file->regionsGiven())
         return Error{key + ".placement: \"around_body\" needs every panel's region in the file (" +
                      std::to_string(file->regionCount) + " of " + std::to_string(file->pattern.panels.size()) +
                      " panels have one; hagoromo patterns writes them)"};

@@ -335,7 +335,7 @@ TEST(AamaDxf, EveryBuiltInBlockRoundTrips) {
       EXPECT_LT(glm::distance(layout[p].apply(q1), tb.apply(q1)), 1e-5f) << a.name;
       EXPECT_LT(glm::distance(normal(layout[p]), normal(tb)), 1e-4f) << a.name;
     }
-    EXPECT_TRUE(back->regionsGiven);
+    EXPECT_TRUE(back->regionsGiven());
     ASSERT_EQ(back->pattern.seams.size(), original.seams.size());
     for (std::size_t k = 0; k < original.seams.size(); ++k) {
       const Seam &a = original.seams[k], &b = back->pattern.seams[k];

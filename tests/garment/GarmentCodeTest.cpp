@@ -322,7 +322,7 @@ TEST(GarmentCode, EveryBuiltInBlockRoundTrips) {
     // Each seam, written as a run of stitches between pieces, is read back as one seam, and
     // every panel's region comes back (placement around the body can wrap it).
     EXPECT_EQ(back->pattern.seams.size(), original.seams.size()) << original.name;
-    EXPECT_TRUE(back->regionsGiven) << original.name;
+    EXPECT_TRUE(back->regionsGiven()) << original.name;
     for (std::size_t p = 0; p < original.panels.size(); ++p)
       EXPECT_EQ(back->pattern.panels[p].region, original.panels[p].region) << original.panels[p].name;
     for (std::size_t p = 0; p < original.panels.size(); ++p) {

@@ -671,7 +671,7 @@ TEST(DrapeScene, PlacementAroundTheBodyNeedsEveryPanelsRegion) {
     auto shipped = garmentsOf(std::string(R"({"type": "pattern", "file": "patterns/)") + file +
                               R"(", "placement": "around_body"})");
     ASSERT_TRUE(shipped) << shipped.error().message;
-    EXPECT_TRUE((*shipped)[0].pattern->regionsGiven) << file;
+    EXPECT_TRUE((*shipped)[0].pattern->regionsGiven()) << file;
     EXPECT_TRUE((*shipped)[0].placeAroundBody);
   }
   auto none = garmentsOf(R"({"type": "pattern", "file": "patterns/aline_skirt_specification.json",
