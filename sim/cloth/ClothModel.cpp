@@ -155,6 +155,9 @@ Result<ClothModel> buildClothModel(const TriangleMesh& mesh, const ClothMaterial
     if (!(v > 0.0f) || !std::isfinite(v)) return Error{"cloth areal density and tensile stiffness must be > 0"};
   for (float v : {material.bendingRigidity, material.springDamping})
     if (!(v >= 0.0f) || !std::isfinite(v)) return Error{"cloth bending rigidity and damping must be >= 0"};
+  for (int k = 0; k < 3; ++k)
+    if (!(material.bendingAnisotropy[k] > 0.0f) || !std::isfinite(material.bendingAnisotropy[k]))
+      return Error{"cloth bending anisotropy factors must be > 0"};
   if (anisotropy && (anisotropy->width <= 0 || anisotropy->height <= 0 ||
                      anisotropy->rgba.size() != std::size_t(anisotropy->width) * std::size_t(anisotropy->height) * 4))
     return Error{"anisotropy texture has no pixels"};
@@ -234,7 +237,11 @@ Result<ClothModel> buildClothModel(const TriangleMesh& mesh, const ClothMaterial
       h.vertices = glm::uvec4(a, b, first.opposite, second.opposite);
       h = kernels::withRestAngle(
           h, kernels::hingeAngle(pa, pb, mesh.positions[first.opposite], mesh.positions[second.opposite]));
-      h.stiffness = material.bendingRigidity * 3.0f * length * length / adjacentArea;
+      // D per direction: the hinge edge's UV direction blends the warp, bias and weft factors.
+      const glm::vec3& f = material.bendingAnisotropy;
+      const float direction =
+          f == glm::vec3(1.0f) ? 1.0f : kernels::anisotropyFactor(glm::vec4(f.x, f.z, f.y, f.y), uvB - uvA);
+      h.stiffness = material.bendingRigidity * direction * 3.0f * length * length / adjacentArea;
       model.hinges.push_back(h);
     }
   }

@@ -49,7 +49,11 @@ struct ClothMaterial {
   bool areaWeightedMass = false;    ///< false: W/p per vertex (docs/methods.md 1); true: 1/3 of adjacent areas
   float tensileStiffness = 500.0f;  ///< E, N/m (force per unit width per unit strain)
   float bendingRigidity = 2e-6f;    ///< D, N m
-  float springDamping = 0.002f;     ///< axial damping per spring, N s/m
+  /// Multipliers of D for a hinge whose edge lies along the warp, the 45-degree bias and the
+  /// weft in UV space, blended by its direction as the anisotropy channels are
+  /// (kernels/anisotropy.glslh, the bias factor on both diagonals).
+  glm::vec3 bendingAnisotropy{1.0f};
+  float springDamping = 0.002f;  ///< axial damping per spring, N s/m
 };
 
 /// Vertex indices pinned (infinite mass). Their positions follow setPinTargets().
