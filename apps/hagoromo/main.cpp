@@ -16,6 +16,7 @@
 #include "apps/common/ExitCodes.h"
 #include "apps/common/OutputSet.h"
 #include "apps/hagoromo/DrapeCommand.h"
+#include "apps/hagoromo/FabricsCommand.h"
 #include "apps/hagoromo/GraspCommand.h"
 #include "apps/hagoromo/PatternsCommand.h"
 #include "apps/hagoromo/SkinCommand.h"
@@ -63,6 +64,8 @@ int main(int argc, char** argv) {
   CLI::App* spheresCommand = addSpheresCommand(app, spheres);
   PatternsOptions patterns;
   CLI::App* patternsCommand = addPatternsCommand(app, patterns);
+  FabricsOptions fabrics;
+  CLI::App* fabricsCommand = addFabricsCommand(app, fabrics);
 
   app.add_subcommand("info", "Create a headless OpenGL context and print the driver");
 
@@ -78,6 +81,7 @@ int main(int argc, char** argv) {
     if (snowCommand->parsed()) return runSnow(snow);
     if (spheresCommand->parsed()) return runSpheres(spheres);
     if (patternsCommand->parsed()) return runPatterns(patterns);
+    if (fabricsCommand->parsed()) return runFabrics(fabrics);
     return runInfo();
   } catch (const std::bad_alloc&) {
     std::fprintf(stderr, "hagoromo: error: out of memory (nothing written)\n");

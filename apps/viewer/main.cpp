@@ -30,6 +30,7 @@
 #include "render/DrapeSceneView.h"
 #include "render/Image.h"
 #include "render/MeshRenderer.h"
+#include "sim/cloth/FabricLibrary.h"
 #include "sim/cloth/FabricPresets.h"
 #include "sim/gpu/GpuClothSolver.h"
 #include "sim/gpu/GpuDepthViewRenderer.h"
@@ -304,6 +305,9 @@ Status Viewer::start() {
   // Fabric presets beside the scene that load (the others lack measured data).
   if (auto presets = loadFabricPresets(m_scene.directory / "fabrics.json"))
     for (const FabricPreset& p : *presets) m_fabrics.push_back(p.name);
+  // Then the measured fabrics of the library (sim/cloth/FabricLibrary.h).
+  if (auto library = loadFabricLibrary(fabricLibraryDirectory()))
+    for (const LibraryFabric& f : *library) m_fabrics.push_back(f.name);
   std::snprintf(m_scenePathEdit, sizeof m_scenePathEdit, "%s", m_scenePath.c_str());
   m_ui.camera = m_drape->view.defaultCamera();
   m_ui.showPanel = !m_batch || m_options.panelInScreenshot;  // batch screenshots show the scene alone unless --panel

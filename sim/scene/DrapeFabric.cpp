@@ -1,12 +1,16 @@
 #include "sim/scene/DrapeFabric.h"
 
 #include <algorithm>
+#include <fstream>
 #include <memory>
 #include <optional>
 #include <utility>
 
 #include <glm/trigonometric.hpp>
+#include <nlohmann/json.hpp>
 
+#include "sim/cloth/FabricLibrary.h"
+#include "sim/cloth/FabricMapping.h"
 #include "sim/cloth/FabricPresets.h"
 #include "sim/garment/AamaDxf.h"
 #include "sim/garment/GarmentCode.h"
@@ -14,24 +18,51 @@
 
 namespace hg {
 
-Result<FabricMaterial> fabricMaterial(const std::filesystem::path& presetsFile, const std::string& name) {
+namespace {
+
+/// Whether `file` (a presets file beside a scene) names the fabric `name`.
+bool presetsFileNames(const std::filesystem::path& file, const std::string& name) {
+  std::ifstream in(file);
+  if (!in) return false;
+  const nlohmann::json root = nlohmann::json::parse(in, nullptr, false);
+  return !root.is_discarded() && root.is_object() && root.contains("fabrics") && root["fabrics"].is_object() &&
+         root["fabrics"].contains(name);
+}
+
+/// A preset of published KES values (sim/cloth/FabricPresets.h).
+Result<FabricMaterial> kesFabricMaterial(const std::filesystem::path& presetsFile, const std::string& name) {
   auto preset = findFabricPreset(presetsFile, name);
   if (!preset) return preset.error();
   FabricMaterial result;
   const float reference = std::max({preset->stretchWarp, preset->stretchWeft, preset->stretchBias});
   result.material.arealDensity = preset->arealDensity;
   result.material.tensileStiffness = reference;
-  result.material.bendingRigidity = preset->bendingRigidity;
+  result.material.bendingRigidity = float(hingeRigidityFor(preset->bendingRigidity));  // the measured B is continuum
   result.anisotropy =
       glm::vec4(preset->stretchWarp, preset->stretchWeft, preset->stretchBias, preset->stretchBias) / reference;
   return result;
 }
 
+}  // namespace
+
+Result<FabricMaterial> fabricMaterial(const std::filesystem::path& sceneDirectory, const std::string& name) {
+  const std::filesystem::path local = sceneDirectory / "fabrics.json";
+  if (presetsFileNames(local, name)) return kesFabricMaterial(local, name);
+  auto measured = findLibraryFabric(fabricLibraryDirectory(), name);
+  if (!measured) {
+    if (std::filesystem::exists(local)) return Error{measured.error().message + "; nor in " + local.string()};
+    return measured.error();
+  }
+  const SpringFabric spring = springFabricOf(measured->measured);
+  return FabricMaterial{spring.material, spring.anisotropy};
+}
+
 Result<SceneClothMaterial> sceneClothMaterial(const DrapeScene& scene) {
   ClothMaterial material = scene.material;
   std::optional<glm::vec4> uniform = scene.anisotropyUniform;
+  std::optional<float> fabricScale;  ///< the anisotropy scale of a preset's multipliers
   if (!scene.fabric.empty()) {
-    auto fabric = fabricMaterial(scene.directory / "fabrics.json", scene.fabric);
+    auto fabric = fabricMaterial(scene.directory, scene.fabric);
     if (!fabric) return fabric.error().prefixed("cloth.fabric: ");
     auto overridden = [&](const char* key) {
       return std::find(scene.materialOverrides.begin(), scene.materialOverrides.end(), key) !=
@@ -39,8 +70,16 @@ Result<SceneClothMaterial> sceneClothMaterial(const DrapeScene& scene) {
     };
     if (!overridden("areal_density")) material.arealDensity = fabric->material.arealDensity;
     if (!overridden("tensile_stiffness")) material.tensileStiffness = fabric->material.tensileStiffness;
-    if (!overridden("bending_rigidity")) material.bendingRigidity = fabric->material.bendingRigidity;
-    if (!uniform && scene.anisotropyTexture.empty()) uniform = fabric->anisotropy;
+    if (!overridden("bending_rigidity")) {
+      material.bendingRigidity = fabric->material.bendingRigidity;
+      material.bendingAnisotropy = fabric->material.bendingAnisotropy;
+    }
+    if (!uniform && scene.anisotropyTexture.empty()) {
+      uniform = fabric->anisotropy;
+      // A preset's multipliers are at most 1: stored in 8 bits of 0..1 they are within 1/510
+      // of E (0..2, the scene default, would double that).
+      fabricScale = 1.0f;
+    }
   }
   std::optional<AnisotropyTexture> anisotropy;
   if (!scene.anisotropyTexture.empty()) {
@@ -48,7 +87,7 @@ Result<SceneClothMaterial> sceneClothMaterial(const DrapeScene& scene) {
     if (!texture) return texture.error().prefixed("cloth: ");
     anisotropy = std::move(texture).value();
   } else if (uniform) {
-    anisotropy = AnisotropyTexture::uniform(*uniform, scene.anisotropyScale);
+    anisotropy = AnisotropyTexture::uniform(*uniform, fabricScale.value_or(scene.anisotropyScale));
   }
   return SceneClothMaterial{material, std::move(anisotropy)};
 }
@@ -95,7 +134,7 @@ Result<std::vector<GarmentSpec>> sceneGarments(const DrapeScene& scene, const Cl
     if (spec.fabric.empty() && !spec.arealDensity && !spec.tensileStiffness && !spec.bendingRigidity) continue;
     ClothMaterial m = outfit;
     if (!spec.fabric.empty()) {
-      auto fabric = fabricMaterial(scene.directory / "fabrics.json", spec.fabric);
+      auto fabric = fabricMaterial(scene.directory, spec.fabric);
       if (!fabric) return fabric.error().prefixed("garments[" + std::to_string(g) + "].fabric: ");
       m.arealDensity = fabric->material.arealDensity;
       m.tensileStiffness = fabric->material.tensileStiffness;

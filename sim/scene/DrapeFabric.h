@@ -14,8 +14,11 @@
 
 namespace hg {
 
-/// Material and uniform anisotropy of the preset `name` in `presetsFile` (see FabricMaterial).
-Result<FabricMaterial> fabricMaterial(const std::filesystem::path& presetsFile, const std::string& name);
+/// Material and uniform anisotropy of the fabric `name` (see FabricMaterial): a preset of
+/// published KES values in `sceneDirectory`/fabrics.json when that file names it, else the
+/// measured fabric of the library (sim/cloth/FabricLibrary.h) mapped to the springs
+/// (springFabricOf, sim/cloth/FabricMapping.h); the error lists the names of both.
+Result<FabricMaterial> fabricMaterial(const std::filesystem::path& sceneDirectory, const std::string& name);
 
 /// The cloth's material and anisotropy (fabric preset, explicit keys, texture or
 /// uniform); errors name the scene key and the file.

@@ -168,7 +168,8 @@ Table<DrapeReading> clothKeys() {
   material.add("tensile_stiffness", &ClothMaterial::tensileStiffness, number(), "N/m",
                "E: force per width per unit strain");
   material.add("bending_rigidity", &ClothMaterial::bendingRigidity, number(), "N m",
-               "D: bending moment per width per unit curvature");
+               "D: the hinges' rigidity; a sheet bends with 3 D of moment per width per unit curvature "
+               "(docs/methods.md section 10)");
   material.add("spring_damping", &ClothMaterial::springDamping, number(), "N s/m", "Axial damping per spring");
 
   Table<DrapeReading> t(
@@ -179,8 +180,8 @@ Table<DrapeReading> clothKeys() {
         "A cloth mesh with UVs (OBJ or any format assimp reads) relative to the scene's folder, instead of the sheet");
   addImportFrameKeys(t, &DrapeReading::meshFrame, "cloth mesh");
   t.add("fabric", nested(&DrapeReading::scene, &DrapeScene::fabric), text(), "",
-        "A preset of fabrics.json beside the scene: density, stiffness, bending and a uniform anisotropy (the keys "
-        "below win)");
+        "A fabric of the library (`hagoromo fabrics`: measured, docs/methods.md section 10), or a preset of "
+        "fabrics.json beside the scene: density, stiffness, bending and a uniform anisotropy (the keys below win)");
   t.include(material, nested(&DrapeReading::scene, &DrapeScene::material));
   t.add("pinned", nested(&DrapeReading::scene, &DrapeScene::pinned),
         list(integer<std::uint32_t>(0, std::numeric_limits<std::uint32_t>::max())), "",
@@ -333,7 +334,9 @@ Table<SceneAvatar> avatarKeys() {
 
 Value<GarmentSpec> garmentValue() {
   Table<GarmentSpec> material;
-  material.add("fabric", &GarmentSpec::fabric, text(), "", "Its own fabric preset (else the cloth block's material)");
+  material.add("fabric", &GarmentSpec::fabric, text(), "",
+               "Its own fabric (as cloth.fabric; its density, stiffness and bending, not its anisotropy), else "
+               "the cloth block's material");
   material.add("areal_density", &GarmentSpec::arealDensity, optional(number(positive())), "kg/m^2",
                "Its own mass per area");
   material.add("tensile_stiffness", &GarmentSpec::tensileStiffness, optional(number(positive())), "N/m",

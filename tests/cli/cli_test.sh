@@ -75,6 +75,14 @@ check "output folder blocked by a file" 5 "$work/blocked" -- "$hagoromo" drape "
 cp "$src/scenes/fabrics.json" "$work/fabrics.json"
 echo '{"cloth": {"resolution": 12, "fabric": "velvet"}}' >"$work/velvet.json"
 check "unknown fabric names the fabric" 2 "velvet" -- "$hagoromo" drape "$work/velvet.json" --out "$work/x"
+check "fabrics lists the library" 0 - -- "$hagoromo" fabrics
+check "fabrics without the library names it" 2 "$work/nolib/library.json" -- env HG_FABRICS_DIR="$work/nolib" "$hagoromo" fabrics
+if "$hagoromo" fabrics --json | python3 -c "import json, sys
+d = json.load(sys.stdin)
+f = {x['name']: x for x in d['fabrics']}
+sys.exit(len(f) != 10 or abs(f['denim_11oz']['areal_density_g_m2'] - 324) > 1e-9
+         or 'Wang' not in d['source'])"; then passes=$((passes + 1)); else
+  echo "FAIL: fabrics --json does not list the ten measured fabrics with their source"; failures=$((failures + 1)); fi
 fi
 
 if in_part outfits; then

@@ -386,7 +386,7 @@ TEST(DrapeScene, MissingMeshOrTextureNamesTheFile) {
 }
 
 TEST(DrapeScene, FabricPresetSetsTheMaterialAndExplicitKeysWin) {
-  auto fabric = fabricMaterial(kScenes / "fabrics.json", "denim");
+  auto fabric = fabricMaterial(kScenes, "denim");
   ASSERT_TRUE(fabric) << fabric.error().message;
   EXPECT_NEAR(fabric->material.arealDensity, 0.324f, 1e-6f);
   EXPECT_GT(fabric->material.tensileStiffness, 1000.0f);
@@ -402,9 +402,28 @@ TEST(DrapeScene, FabricPresetSetsTheMaterialAndExplicitKeysWin) {
   const float bendingRatio = model->hinges[0].stiffness / scene->material.bendingRigidity;
   EXPECT_GT(bendingRatio, 0.0f);  // built from the explicit 0.5 N m, not the preset
   EXPECT_NEAR(scene->material.bendingRigidity, 0.5f, 1e-6f);
-  auto unknown = fabricMaterial(kScenes / "fabrics.json", "tweed");
+  auto unknown = fabricMaterial(kScenes, "tweed");
   ASSERT_FALSE(unknown);
   EXPECT_NE(unknown.error().message.find("tweed"), std::string::npos) << unknown.error().message;
+  EXPECT_NE(unknown.error().message.find("denim_11oz"), std::string::npos) << unknown.error().message;
+}
+
+TEST(DrapeScene, AMeasuredFabricComesFromTheLibraryWithoutACopyBesideTheScene) {
+  const std::filesystem::path nowhere = std::filesystem::temp_directory_path() / "hg_no_fabrics_here";
+  std::filesystem::create_directories(nowhere);
+  ASSERT_FALSE(std::filesystem::exists(nowhere / "fabrics.json"));
+  auto scene = parseDrapeScene(R"({"cloth": {"resolution": 6, "fabric": "tshirt_interlock"}})", "x");
+  ASSERT_TRUE(scene) << scene.error().message;
+  scene->directory = nowhere;
+  auto model = buildSceneCloth(*scene);
+  ASSERT_TRUE(model) << model.error().message;
+  EXPECT_NEAR(model->totalMass, 0.187f * 1.6f * 1.6f, 1e-4f);  // Wang et al.'s 187 g/m^2
+  ASSERT_TRUE(model->anisotropy);
+  auto fabric = fabricMaterial(nowhere, "tshirt_interlock");
+  ASSERT_TRUE(fabric) << fabric.error().message;
+  EXPECT_LT(fabric->anisotropy.x, 0.2f);  // the interlock's wale is far softer than its course
+  EXPECT_FLOAT_EQ(fabric->anisotropy.y, 1.0f);
+  EXPECT_NE(fabric->material.bendingAnisotropy, glm::vec3(1.0f));
 }
 
 TEST(PinAnimation, InterpolatesLinearlyAndHoldsAtTheEnds) {
