@@ -1,7 +1,6 @@
 #include "apps/hagoromo/FabricsCommand.h"
 
 #include <cstdio>
-#include <numbers>
 #include <string>
 
 #include <CLI/CLI.hpp>
@@ -16,17 +15,9 @@ namespace hg::app {
 
 namespace {
 
-constexpr double kPi = std::numbers::pi;
-
-/// Uniaxial moduli (N/m) along warp, weft and bias at `strain`.
-MembraneModuli moduliAt(const MeasuredFabric& fabric, double strain) {
-  return {uniaxialModulus(fabric, 0.0, strain), uniaxialModulus(fabric, 0.5 * kPi, strain),
-          uniaxialModulus(fabric, 0.25 * kPi, strain)};
-}
-
 nlohmann::json fabricJson(const LibraryFabric& fabric) {
   const SpringFabric spring = springFabricOf(fabric.measured);
-  const MembraneModuli strained = moduliAt(fabric.measured, 1.0 / 6.0);
+  const MembraneModuli strained = measuredModuli(fabric.measured, 1.0 / 6.0);
   const auto moduli = [](const MembraneModuli& m) {
     return nlohmann::json{{"warp", m.warp}, {"weft", m.weft}, {"bias", m.bias}};
   };
@@ -79,7 +70,7 @@ int runFabrics(const FabricsOptions& options) {
               "N/m at 1/6: warp weft bias", "uN m: warp bias weft", "fit");
   for (const LibraryFabric& fabric : *library) {
     const SpringFabric spring = springFabricOf(fabric.measured);
-    const MembraneModuli strained = moduliAt(fabric.measured, 1.0 / 6.0);
+    const MembraneModuli strained = measuredModuli(fabric.measured, 1.0 / 6.0);
     std::printf("%-22s %6.0f  %7.0f %7.0f %7.0f  %7.0f %7.0f %7.0f  %6.1f %6.1f %6.1f  %s\n", fabric.name.c_str(),
                 1000.0 * fabric.measured.density, spring.moduli.warp, spring.moduli.weft, spring.moduli.bias,
                 strained.warp, strained.weft, strained.bias, 1e6 * spring.bendingRigidity.x,

@@ -58,15 +58,28 @@ glm::dmat3 sheetCompliance(const glm::dvec3& channels) {
 
 }  // namespace
 
-double springSheetModulus(const glm::dvec3& channels, double angle) {
-  const glm::dmat3 S = sheetCompliance(channels);
+namespace {
+
+/// The uniaxial modulus along `angle` of a sheet with compliance S (Voigt, orthotropic).
+double modulusAlong(const glm::dmat3& S, double angle) {
   const double c = std::cos(angle), s = std::sin(angle);
   return 1.0 / (S[0][0] * c * c * c * c + (2.0 * S[0][1] + S[2][2]) * c * c * s * s + S[1][1] * s * s * s * s);
 }
 
+}  // namespace
+
+double springSheetModulus(const glm::dvec3& channels, double angle) {
+  return modulusAlong(sheetCompliance(channels), angle);
+}
+
 MembraneModuli springSheetModuli(const glm::dvec3& channels) {
-  return {springSheetModulus(channels, 0.0), springSheetModulus(channels, 0.5 * std::numbers::pi),
-          springSheetModulus(channels, 0.25 * std::numbers::pi)};
+  const glm::dmat3 S = sheetCompliance(channels);  // inverted once for the three directions
+  return {modulusAlong(S, 0.0), modulusAlong(S, 0.5 * std::numbers::pi), modulusAlong(S, 0.25 * std::numbers::pi)};
+}
+
+MembraneModuli measuredModuli(const MeasuredFabric& fabric, double strain) {
+  return {uniaxialModulus(fabric, 0.0, strain), uniaxialModulus(fabric, 0.5 * std::numbers::pi, strain),
+          uniaxialModulus(fabric, 0.25 * std::numbers::pi, strain)};
 }
 
 SpringChannelFit fitSpringChannels(const MembraneModuli& target) {
@@ -118,8 +131,7 @@ double hingeRigidityFor(double rigidity) { return rigidity / 3.0; }
 
 SpringFabric springFabricOf(const MeasuredFabric& fabric) {
   SpringFabric result;
-  result.moduli = {uniaxialModulus(fabric, 0.0, 0.0), uniaxialModulus(fabric, 0.5 * std::numbers::pi, 0.0),
-                   uniaxialModulus(fabric, 0.25 * std::numbers::pi, 0.0)};
+  result.moduli = measuredModuli(fabric, 0.0);
   const SpringChannelFit fit = fitSpringChannels(result.moduli);
   result.largestFitError = fit.largestError;
   const double E = std::max({fit.channels.x, fit.channels.y, fit.channels.z});

@@ -35,6 +35,10 @@ double springSheetModulus(const glm::dvec3& channels, double angle);
 /// The moduli of springSheetModulus along warp, weft and bias.
 MembraneModuli springSheetModuli(const glm::dvec3& channels);
 
+/// A measured fabric's uniaxial moduli (uniaxialModulus) along warp, weft and bias at
+/// principal strain `strain`.
+MembraneModuli measuredModuli(const MeasuredFabric& fabric, double strain);
+
 struct SpringChannelFit {
   glm::dvec3 channels{0.0};   ///< E Ka, E Kb, E Kc (N/m): warp, weft, bias springs
   double largestError = 0.0;  ///< largest relative error of the three moduli reached
