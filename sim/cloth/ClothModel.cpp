@@ -158,6 +158,9 @@ Result<ClothModel> buildClothModel(const TriangleMesh& mesh, const ClothMaterial
   for (int k = 0; k < 3; ++k)
     if (!(material.bendingAnisotropy[k] > 0.0f) || !std::isfinite(material.bendingAnisotropy[k]))
       return Error{"cloth bending anisotropy factors must be > 0"};
+  for (int k = 0; k < 4; ++k)
+    if (!(material.strainStiffening[k] >= 0.0f) || !(material.strainStiffening[k] <= 1000.0f))
+      return Error{"cloth strain stiffening must be in 0..1000"};
   if (anisotropy && (anisotropy->width <= 0 || anisotropy->height <= 0 ||
                      anisotropy->rgba.size() != std::size_t(anisotropy->width) * std::size_t(anisotropy->height) * 4))
     return Error{"anisotropy texture has no pixels"};
@@ -225,6 +228,8 @@ Result<ClothModel> buildClothModel(const TriangleMesh& mesh, const ClothMaterial
     s.damping = material.springDamping;
     const glm::vec2 uvA = mesh.uvs[a], uvB = mesh.uvs[b];
     s.uv = glm::vec4(0.5f * (uvA + uvB), uvB - uvA);
+    if (material.strainStiffening != glm::vec4(0.0f))
+      s.strainStiffening = kernels::anisotropyFactor(material.strainStiffening, uvB - uvA);
     model.springs.push_back(s);
     if (uses.size() == 2) {
       if (uses[0].forward == uses[1].forward)

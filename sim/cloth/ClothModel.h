@@ -53,6 +53,10 @@ struct ClothMaterial {
   /// weft in UV space, blended by its direction as the anisotropy channels are
   /// (kernels/anisotropy.glslh, the bias factor on both diagonals).
   glm::vec3 bendingAnisotropy{1.0f};
+  /// Strain stiffening per anisotropy channel (warp, weft, bias, bias; docs/methods.md
+  /// section 10): a spring's stiffness in extension grows by this fraction from strain 0 to
+  /// 1/6 (kernels tensionMagnitude), blended by its UV direction as the channels are. 0: linear.
+  glm::vec4 strainStiffening{0.0f};
   float springDamping = 0.002f;  ///< axial damping per spring, N s/m
 };
 

@@ -47,7 +47,8 @@ double springModeEstimate(const ClothModel& model, double law, int iterations) {
       const double length = glm::length(d);
       if (!(length > 0.0)) continue;
       const glm::dvec3 u = d / length;
-      const double f = double(s.stiffness) * law * glm::dot(u, root[s.b] * v[s.b] - root[s.a] * v[s.a]);
+      const double f = double(s.stiffness) * law * (1.0 + 2.0 * double(s.strainStiffening)) *
+                       glm::dot(u, root[s.b] * v[s.b] - root[s.a] * v[s.a]);
       y[s.a] -= f * u;
       y[s.b] += f * u;
     }
@@ -73,7 +74,8 @@ StableStep explicitStableStep(const ClothModel& model, const ClothSettings& sett
                      double(std::max(1.0f, settings.tensionExponent));
   for (const kernels::ClothSpring& s : model.springs) {
     const double wa = w(s.a), wb = w(s.b), cross = std::sqrt(wa * wb);
-    const double k = double(s.stiffness) * law, c = double(s.damping);
+    // Strain stiffening: the slope k (1 + 12 s e) is largest, k (1 + 2 s), at strain 1/6.
+    const double k = double(s.stiffness) * law * (1.0 + 2.0 * double(s.strainStiffening)), c = double(s.damping);
     springRows[s.a] += k * (wa + cross);
     springRows[s.b] += k * (wb + cross);
     damping[s.a] += c * (wa + cross);

@@ -15,7 +15,8 @@
 /// law's scales and exponent multiply k by max(a, b) n (strain up to 1 for n > 1). Because
 /// every term is an upper bound the substep is safe, not sharp: the shipped sheets step
 /// 1.5-3x below it. Plasticity moves rest lengths and angles, not stiffnesses, so the bound
-/// holds after it too (exponent 1; for n > 1 up to strain 1).
+/// holds after it too (exponent 1; for n > 1 up to strain 1). Strain stiffening s raises
+/// the slope to at most k (1 + 2 s) (at strain 1/6).
 #include "sim/cloth/ClothModel.h"
 #include "sim/cloth/ClothSolver.h"
 

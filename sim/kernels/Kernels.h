@@ -79,6 +79,7 @@ static_assert(sizeof(ClothSpring) == 48);
 static_assert(offsetof(ClothSpring, uv) == 16);
 static_assert(offsetof(ClothSpring, baseStiffness) == 32);
 static_assert(offsetof(ClothSpring, restLength0) == 40);
+static_assert(offsetof(ClothSpring, strainStiffening) == 44);
 static_assert(sizeof(ClothHinge) == 32);
 static_assert(offsetof(ClothHinge, restAngle) == 16);
 static_assert(offsetof(ClothHinge, cosRestAngle) == 24);

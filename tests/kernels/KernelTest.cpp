@@ -62,8 +62,8 @@ TEST(SpringKernel, CompressionAndExtensionConstantsGiveRatioAToB) {
     p.extensionScale = 1.7f;    // b
     p.tensionExponent = n;
     for (float strain : {0.01f, 0.05f, 0.2f}) {
-      const float stretched = tensionMagnitude(0.8f * (1.0f + strain), 0.8f, 120.0f, p);
-      const float compressed = tensionMagnitude(0.8f * (1.0f - strain), 0.8f, 120.0f, p);
+      const float stretched = tensionMagnitude(0.8f * (1.0f + strain), 0.8f, 120.0f, 0.0f, p);
+      const float compressed = tensionMagnitude(0.8f * (1.0f - strain), 0.8f, 120.0f, 0.0f, p);
       EXPECT_GT(stretched, 0.0f);
       EXPECT_LT(compressed, 0.0f);
       EXPECT_NEAR(-compressed / stretched, 0.3f / 1.7f, 1e-4f) << "n = " << n << ", strain " << strain;
@@ -71,6 +71,21 @@ TEST(SpringKernel, CompressionAndExtensionConstantsGiveRatioAToB) {
       EXPECT_NEAR(stretched, 120.0f * 1.7f * 0.8f * std::pow(strain, n), 1e-3f * stretched);
     }
   }
+}
+
+// Strain stiffening s (docs/methods.md section 10): the secant stiffness grows linearly from
+// k at rest to k (1 + s) at strain 1/6 and stays there; compression is not stiffened.
+TEST(SpringKernel, StrainStiffeningGrowsTheSecantToOnePlusSAtOneSixth) {
+  const ClothStepParams p = params();
+  const float k = 120.0f, L = 0.8f, s = 4.0f;
+  const auto secant = [&](float strain) { return tensionMagnitude(L * (1.0f + strain), L, k, s, p) / (L * strain); };
+  EXPECT_NEAR(secant(1e-4f), k, 0.01f * k);
+  EXPECT_NEAR(secant(1.0f / 12.0f), k * (1.0f + 0.5f * s), 1e-3f * k);
+  EXPECT_NEAR(secant(1.0f / 6.0f), k * (1.0f + s), 1e-3f * k);
+  EXPECT_NEAR(secant(0.3f), k * (1.0f + s), 1e-3f * k);
+  EXPECT_FLOAT_EQ(tensionMagnitude(L * 0.9f, L, k, s, p), tensionMagnitude(L * 0.9f, L, k, 0.0f, p));
+  // s = 0 is Hooke's law, bit for bit.
+  EXPECT_EQ(tensionMagnitude(L * 1.1f, L, k, 0.0f, p), k * (L * 1.1f - L));
 }
 
 TEST(SpringKernel, ZeroAtRestAndAntisymmetric) {
