@@ -1,5 +1,6 @@
 #include "sim/cloth/FabricLibrary.h"
 
+#include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <system_error>
@@ -25,22 +26,90 @@ Result<json> readLibrary(const std::filesystem::path& directory) {
   }
 }
 
+/// A positive finite number at `key` of `object`; the error names `where`.key.
+Result<double> positiveNumber(const json& object, const std::string& key, const std::string& where) {
+  if (!object.contains(key) || !object[key].is_number()) return Error{where + "." + key + " must be a number"};
+  const double value = object[key].get<double>();
+  if (!(value > 0.0) || !std::isfinite(value) || value > 1e9)
+    return Error{where + "." + key + " = " + object[key].dump() + " must be a positive number"};
+  return value;
+}
+
+/// {"warp": w, "weft": f, "bias": b} of positive numbers, no other key.
+Result<glm::dvec3> directions(const json& object, const std::string& key, const std::string& where, const char* first,
+                              const char* second, const char* third) {
+  if (!object.contains(key) || !object[key].is_object())
+    return Error{where + "." + key + " must be an object {\"" + first + "\", \"" + second + "\", \"" + third + "\"}"};
+  const json& value = object[key];
+  for (const auto& [name, item] : value.items())
+    if (name != first && name != second && name != third)
+      return Error{where + "." + key + ": unknown key '" + name + "'"};
+  glm::dvec3 result(0.0);
+  const char* names[3] = {first, second, third};
+  for (int k = 0; k < 3; ++k) {
+    auto number = positiveNumber(value, names[k], where + "." + key);
+    if (!number) return number.error();
+    result[k] = *number;
+  }
+  return result;
+}
+
+/// A calibrated fabric's physical units (the "calibrated" object).
+Result<PhysicalFabric> calibratedFabric(const json& calibrated, const std::string& where) {
+  if (!calibrated.is_object()) return Error{where + " must be an object"};
+  for (const auto& [key, value] : calibrated.items())
+    if (key != "areal_density_g_m2" && key != "modulus_N_m" && key != "bending_N_m")
+      return Error{where + ": unknown key '" + key + "' (areal_density_g_m2, modulus_N_m, bending_N_m)"};
+  PhysicalFabric fabric;
+  auto density = positiveNumber(calibrated, "areal_density_g_m2", where);
+  if (!density) return density.error();
+  fabric.density = *density * 1e-3;
+  auto moduli = directions(calibrated, "modulus_N_m", where, "warp", "weft", "bias");
+  if (!moduli) return moduli.error();
+  fabric.moduli = {moduli->x, moduli->y, moduli->z};
+  auto bending = directions(calibrated, "bending_N_m", where, "warp", "bias", "weft");
+  if (!bending) return bending.error();
+  fabric.bendingRigidity = *bending;
+  return fabric;
+}
+
 Result<LibraryFabric> libraryEntry(const std::filesystem::path& directory, const std::string& name, const json& entry) {
   const std::string where = (directory / "library.json").string() + ": fabrics." + name;
-  if (!entry.is_object() || !entry.contains("file") || !entry["file"].is_string())
-    return Error{where + ".file must name the measured data"};
+  if (!entry.is_object()) return Error{where + " must be an object"};
+  const bool measured = entry.contains("file"), calibrated = entry.contains("calibrated");
+  if (measured == calibrated)
+    return Error{where + " needs either 'file' (measured data) or 'calibrated' (physical units), not both"};
   for (const auto& [key, value] : entry.items())
-    if (key != "file" && key != "description") return Error{where + ": unknown key '" + key + "'"};
+    if (key != "file" && key != "description" && key != "calibrated" && key != "source" &&
+        key != "drape_coefficient_band")
+      return Error{where + ": unknown key '" + key + "'"};
   LibraryFabric fabric;
   fabric.name = name;
-  fabric.file = directory / entry["file"].get<std::string>();
-  if (entry.contains("description")) {
-    if (!entry["description"].is_string()) return Error{where + ".description must be text"};
-    fabric.description = entry["description"].get<std::string>();
+  for (const char* key : {"description", "source"})
+    if (entry.contains(key) && !entry[key].is_string()) return Error{where + "." + key + " must be text"};
+  fabric.description = entry.value("description", std::string());
+  fabric.source = entry.value("source", std::string());
+  if (entry.contains("drape_coefficient_band")) {
+    const json& band = entry["drape_coefficient_band"];
+    if (!band.is_array() || band.size() != 2 || !band[0].is_number() || !band[1].is_number() ||
+        !(band[0].get<double>() >= 0.0 && band[0].get<double>() < band[1].get<double>() &&
+          band[1].get<double>() <= 100.0))
+      return Error{where + ".drape_coefficient_band must be [low, high] percent, 0 <= low < high <= 100"};
+    fabric.drapeBand = glm::dvec2(band[0].get<double>(), band[1].get<double>());
   }
-  auto measured = loadMeasuredFabric(fabric.file);
-  if (!measured) return measured.error().prefixed(where + ": ");
-  fabric.measured = std::move(measured).value();
+  if (calibrated) {
+    auto physical = calibratedFabric(entry["calibrated"], where + ".calibrated");
+    if (!physical) return physical.error();
+    if (fabric.source.empty()) return Error{where + ".source must cite what the calibration follows"};
+    fabric.physical = *physical;
+    return fabric;
+  }
+  if (!entry["file"].is_string()) return Error{where + ".file must name the measured data"};
+  fabric.file = directory / entry["file"].get<std::string>();
+  auto data = loadMeasuredFabric(fabric.file);
+  if (!data) return data.error().prefixed(where + ": ");
+  fabric.measured = std::move(data).value();
+  fabric.physical = physicalFabricOf(*fabric.measured);
   return fabric;
 }
 
@@ -64,6 +133,7 @@ Result<std::vector<LibraryFabric>> loadFabricLibrary(const std::filesystem::path
   for (const auto& [name, entry] : (*root)["fabrics"].items()) {
     auto fabric = libraryEntry(directory, name, entry);
     if (!fabric) return fabric.error();
+    if (fabric->source.empty()) fabric->source = root->value("source", std::string());
     fabrics.push_back(std::move(fabric).value());
   }
   return fabrics;
@@ -78,7 +148,9 @@ Result<LibraryFabric> findLibraryFabric(const std::filesystem::path& directory, 
     for (const auto& [key, value] : fabrics.items()) known += (known.empty() ? "" : ", ") + key;
     return Error{"no fabric '" + name + "' in " + (directory / "library.json").string() + " (it has " + known + ")"};
   }
-  return libraryEntry(directory, name, fabrics[name]);
+  auto fabric = libraryEntry(directory, name, fabrics[name]);
+  if (fabric && fabric->source.empty()) fabric->source = root->value("source", std::string());
+  return fabric;
 }
 
 Result<std::string> fabricLibrarySource(const std::filesystem::path& directory) {

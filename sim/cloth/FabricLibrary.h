@@ -1,11 +1,26 @@
 #pragma once
 /// The fabric library shipped with hagoromo (data/fabrics/library.json): named presets of
-/// measured cloth (sim/cloth/MeasuredFabric.h), each a file beside the library, found
-/// without a copy next to the scene.
+/// measured cloth (sim/cloth/MeasuredFabric.h), each a file beside the library, and of cloth
+/// calibrated, not measured, to a published drape-coefficient band, given in physical units;
+/// found without a copy next to the scene.
+///
+/// An entry is either {"file": "wang2011/x.json", "description": "..."} (measured) or
+///   {"calibrated": {"areal_density_g_m2": 70,
+///                   "modulus_N_m": {"warp": 500, "weft": 400, "bias": 150},
+///                   "bending_N_m": {"warp": 2e-6, "bias": 2e-6, "weft": 2e-6}},
+///    "drape_coefficient_band": [20, 40], "source": "...", "description": "..."}
+/// with the moduli those of a strip pulled along warp, weft and bias with its sides free
+/// (tension per width per unit strain, N/m) and the bending rigidities those of folds along
+/// them (moment per width per curvature, N m).
 #include <filesystem>
 #include <string>
 #include <vector>
 
+#include <optional>
+
+#include <glm/vec2.hpp>
+
+#include "sim/cloth/FabricMapping.h"
 #include "sim/cloth/MeasuredFabric.h"
 #include "sim/core/Result.h"
 
@@ -13,8 +28,11 @@ namespace hg {
 
 struct LibraryFabric {
   std::string name, description;
-  std::filesystem::path file;  ///< the measured data
-  MeasuredFabric measured;
+  std::filesystem::path file;              ///< the measured data (empty when calibrated)
+  std::optional<MeasuredFabric> measured;  ///< none: calibrated, not measured
+  PhysicalFabric physical;                 ///< what the cloth model is fitted to
+  std::string source;                      ///< a calibrated fabric's sources (else the library's)
+  std::optional<glm::dvec2> drapeBand;     ///< percent: the band a calibrated fabric was set to
 };
 
 /// Where the library is: $HG_FABRICS_DIR when set; else share/hagoromo/fabrics beside the

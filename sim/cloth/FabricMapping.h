@@ -14,6 +14,8 @@
 /// over phi in [0, pi), evaluated here numerically with the channels' blend
 /// (kernels/anisotropy.glslh). With one channel (K = 1) that gives C11 = 3E/8,
 /// C12 = C66 = E/8, and the uniaxial modulus with free sides E/3.
+#include <optional>
+
 #include <glm/vec3.hpp>
 #include <glm/vec4.hpp>
 
@@ -39,6 +41,23 @@ MembraneModuli springSheetModuli(const glm::dvec3& channels);
 /// principal strain `strain`.
 MembraneModuli measuredModuli(const MeasuredFabric& fabric, double strain);
 
+/// The secant modulus (N/m, tension per width over strain) along `angle` radians from the
+/// warp, at uniaxial strain `strain`, of a sheet of springs with the channels `channels`
+/// (N/m, as springSheetModulus) and the strain stiffening `stiffening` per channel (warp,
+/// weft, bias; ClothMaterial::strainStiffening): Cauchy-Born with each edge direction n at
+/// its own strain n . eps n, stiffened in extension as the kernels do (tensionMagnitude),
+/// the strain across and the shear solved (Newton) for free sides. Without stiffening it is
+/// springSheetModulus at any strain.
+double stiffenedSheetModulus(const glm::dvec3& channels, const glm::dvec3& stiffening, double angle, double strain);
+
+/// The strain stiffening per channel (>= 0) whose sheet (stiffenedSheetModulus with
+/// `channels`) has the moduli `target` at strain 1/6 along warp, weft and bias: projected
+/// Levenberg-Marquardt on the logarithms of the moduli, warp and weft weighing 10 times the
+/// bias. A target below what the sheet reaches without stiffening, or one that the others'
+/// stiffening overshoots, is left as near as the channels allow (stiffenedSheetModulus says
+/// how near).
+glm::dvec3 fitStrainStiffening(const glm::dvec3& channels, const MembraneModuli& target);
+
 struct SpringChannelFit {
   glm::dvec3 channels{0.0};   ///< E Ka, E Kb, E Kc (N/m): warp, weft, bias springs
   double largestError = 0.0;  ///< largest relative error of the three moduli reached
@@ -59,17 +78,53 @@ SpringChannelFit fitSpringChannels(const MembraneModuli& target);
 /// its triangles' span across it), so the continuum rigidity is 3 D: D = rigidity / 3.
 double hingeRigidityFor(double rigidity);
 
-/// A measured fabric as this cloth model's material: its density; E the stiffest channel of
-/// the springs fitted to its moduli at zero strain, the anisotropy K = channels / E
-/// (warp, weft, bias, bias); the hinge rigidity of its bending rigidity averaged over the
-/// three directions and the curvatures 0 to 40 1/m, and each direction's ratio to it.
+/// The continuum bending rigidity (N m) of a sheet of hinges with parameter D (N m) and
+/// the per-direction factors `factors` (ClothMaterial::bendingAnisotropy: hinge edge along
+/// the warp, the bias, the weft) for a fold whose line lies `foldAngle` radians from the
+/// warp. A hinge edge at phi from the warp sees the normal curvature kappa cos^2(phi - fold)
+/// across it, so it stores f(phi) cos^4(phi - fold) of what it stores across a fold along
+/// it; over isotropically oriented edges that gives 3 D mean(f cos^4) / mean(cos^4): the
+/// factors blend (a fold along the warp also bends hinges near the bias), and with f = 1 it
+/// is 3 D (hingeRigidityFor).
+double hingeSheetRigidity(double D, const glm::dvec3& factors, double foldAngle);
+
+/// The factors (warp, bias, weft hinge edges) whose sheet has, for folds along the warp, the
+/// bias and the weft, the rigidities `rigidity` (N m, > 0) with hinge parameter
+/// D = hingeRigidityFor(mean of them): the linear system of hingeSheetRigidity at the
+/// three angles, solved exactly; a factor it would make below 0.05 is held there (a
+/// fabric far more anisotropic than the blend allows) and the others solved again.
+glm::dvec3 fitBendingFactors(const glm::dvec3& rigidity);
+
+/// A fabric in physical units: what the cloth model is fitted to. A measured fabric gives all
+/// of it (physicalFabricOf); a calibrated or custom one (sim/cloth/FabricLibrary.h) its
+/// density, moduli and bending, with or without the moduli at 1/6 strain.
+struct PhysicalFabric {
+  double density = 0.0;                          ///< kg/m^2
+  MembraneModuli moduli;                         ///< N/m at zero strain (warp, weft, bias)
+  std::optional<MembraneModuli> strainedModuli;  ///< N/m at 1/6 strain; none: linear
+  glm::dvec3 bendingRigidity{0.0};               ///< N m, folds along the warp, the bias, the weft
+};
+
+/// A measured fabric's density, moduli at 0 and 1/6 strain, and each direction's bending
+/// rigidity averaged over the curvatures 0 to 40 1/m (the folds of a drape).
+PhysicalFabric physicalFabricOf(const MeasuredFabric& fabric);
+
+/// A measured fabric as this cloth model's material: its density (every vertex weighing its
+/// share of the area); E the stiffest channel of the springs fitted to its moduli at zero
+/// strain, the anisotropy K = channels / E (warp, weft, bias, bias); the strain stiffening
+/// per channel, the channels fitted to its moduli at 1/6 strain over those at zero, minus 1
+/// (ClothMaterial::strainStiffening, at least 0); the hinge rigidity of its bending rigidity averaged over the
+/// three directions and the curvatures 0 to 40 1/m, and the per-direction factors whose
+/// blend gives each direction's measured rigidity (fitBendingFactors).
 struct SpringFabric {
   ClothMaterial material;
   glm::vec4 anisotropy{1.0f};
   MembraneModuli moduli;            ///< the measured moduli at zero strain (N/m)
+  MembraneModuli strainedModuli;    ///< the measured moduli at 1/6 strain (N/m; linear: as at zero)
   double largestFitError = 0.0;     ///< of the springs' moduli (SpringChannelFit)
   glm::dvec3 bendingRigidity{0.0};  ///< measured, N m: hinges along warp, 45 degrees, weft
 };
+SpringFabric springFabricOf(const PhysicalFabric& fabric);
 SpringFabric springFabricOf(const MeasuredFabric& fabric);
 
 }  // namespace hg

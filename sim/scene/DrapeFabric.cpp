@@ -53,7 +53,7 @@ Result<FabricMaterial> fabricMaterial(const std::filesystem::path& sceneDirector
     if (std::filesystem::exists(local)) return Error{measured.error().message + "; nor in " + local.string()};
     return measured.error();
   }
-  const SpringFabric spring = springFabricOf(measured->measured);
+  const SpringFabric spring = springFabricOf(measured->physical);
   return FabricMaterial{spring.material, spring.anisotropy};
 }
 
@@ -69,7 +69,11 @@ Result<SceneClothMaterial> sceneClothMaterial(const DrapeScene& scene) {
              scene.materialOverrides.end();
     };
     if (!overridden("areal_density")) material.arealDensity = fabric->material.arealDensity;
-    if (!overridden("tensile_stiffness")) material.tensileStiffness = fabric->material.tensileStiffness;
+    if (!overridden("tensile_stiffness")) {
+      material.tensileStiffness = fabric->material.tensileStiffness;
+      material.strainStiffening = fabric->material.strainStiffening;
+    }
+    if (!overridden("area_weighted_mass")) material.areaWeightedMass = fabric->material.areaWeightedMass;
     if (!overridden("bending_rigidity")) {
       material.bendingRigidity = fabric->material.bendingRigidity;
       material.bendingAnisotropy = fabric->material.bendingAnisotropy;

@@ -80,9 +80,15 @@ check "fabrics without the library names it" 2 "$work/nolib/library.json" -- env
 if "$hagoromo" fabrics --json | python3 -c "import json, sys
 d = json.load(sys.stdin)
 f = {x['name']: x for x in d['fabrics']}
-sys.exit(len(f) != 10 or abs(f['denim_11oz']['areal_density_g_m2'] - 324) > 1e-9
-         or 'Wang' not in d['source'])"; then passes=$((passes + 1)); else
-  echo "FAIL: fabrics --json does not list the ten measured fabrics with their source"; failures=$((failures + 1)); fi
+measured = [n for n, x in f.items() if x['kind'] == 'measured']
+calibrated = [n for n, x in f.items() if x['kind'] == 'calibrated, not measured']
+sys.exit(len(measured) != 10 or abs(f['denim_11oz']['areal_density_g_m2'] - 324) > 1e-9
+         or 'Wang' not in d['source']
+         or sorted(calibrated) != ['garment_leather', 'silk_chiffon', 'silk_crepe_de_chine']
+         or f['silk_crepe_de_chine']['drape_coefficient_band'] != [20, 40]
+         or 'Matsudaira' not in f['silk_crepe_de_chine']['source'])"; then passes=$((passes + 1)); else
+  echo "FAIL: fabrics --json does not list the ten measured and three calibrated fabrics with their sources"
+  failures=$((failures + 1)); fi
 fi
 
 if in_part outfits; then

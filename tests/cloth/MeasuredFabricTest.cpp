@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <numbers>
+#include <utility>
 
 #include <unistd.h>
 
@@ -91,6 +92,52 @@ TEST(MeasuredFabric, BadFilesNameTheFileAndTheKey) {
   fs::remove(path);
 }
 
+// A calibrated fabric in physical units loads with its source and band; a bad entry names
+// the file and the key.
+TEST(FabricLibrary, CalibratedFabricsAreReadInPhysicalUnitsAndCheckedKeyByKey) {
+  const fs::path dir = fs::temp_directory_path() / ("hg_library_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const auto load = [&](const std::string& entry) {
+    std::ofstream(dir / "library.json") << R"({"source": "S", "fabrics": {"x": )" << entry << "}}";
+    return findLibraryFabric(dir, "x");
+  };
+  const std::string physical =
+      R"("areal_density_g_m2": 70, "modulus_N_m": {"warp": 500, "weft": 400, "bias": 300},
+         "bending_N_m": {"warp": 1e-6, "bias": 2e-6, "weft": 3e-6})";
+  auto fabric = load(R"({"calibrated": {)" + physical + R"(}, "source": "T", "drape_coefficient_band": [20, 40]})");
+  ASSERT_TRUE(fabric) << fabric.error().message;
+  EXPECT_FALSE(fabric->measured);
+  EXPECT_DOUBLE_EQ(fabric->physical.density, 0.07);
+  EXPECT_DOUBLE_EQ(fabric->physical.moduli.weft, 400.0);
+  EXPECT_DOUBLE_EQ(fabric->physical.bendingRigidity.z, 3e-6);
+  EXPECT_FALSE(fabric->physical.strainedModuli);
+  EXPECT_EQ(fabric->source, "T");
+  EXPECT_EQ(*fabric->drapeBand, glm::dvec2(20.0, 40.0));
+  const SpringFabric spring = springFabricOf(fabric->physical);
+  EXPECT_EQ(spring.material.strainStiffening, glm::vec4(0.0f));  // linear without data at 1/6
+  const auto errorOf = [&](const std::string& entry) {
+    auto bad = load(entry);
+    EXPECT_FALSE(bad);
+    return bad ? std::string() : bad.error().message;
+  };
+  const std::string file = (dir / "library.json").string();
+  std::string message = errorOf(R"({"calibrated": {)" + physical + "}}");
+  EXPECT_NE(message.find(file + ": fabrics.x.source"), std::string::npos) << message;
+  message =
+      errorOf(R"({"source": "T", "calibrated": {"areal_density_g_m2": -3, "modulus_N_m": {}, "bending_N_m": {}}})");
+  EXPECT_NE(message.find("fabrics.x.calibrated.areal_density_g_m2 = -3"), std::string::npos) << message;
+  message = errorOf(R"({"source": "T", "calibrated": {"areal_density_g_m2": 70, "modulus_N_m": {"warp": 1, "weft": 1},
+                        "bending_N_m": {}}})");
+  EXPECT_NE(message.find("fabrics.x.calibrated.modulus_N_m.bias"), std::string::npos) << message;
+  message = errorOf(R"({"source": "T", "calibrated": {)" + physical + R"(, "shear": 3}})");
+  EXPECT_NE(message.find("unknown key 'shear'"), std::string::npos) << message;
+  message = errorOf(R"({"source": "T", "file": "a.json", "calibrated": {)" + physical + "}}");
+  EXPECT_NE(message.find("either 'file'"), std::string::npos) << message;
+  message = errorOf(R"({"source": "T", "calibrated": {)" + physical + R"(}, "drape_coefficient_band": [40, 20]})");
+  EXPECT_NE(message.find("drape_coefficient_band"), std::string::npos) << message;
+  fs::remove_all(dir);
+}
+
 TEST(FabricMapping, OneChannelGivesAThirdOfItsStiffnessInEveryDirection) {
   // Isotropic edges with k = E A / L^2: C11 = 3E/8, C12 = C66 = E/8, so Y = E/3 (Poisson 1/3).
   for (const double angle : {0.0, 0.3, 0.25 * kPi, 0.5 * kPi})
@@ -104,6 +151,42 @@ TEST(FabricMapping, TheFitRecoversTheChannelsOfAnySheet) {
     EXPECT_LT(fit.largestError, 1e-6);
     for (int k = 0; k < 3; ++k) EXPECT_NEAR(fit.channels[k], channels[k], 1e-4 * channels[k]) << k;
   }
+}
+
+// Without stiffening the sheet's secant modulus is its linear modulus at any strain; with
+// it, a pull along a channel alone at 1/6 strain stiffens by about 1 + s (the springs near
+// the pull are stretched by nearly the full strain, those across it not at all).
+TEST(FabricMapping, StiffenedSheetIsLinearWithoutStiffeningAndStiffensWithIt) {
+  const glm::dvec3 channels(300.0, 120.0, 80.0);
+  for (double angle : {0.0, 0.25 * kPi, 0.5 * kPi, 0.1}) {
+    const double linear = springSheetModulus(channels, angle);
+    for (double strain : {1e-3, 0.1, 0.3})
+      EXPECT_NEAR(stiffenedSheetModulus(channels, glm::dvec3(0.0), angle, strain) / linear, 1.0, 0.005)
+          << angle << " " << strain;
+  }
+  const double stiffened = stiffenedSheetModulus(channels, glm::dvec3(2.0, 0.0, 0.0), 0.0, 1.0 / 6.0);
+  const double linear = springSheetModulus(channels, 0.0);
+  EXPECT_GT(stiffened, 1.5 * linear);
+  EXPECT_LT(stiffened, 3.0 * linear);
+  // The fit inverts it.
+  const MembraneModuli target{2.0 * linear, 1.5 * springSheetModulus(channels, 0.5 * kPi),
+                              1.8 * springSheetModulus(channels, 0.25 * kPi)};
+  const glm::dvec3 s = fitStrainStiffening(channels, target);
+  EXPECT_NEAR(stiffenedSheetModulus(channels, s, 0.0, 1.0 / 6.0) / target.warp, 1.0, 1e-3);
+  EXPECT_NEAR(stiffenedSheetModulus(channels, s, 0.5 * kPi, 1.0 / 6.0) / target.weft, 1.0, 1e-3);
+  EXPECT_NEAR(stiffenedSheetModulus(channels, s, 0.25 * kPi, 1.0 / 6.0) / target.bias, 1.0, 1e-3);
+}
+
+// The bending factors reproduce each fold direction's rigidity through the blend.
+TEST(FabricMapping, BendingFactorsGiveEachFoldItsRigidity) {
+  const glm::dvec3 rigidity(4e-6, 5e-6, 8e-6);
+  const glm::dvec3 f = fitBendingFactors(rigidity);
+  const double D = hingeRigidityFor((rigidity.x + rigidity.y + rigidity.z) / 3.0);
+  EXPECT_NEAR(hingeSheetRigidity(D, f, 0.0) / rigidity.x, 1.0, 1e-6);
+  EXPECT_NEAR(hingeSheetRigidity(D, f, 0.25 * kPi) / rigidity.y, 1.0, 1e-6);
+  EXPECT_NEAR(hingeSheetRigidity(D, f, 0.5 * kPi) / rigidity.z, 1.0, 1e-6);
+  // Equal factors are isotropic: 3 D for every fold.
+  EXPECT_NEAR(hingeSheetRigidity(D, glm::dvec3(1.0), 0.3) / (3.0 * D), 1.0, 1e-3);
 }
 
 TEST(FabricMapping, HingesGiveThreeTimesTheirRigidityOnABentSheet) {
@@ -150,11 +233,12 @@ TEST(FabricMapping, HingesGiveThreeTimesTheirRigidityOnABentSheet) {
 TEST(FabricLibrary, EveryShippedFabricLoadsAndMapsOntoTheSprings) {
   auto library = loadFabricLibrary(kLibrary);
   ASSERT_TRUE(library) << library.error().message;
-  ASSERT_EQ(library->size(), 10u);
+  ASSERT_EQ(library->size(), 13u);
   for (const LibraryFabric& fabric : *library) {
     SCOPED_TRACE(fabric.name);
-    const SpringFabric spring = springFabricOf(fabric.measured);
-    EXPECT_FLOAT_EQ(spring.material.arealDensity, float(fabric.measured.density));
+    if (!fabric.measured) continue;  // calibrated: FabricLibrary.CalibratedFabrics*
+    const SpringFabric spring = springFabricOf(fabric.physical);
+    EXPECT_FLOAT_EQ(spring.material.arealDensity, float(fabric.measured->density));
     EXPECT_GT(spring.material.tensileStiffness, 0.0f);
     EXPECT_GT(spring.material.bendingRigidity, 0.0f);
     // The fitted springs reproduce the measured warp and weft moduli (in the sheet model
@@ -173,6 +257,18 @@ TEST(FabricLibrary, EveryShippedFabricLoadsAndMapsOntoTheSprings) {
     }
     if (!knit) {
       EXPECT_GT(spring.largestFitError, 0.2);  // woven: soft on the bias
+    }
+    // Strain stiffening: the stiffened sheet reaches the warp and weft moduli at 1/6 strain
+    // (the bias where the channels allow it), and every vertex weighs its area.
+    const glm::dvec3 stiffening(spring.material.strainStiffening);
+    EXPECT_TRUE(spring.material.areaWeightedMass);
+    EXPECT_GE(glm::min(stiffening.x, glm::min(stiffening.y, stiffening.z)), 0.0);
+    for (const auto& [angle, target] :
+         {std::pair{0.0, spring.strainedModuli.warp}, std::pair{0.5 * kPi, spring.strainedModuli.weft}}) {
+      const double stiffened = stiffenedSheetModulus(channels, stiffening, angle, 1.0 / 6.0);
+      if (stiffenedSheetModulus(channels, glm::dvec3(0.0), angle, 1.0 / 6.0) < target) {
+        EXPECT_NEAR(stiffened / target, 1.0, 0.05) << "angle " << angle;
+      }
     }
   }
   auto missing = findLibraryFabric(kLibrary, "tweed");

@@ -164,7 +164,7 @@ TEST(FabricStrip, AKnitStripHasItsMeasuredWeftAndBiasModuliAtEveryEdgeLength) {
   // open item); the bounds below hold it where it is now.
   auto fabric = findLibraryFabric(fabricLibraryDirectory(), "tshirt_interlock");
   ASSERT_TRUE(fabric) << fabric.error().message;
-  const SpringFabric spring = springFabricOf(fabric->measured);
+  const SpringFabric spring = springFabricOf(fabric->physical);
   for (const float edge : {0.02f, 0.01f}) {
     const double warp = measuredStripModulus(spring, 0.0, edge);
     const double weft = measuredStripModulus(spring, 0.5 * kPi, edge);
