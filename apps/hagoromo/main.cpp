@@ -16,6 +16,7 @@
 #include "apps/common/ExitCodes.h"
 #include "apps/common/OutputSet.h"
 #include "apps/hagoromo/DrapeCommand.h"
+#include "apps/hagoromo/FabricTestCommand.h"
 #include "apps/hagoromo/FabricsCommand.h"
 #include "apps/hagoromo/GraspCommand.h"
 #include "apps/hagoromo/PatternsCommand.h"
@@ -66,6 +67,8 @@ int main(int argc, char** argv) {
   CLI::App* patternsCommand = addPatternsCommand(app, patterns);
   FabricsOptions fabrics;
   CLI::App* fabricsCommand = addFabricsCommand(app, fabrics);
+  FabricTestOptions fabricTest;
+  CLI::App* fabricTestCommand = addFabricTestCommand(app, fabricTest);
 
   app.add_subcommand("info", "Create a headless OpenGL context and print the driver");
 
@@ -82,6 +85,7 @@ int main(int argc, char** argv) {
     if (spheresCommand->parsed()) return runSpheres(spheres);
     if (patternsCommand->parsed()) return runPatterns(patterns);
     if (fabricsCommand->parsed()) return runFabrics(fabrics);
+    if (fabricTestCommand->parsed()) return runFabricTest(fabricTest);
     return runInfo();
   } catch (const std::bad_alloc&) {
     std::fprintf(stderr, "hagoromo: error: out of memory (nothing written)\n");

@@ -51,18 +51,21 @@ using Tree = SideOf::AABB_tree;
 }  // namespace
 
 Result<PlanarMesh> meshPolygon(std::span<const glm::dvec2> boundary, double maxEdgeLength, double shapeBound,
-                               int lloydIterations) {
-  const std::size_t n = boundary.size();
+                               int lloydIterations, std::span<const glm::dvec2> interiorLoop) {
+  const std::size_t n = boundary.size(), m = interiorLoop.size();
   if (n < 3) return Error{"polygon has fewer than 3 points"};
+  if (m != 0 && m < 3) return Error{"interior loop has fewer than 3 points"};
   Cdt cdt;
-  std::vector<Cdt::Vertex_handle> handles(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    handles[i] = cdt.insert(Cdt::Point(boundary[i].x, boundary[i].y));
+  std::vector<Cdt::Vertex_handle> handles(n + m);
+  for (std::size_t i = 0; i < n + m; ++i) {
+    const glm::dvec2 p = i < n ? boundary[i] : interiorLoop[i - n];
+    handles[i] = cdt.insert(Cdt::Point(p.x, p.y));
     handles[i]->info() = int(i);
   }
-  if (cdt.number_of_vertices() != n) return Error{"polygon has coincident points"};
+  if (cdt.number_of_vertices() != n + m) return Error{"polygon has coincident points"};
   try {
     for (std::size_t i = 0; i < n; ++i) cdt.insert_constraint(handles[i], handles[(i + 1) % n]);
+    for (std::size_t i = 0; i < m; ++i) cdt.insert_constraint(handles[n + i], handles[n + (i + 1) % m]);
   } catch (const std::exception& e) {  // intersecting constraints (No_constraint_intersection_tag)
     return Error{std::string("polygon outline intersects itself (CGAL: ") + e.what() + ")"};
   }
@@ -79,9 +82,10 @@ Result<PlanarMesh> meshPolygon(std::span<const glm::dvec2> boundary, double maxE
 
   // Vertices the mesher added carry a default-constructed info: renumber them all.
   for (auto v = cdt.finite_vertices_begin(); v != cdt.finite_vertices_end(); ++v) v->info() = -1;
-  for (std::size_t i = 0; i < n; ++i) handles[i]->info() = int(i);
+  for (std::size_t i = 0; i < n + m; ++i) handles[i]->info() = int(i);
   PlanarMesh out;
   out.points.assign(boundary.begin(), boundary.end());
+  out.points.insert(out.points.end(), interiorLoop.begin(), interiorLoop.end());
   for (auto v = cdt.finite_vertices_begin(); v != cdt.finite_vertices_end(); ++v) {
     if (v->info() >= 0) continue;
     v->info() = int(out.points.size());
@@ -92,16 +96,20 @@ Result<PlanarMesh> meshPolygon(std::span<const glm::dvec2> boundary, double maxE
   std::size_t constrained = 0;
   for (auto e = cdt.constrained_edges_begin(); e != cdt.constrained_edges_end(); ++e) {
     const int a = e->first->vertex(Cdt::cw(e->second))->info(), b = e->first->vertex(Cdt::ccw(e->second))->info();
-    const bool consecutive =
-        a < int(n) && b < int(n) && (std::size_t(std::abs(a - b)) == 1 || std::size_t(std::abs(a - b)) == n - 1);
+    // Consecutive points of the boundary (0 .. n - 1) or of the interior loop (n .. n + m - 1).
+    const auto inLoop = [&](int first, std::size_t count) {
+      return a >= first && b >= first && a < first + int(count) && b < first + int(count) &&
+             (std::size_t(std::abs(a - b)) == 1 || std::size_t(std::abs(a - b)) == count - 1);
+    };
+    const bool consecutive = inLoop(0, n) || (m != 0 && inLoop(int(n), m));
     if (!consecutive)
       return Error{"the mesher inserted a point on the panel boundary (constrained edge " + std::to_string(a) + "-" +
                    std::to_string(b) + ")"};
     ++constrained;
   }
-  if (constrained != n)
+  if (constrained != n + m)
     return Error{"the mesher changed the panel boundary (" + std::to_string(constrained) +
-                 " constrained edges, expected " + std::to_string(n) + ")"};
+                 " constrained edges, expected " + std::to_string(n + m) + ")"};
   for (auto f = cdt.finite_faces_begin(); f != cdt.finite_faces_end(); ++f) {
     if (!f->is_in_domain()) continue;
     for (int k = 0; k < 3; ++k) out.triangles.push_back(std::uint32_t(f->vertex(k)->info()));

@@ -30,8 +30,13 @@ struct PlanarMesh {
 /// criterion b = sin^2(min angle); 0.125 = 20.7 degrees). The first boundary.size()
 /// points of the result are the boundary points in order; no point is added on the
 /// boundary (checked: the error says so if CGAL did).
+///
+/// `interiorLoop` (optional): a closed polygon strictly inside the boundary whose edges the
+/// mesh must keep as edges (e.g. the rim of the support disc a drape test clamps, so that
+/// the clamped vertices are exactly those inside it); its points follow the boundary's in
+/// the result, likewise unrefined.
 Result<PlanarMesh> meshPolygon(std::span<const glm::dvec2> boundary, double maxEdgeLength, double shapeBound,
-                               int lloydIterations);
+                               int lloydIterations, std::span<const glm::dvec2> interiorLoop = {});
 
 /// Exact inside/outside (CGAL Side_of_triangle_mesh, ray parity over an AABB tree) and
 /// distance queries on a body's triangle mesh. Vertices with identical positions are

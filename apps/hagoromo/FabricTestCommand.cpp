@@ -1,0 +1,466 @@
+#include "apps/hagoromo/FabricTestCommand.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include "apps/common/CliChecks.h"
+#include "apps/common/ExitCodes.h"
+#include "apps/common/OutputSet.h"
+#include "apps/common/Progress.h"
+#include "gl/HeadlessContext.h"
+#include "render/Image.h"
+#include "sim/cloth/CpuClothSolver.h"
+#include "sim/cloth/FabricLibrary.h"
+#include "sim/cloth/FabricMapping.h"
+#include "sim/cloth/FabricPresets.h"
+#include "sim/garment/FabricBench.h"
+#include "sim/gpu/GpuClothSolver.h"
+#include "sim/io/MeshExport.h"
+#include "sim/io/SvgPlot.h"
+#include "sim/scene/DrapeFabric.h"
+
+namespace hg::app {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+/// The jaw strains of the tensile test: to 10 % (the standard's curve), then 1/6 (where the
+/// measured data's second point lies).
+const std::vector<double> kGripStrains = {0.005, 0.01, 0.02, 0.03, 0.04, 0.05, 0.06, 0.07, 0.08, 0.09, 0.10, 1.0 / 6.0};
+
+constexpr BenchDirection kDirections[3] = {BenchDirection::Warp, BenchDirection::Weft, BenchDirection::Bias};
+
+/// The library preset PRESET names, when it names one (and no fabrics.json in the working
+/// folder shadows it, fabricMaterial's order): its measured data or physical units.
+std::optional<LibraryFabric> libraryData(const std::string& preset) {
+  const fs::path local = fs::current_path() / "fabrics.json";
+  if (fs::exists(local) && findFabricPreset(local, preset)) return std::nullopt;
+  auto fabric = findLibraryFabric(fabricLibraryDirectory(), preset);
+  if (!fabric) return std::nullopt;
+  return std::move(fabric).value();
+}
+
+/// The reference secant modulus (N/m) along `angle` at `strain`: the measured data's, or a
+/// calibrated fabric's modulus (linear).
+double referenceModulus(const LibraryFabric& fabric, double angle, double strain) {
+  if (fabric.measured) return uniaxialModulus(*fabric.measured, angle, strain);
+  const MembraneModuli& m = fabric.physical.moduli;
+  return angle == 0.0 ? m.warp : angle > 1.0 ? m.weft : m.bias;
+}
+
+double relativeError(double value, double reference) { return (value - reference) / reference; }
+
+/// The continuum flexural rigidity (N m) the material's hinges stand for, for a strip along
+/// `direction`: its folds lie across it (a warp strip folds along the weft).
+double intendedRigidity(const ClothMaterial& material, BenchDirection direction) {
+  const double fold = benchDirectionAngle(direction) + 0.5 * std::acos(-1.0);
+  return hingeSheetRigidity(double(material.bendingRigidity), glm::dvec3(material.bendingAnisotropy), fold);
+}
+
+/// The reference rigidity for a strip along `direction` (the fold across it).
+double referenceRigidity(const LibraryFabric& fabric, BenchDirection direction) {
+  const glm::dvec3& b = fabric.physical.bendingRigidity;  // folds along warp, bias, weft
+  return direction == BenchDirection::Warp ? b.z : direction == BenchDirection::Weft ? b.x : b.y;
+}
+
+bool wants(const std::string& list, const std::string& test) {
+  std::stringstream in(list);
+  for (std::string item; std::getline(in, item, ',');)
+    if (item == test) return true;
+  return false;
+}
+
+/// The top view: the shadow (dark blue) over the support disc (lighter), the flat disc's rim
+/// as a grey circle, on white.
+Image shadowPicture(const DrapeShadow& shadow) {
+  Image image;
+  image.width = image.height = shadow.size;
+  image.rgba.assign(std::size_t(shadow.size) * std::size_t(shadow.size) * 4, 255);
+  const double pixel = shadow.extent / shadow.size;
+  const double rim = 0.5 * kCusickDiscDiameter, support = 0.5 * kCusickSupportDiameter;
+  for (int j = 0; j < shadow.size; ++j)
+    for (int i = 0; i < shadow.size; ++i) {
+      const double x = -0.5 * shadow.extent + (i + 0.5) * pixel, z = -0.5 * shadow.extent + (j + 0.5) * pixel;
+      const double r = std::hypot(x, z);
+      // Row 0 of the picture is the far side (-z), so the top view reads as seen from above.
+      std::uint8_t* p = image.pixel(i, j);
+      const bool covered = shadow.covered[std::size_t(j) * std::size_t(shadow.size) + std::size_t(i)] != 0;
+      auto set = [p](int red, int green, int blue) {
+        p[0] = std::uint8_t(red);
+        p[1] = std::uint8_t(green);
+        p[2] = std::uint8_t(blue);
+      };
+      if (covered) set(38, 74, 122);
+      if (r <= support) set(120, 150, 190);
+      if (std::abs(r - rim) < 0.75 * pixel || std::abs(r - support) < 0.5 * pixel) set(150, 150, 150);
+    }
+  return image;
+}
+
+nlohmann::json relaxJson(const RelaxOutcome& relax) {
+  return {{"converged", relax.converged}, {"substeps", relax.substeps}, {"largest_speed_m_s", relax.largestSpeed}};
+}
+
+}  // namespace
+
+CLI::App* addFabricTestCommand(CLI::App& app, FabricTestOptions& options) {
+  CLI::App* command = app.add_subcommand(
+      "fabric-test",
+      "Virtual fabric bench on one preset: tensile curves (warp, weft, bias), Peirce cantilever, Cusick drape "
+      "coefficient; writes fabric_test.json, tensile.svg, drape_top.png and drape.obj");
+  command
+      ->add_option("presets", options.presets,
+                   "Fabric presets (hagoromo fabrics lists them), or all; several run one after another")
+      ->required();
+  command
+      ->add_option("--out", options.outDir,
+                   "Output folder (default out/fabric-test/PRESET; with several presets out/fabric-test, one "
+                   "folder each and drapes.png, summary.md, summary.json)")
+      ->check(nonEmpty());
+  command->add_option("--backend", options.backend, "Cloth solver (default cpu)")->check(CLI::IsMember({"cpu", "gpu"}));
+  command->add_option("--edge", options.edgeMillimetres, "Target edge length of the specimens' meshes, mm")
+      ->check(CLI::Range(2.0, 40.0));
+  command
+      ->add_option("--rest-speed", options.restSpeed,
+                   "A specimen is at rest when no vertex moves faster than this, m/s (default 0.002)")
+      ->check(CLI::Range(1e-6, 0.1));
+  command->add_option("--tests", options.tests, "Comma-separated subset of tensile,cantilever,drape");
+  command->add_flag("--quiet,-q", options.quiet, "Print errors only");
+  command->footer(
+      "The drape test follows ISO 9073-9 (30 cm disc on an 18 cm support); the tensile test ISO 13934-1 (50 x 200 mm "
+      "strip, extensometer on the middle half); the cantilever BS 3356 (25 mm strip). A preset of the measured "
+      "library is compared with its data (relative errors in the JSON).\nExample: hagoromo fabric-test denim_11oz "
+      "--out /tmp/denim");
+  return command;
+}
+
+namespace {
+
+/// What one preset's bench left for the summary of several.
+struct PresetRun {
+  nlohmann::json result;
+  std::optional<DrapeShadow> shadow;
+};
+
+/// The bench on one preset into `outDir`; an exit code of apps/common/ExitCodes.h.
+int runPreset(const std::string& preset, const fs::path& outDir, const FabricTestOptions& options,
+              const FabricBenchSettings& settings, PresetRun& run) {
+  auto fabric = fabricMaterial(fs::current_path(), preset);
+  if (!fabric) return fail(fabric.error());
+  const std::optional<LibraryFabric> library = libraryData(preset);
+  const BenchFabric specimen{fabric->material, fabric->anisotropy};
+  const bool tensile = wants(options.tests, "tensile"), cantilever = wants(options.tests, "cantilever"),
+             drape = wants(options.tests, "drape");
+  const long total = (tensile ? 3 : 0) + (cantilever ? 2 : 0) + (drape ? 1 : 0);
+  Progress progress("fabric-test " + preset, total, !options.quiet && isatty(STDERR_FILENO) != 0);
+  long done = 0;
+  bool converged = true;
+
+  nlohmann::json out{{"preset", preset},
+                     {"backend", options.backend},
+                     {"edge_length_mm", options.edgeMillimetres},
+                     {"areal_density_g_m2", 1000.0 * fabric->material.arealDensity},
+                     {"measured", library && library->measured},
+                     {"calibrated", library && !library->measured}};
+  if (library && library->drapeBand) out["drape_coefficient_band"] = {library->drapeBand->x, library->drapeBand->y};
+  OutputSet outputs(outDir);
+  const Clock::time_point start = Clock::now();
+
+  if (tensile) {
+    LinePlot plot;
+    plot.title = preset + ": uniaxial tension (ISO 13934-1 strip)";
+    plot.xLabel = "strain (%)";
+    plot.yLabel = "tension (N/m)";
+    for (const BenchDirection direction : kDirections) {
+      progress.update(done, benchDirectionName(direction));
+      auto curve = runTensileTest(specimen, direction, kGripStrains, settings);
+      if (!curve) return fail(curve.error().prefixed(preset + ": "));
+      converged = converged && curve->relax.converged;
+      nlohmann::json entry{{"strain", curve->strain},
+                           {"tension_N_m", curve->tension},
+                           {"vertices", curve->vertices},
+                           {"relax", relaxJson(curve->relax)}};
+      PlotSeries model{std::string(benchDirectionName(direction)), {}, {}};
+      PlotSeries data{
+          std::string(benchDirectionName(direction)) + (library && library->measured ? " (measured)" : " (target)"),
+          {},
+          {}};
+      std::vector<double> secant, reference;
+      for (std::size_t i = 0; i < curve->strain.size(); ++i) {
+        model.x.push_back(100.0 * curve->strain[i]);
+        model.y.push_back(curve->tension[i]);
+        secant.push_back(curve->secantModulus(i));
+        if (library) {
+          const double k = referenceModulus(*library, benchDirectionAngle(direction), curve->strain[i]);
+          reference.push_back(k);
+          data.x.push_back(100.0 * curve->strain[i]);
+          data.y.push_back(k * curve->strain[i]);
+        }
+      }
+      // The modulus at zero strain: the secant of the first two steps extrapolated to 0.
+      const double atZero =
+          secant[0] - (secant[1] - secant[0]) * curve->strain[0] / (curve->strain[1] - curve->strain[0]);
+      entry["secant_modulus_N_m"] = secant;
+      entry["modulus_at_zero_strain_N_m"] = atZero;
+      entry["modulus_at_one_sixth_strain_N_m"] = secant.back();
+      if (library) {
+        entry["measured_secant_modulus_N_m"] = reference;
+        entry["measured_modulus_at_zero_strain_N_m"] = referenceModulus(*library, benchDirectionAngle(direction), 0.0);
+        entry["error_at_zero_strain"] =
+            relativeError(atZero, entry["measured_modulus_at_zero_strain_N_m"].get<double>());
+        entry["error_at_one_sixth_strain"] = relativeError(secant.back(), reference.back());
+      }
+      out["tensile"][benchDirectionName(direction)] = entry;
+      plot.series.push_back(std::move(model));
+      if (library) plot.series.push_back(std::move(data));
+      progress.update(++done);
+    }
+    if (auto s = outputs.write("tensile.svg", [&](const fs::path& p) { return writeSvgLinePlot(plot, p); }); !s)
+      return fail(s.error());
+  }
+
+  if (cantilever) {
+    for (const BenchDirection direction : {BenchDirection::Warp, BenchDirection::Weft}) {
+      progress.update(done, std::string("cantilever ") + benchDirectionName(direction));
+      const double intended = intendedRigidity(specimen.material, direction);
+      auto result = runCantileverTest(specimen, direction, intended, settings);
+      if (!result) return fail(result.error().prefixed(preset + ": "));
+      converged = converged && result->relax.converged;
+      nlohmann::json entry{{"overhang_mm", 1e3 * result->overhang},
+                           {"chord_angle_deg", result->chordAngle * 180.0 / std::acos(-1.0)},
+                           {"bending_length_mm", 1e3 * result->bendingLength},
+                           {"flexural_rigidity_N_m", result->flexuralRigidity},
+                           {"model_rigidity_N_m", intended},
+                           {"error_vs_model", relativeError(result->flexuralRigidity, intended)},
+                           {"vertices", result->vertices},
+                           {"relax", relaxJson(result->relax)}};
+      if (library) {
+        const double reference = referenceRigidity(*library, direction);
+        entry["measured_rigidity_N_m"] = reference;
+        entry["error_vs_measured"] = relativeError(result->flexuralRigidity, reference);
+      }
+      out["cantilever"][benchDirectionName(direction)] = entry;
+      progress.update(++done);
+    }
+  }
+
+  if (drape) {
+    progress.update(done, "drape");
+    auto result = runDrapeTest(specimen, settings);
+    if (!result) return fail(result.error().prefixed(preset + ": "));
+    converged = converged && result->relax.converged;
+    out["drape_coefficient"] = result->drapeCoefficient;
+    if (library && library->drapeBand)
+      out["inside_band"] =
+          result->drapeCoefficient >= library->drapeBand->x && result->drapeCoefficient <= library->drapeBand->y;
+    out["nodes"] = result->nodes;
+    out["drape"] = {{"drape_coefficient", result->drapeCoefficient},
+                    {"nodes", result->nodes},
+                    {"shadow_area_m2", result->shadowArea},
+                    {"rim_radius_mm",
+                     [&] {
+                       std::vector<double> mm;
+                       for (double r : result->rimRadius) mm.push_back(1e3 * r);
+                       return mm;
+                     }()},
+                    {"vertices", result->vertices},
+                    {"relax", relaxJson(result->relax)}};
+    const Image picture = shadowPicture(result->shadow);
+    run.shadow = result->shadow;
+    if (auto s = outputs.write("drape_top.png", [&](const fs::path& p) { return writePng(picture, p); }); !s)
+      return fail(s.error());
+    if (auto s = outputs.write("drape.obj", [&](const fs::path& p) { return exportMesh(result->draped, p); }); !s)
+      return fail(s.error());
+    progress.update(++done);
+  }
+  progress.finish();
+  out["converged"] = converged;
+  out["seconds"] = seconds(start, Clock::now());
+  if (auto s = outputs.writeText("fabric_test.json", out.dump(2) + "\n"); !s) return fail(s.error());
+  if (auto s = outputs.commit(); !s) return fail(s.error());
+
+  if (!options.quiet) {
+    std::printf("fabric-test %s (%s, %.0f mm edges, %.1f s)\n", preset.c_str(), options.backend.c_str(),
+                options.edgeMillimetres, seconds(start, Clock::now()));
+    if (out.contains("tensile"))
+      for (const BenchDirection direction : kDirections) {
+        const auto& t = out["tensile"][benchDirectionName(direction)];
+        std::printf("  tensile %-4s  modulus %7.1f N/m at 0 %%, %7.1f N/m at %.1f %%", benchDirectionName(direction),
+                    t["modulus_at_zero_strain_N_m"].get<double>(), t["modulus_at_one_sixth_strain_N_m"].get<double>(),
+                    100.0 * t["strain"].back().get<double>());
+        if (library)
+          std::printf("  (measured %+.0f %%, %+.0f %%)", 100.0 * t["error_at_zero_strain"].get<double>(),
+                      100.0 * t["error_at_one_sixth_strain"].get<double>());
+        std::printf("\n");
+      }
+    if (out.contains("cantilever"))
+      for (const BenchDirection direction : {BenchDirection::Warp, BenchDirection::Weft}) {
+        const auto& c = out["cantilever"][benchDirectionName(direction)];
+        std::printf("  cantilever %-4s bending length %.1f mm, rigidity %.3g N m (model %+.0f %%",
+                    benchDirectionName(direction), c["bending_length_mm"].get<double>(),
+                    c["flexural_rigidity_N_m"].get<double>(), 100.0 * c["error_vs_model"].get<double>());
+        if (library) std::printf(", measured %+.0f %%", 100.0 * c["error_vs_measured"].get<double>());
+        std::printf(")\n");
+      }
+    if (out.contains("drape"))
+      std::printf("  drape coefficient %.1f %%, %d nodes\n", out["drape_coefficient"].get<double>(),
+                  out["nodes"].get<int>());
+    if (!converged) std::printf("  not at rest within the time allowed: see \"relax\" in fabric_test.json\n");
+    for (const fs::path& p : outputs.finalPaths()) std::printf("  wrote %s\n", p.string().c_str());
+  }
+  run.result = std::move(out);
+  return converged ? kExitOk : kExitQualityGate;
+}
+
+/// The presets' top views side by side, five to a row, in the order given, at half their
+/// size (2 x 2 pixels averaged).
+Image contactSheet(const std::vector<Image>& pictures) {
+  constexpr int kColumns = 5;
+  const int size = pictures.front().width / 2;
+  Image sheet;
+  sheet.width = size * std::min<int>(kColumns, int(pictures.size()));
+  sheet.height = size * ((int(pictures.size()) + kColumns - 1) / kColumns);
+  sheet.rgba.assign(std::size_t(sheet.width) * std::size_t(sheet.height) * 4, 255);
+  for (std::size_t k = 0; k < pictures.size(); ++k) {
+    const int x0 = int(k % kColumns) * size, y0 = int(k / kColumns) * size;
+    for (int y = 0; y < size; ++y)
+      for (int x = 0; x < size; ++x)
+        for (int c = 0; c < 4; ++c) {
+          const Image& p = pictures[k];
+          const int sum = p.pixel(2 * x, 2 * y)[c] + p.pixel(2 * x + 1, 2 * y)[c] + p.pixel(2 * x, 2 * y + 1)[c] +
+                          p.pixel(2 * x + 1, 2 * y + 1)[c];
+          sheet.pixel(x0 + x, y0 + y)[c] = std::uint8_t((sum + 2) / 4);
+        }
+  }
+  return sheet;
+}
+
+/// summary.md: one row per preset (drape coefficient, nodes, band, the tensile and
+/// cantilever errors against the data).
+std::string summaryTable(const std::vector<nlohmann::json>& results) {
+  std::string table =
+      "| preset | kind | DC % | band % | nodes | tensile error at 0 (warp, weft, bias) | at 1/6 | cantilever error "
+      "(warp, weft) |\n| --- | --- | ---: | --- | ---: | --- | --- | --- |\n";
+  char cell[160];
+  for (const nlohmann::json& r : results) {
+    table += "| `" + r["preset"].get<std::string>() + "` | " +
+             (r["measured"].get<bool>()     ? "measured"
+              : r["calibrated"].get<bool>() ? "calibrated"
+                                            : "other") +
+             " | ";
+    if (r.contains("drape_coefficient")) {
+      std::snprintf(cell, sizeof cell, "%.1f", r["drape_coefficient"].get<double>());
+      table += cell;
+    }
+    table += " | ";
+    if (r.contains("drape_coefficient_band")) {
+      std::snprintf(cell, sizeof cell, "%.0f-%.0f", r["drape_coefficient_band"][0].get<double>(),
+                    r["drape_coefficient_band"][1].get<double>());
+      table += cell;
+    }
+    table += " | " + (r.contains("nodes") ? std::to_string(r["nodes"].get<int>()) : std::string()) + " | ";
+    for (const char* key : {"error_at_zero_strain", "error_at_one_sixth_strain"}) {
+      if (r.contains("tensile") && r["tensile"]["warp"].contains(key)) {
+        std::snprintf(cell, sizeof cell, "%+.0f, %+.0f, %+.0f %%", 100.0 * r["tensile"]["warp"][key].get<double>(),
+                      100.0 * r["tensile"]["weft"][key].get<double>(), 100.0 * r["tensile"]["bias"][key].get<double>());
+        table += cell;
+      }
+      table += " | ";
+    }
+    if (r.contains("cantilever") && r["cantilever"]["warp"].contains("error_vs_measured")) {
+      std::snprintf(cell, sizeof cell, "%+.0f, %+.0f %%",
+                    100.0 * r["cantilever"]["warp"]["error_vs_measured"].get<double>(),
+                    100.0 * r["cantilever"]["weft"]["error_vs_measured"].get<double>());
+      table += cell;
+    }
+    table += " |\n";
+  }
+  return table;
+}
+
+}  // namespace
+
+int runFabricTest(const FabricTestOptions& options) {
+  for (std::stringstream in(options.tests); in.good();) {
+    std::string item;
+    std::getline(in, item, ',');
+    if (item != "tensile" && item != "cantilever" && item != "drape")
+      return failUsage("--tests: unknown test '" + item + "' (tensile, cantilever, drape)");
+  }
+  auto backend = parseBackend(options.backend);
+  if (!backend) return failUsage("--backend: " + backend.error().message);
+  // "all": every fabric of the library, in its order.
+  std::vector<std::string> presets;
+  for (const std::string& preset : options.presets) {
+    if (preset != "all") {
+      presets.push_back(preset);
+      continue;
+    }
+    auto library = loadFabricLibrary(fabricLibraryDirectory());
+    if (!library) return fail(library.error());
+    for (const LibraryFabric& fabric : *library) presets.push_back(fabric.name);
+  }
+  // Every name first, so that a typo fails before hours of benches.
+  for (const std::string& preset : presets)
+    if (auto fabric = fabricMaterial(fs::current_path(), preset); !fabric) return fail(fabric.error());
+
+  std::unique_ptr<gl::HeadlessContext> context;
+  if (*backend == Backend::Gpu) {
+    auto made = gl::HeadlessContext::create();
+    if (!made) return fail(made.error());
+    context = std::move(made).value();
+  }
+  FabricBenchSettings settings;
+  settings.edgeLength = options.edgeMillimetres * 1e-3;
+  settings.restSpeed = options.restSpeed;
+  settings.solverFactory = [backend = *backend](std::shared_ptr<const ClothModel> model, const ClothSettings& s) {
+    return createClothSolver(backend, std::move(model), s);
+  };
+  if (presets.size() == 1) {
+    PresetRun run;
+    return runPreset(presets[0],
+                     options.outDir.empty() ? fs::path("out") / "fabric-test" / presets[0] : fs::path(options.outDir),
+                     options, settings, run);
+  }
+  // Several: each into DIR/PRESET, then the contact sheet and the table of them all in DIR.
+  const fs::path root = options.outDir.empty() ? fs::path("out") / "fabric-test" : fs::path(options.outDir);
+  int worst = kExitOk;
+  std::vector<nlohmann::json> results;
+  std::vector<Image> pictures;
+  for (const std::string& preset : presets) {
+    PresetRun run;
+    const int code = runPreset(preset, root / preset, options, settings, run);
+    if (code != kExitOk && code != kExitQualityGate) {
+      worst = code;
+      continue;  // named on stderr; the others still run
+    }
+    if (worst == kExitOk) worst = code;
+    results.push_back(run.result);
+    if (run.shadow) pictures.push_back(shadowPicture(*run.shadow));
+  }
+  OutputSet summary(root);
+  nlohmann::json all{{"presets", results}};
+  if (auto s = summary.writeText("summary.json", all.dump(2) + "\n"); !s) return fail(s.error());
+  if (auto s = summary.writeText("summary.md", summaryTable(results)); !s) return fail(s.error());
+  if (!pictures.empty()) {
+    const Image sheet = contactSheet(pictures);
+    if (auto s = summary.write("drapes.png", [&](const fs::path& p) { return writePng(sheet, p); }); !s)
+      return fail(s.error());
+  }
+  if (auto s = summary.commit(); !s) return fail(s.error());
+  if (!options.quiet)
+    for (const fs::path& p : summary.finalPaths()) std::printf("wrote %s\n", p.string().c_str());
+  return worst;
+}
+
+}  // namespace hg::app

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Issue 23 item 3: `hagoromo fabric-test`, the virtual fabric bench, end to end on the CPU
+# backend at 2 cm edges (seconds): the tensile curves and the Cusick drape of the t-shirt
+# interlock write their files as one set, the JSON carries `drape_coefficient` (percent) and
+# the measured values beside the bench's; an unknown preset, an unknown test and a bad edge
+# are refused with nothing written. The bench's physics is tested in
+# tests/garment/FabricBenchTest.cpp.
+# Usage: fabric_test_cli_test.sh <hagoromo binary> <source dir>
+set -u
+source "$(dirname "${BASH_SOURCE[0]}")/cli_common.sh" "$@"
+
+check "fabric-test: unknown preset named" 2 "velvet" -- "$hagoromo" fabric-test velvet --out "$work/x"
+check "fabric-test: unknown test named" 1 "--tests: unknown test 'bending'" -- \
+  "$hagoromo" fabric-test tshirt_interlock --tests tensile,bending --out "$work/x"
+check "fabric-test: edge out of range" 1 "--edge" -- "$hagoromo" fabric-test tshirt_interlock --edge 0.5 --out "$work/x"
+if [[ -e "$work/x" ]]; then failed "refused runs created output"; else pass; fi
+
+check "fabric-test: tensile and drape" 0 - -- \
+  "$hagoromo" fabric-test tshirt_interlock --tests tensile,drape --edge 20 --out "$work/bench" -q
+for f in fabric_test.json tensile.svg drape_top.png drape.obj; do
+  if [[ -s "$work/bench/$f" ]]; then pass; else failed "fabric-test did not write $f"; fi
+done
+if python3 - "$work/bench/fabric_test.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["measured"] and d["converged"], d
+assert 10.0 < d["drape_coefficient"] < 60.0 and 4 <= d["nodes"] <= 14, (d["drape_coefficient"], d["nodes"])
+for direction in ("warp", "weft", "bias"):
+    t = d["tensile"][direction]
+    assert len(t["strain"]) == 12 and abs(t["strain"][-1] - 1 / 6) < 0.03, t["strain"]
+    # The tension rises with the strain; measured values stand beside the bench's.
+    assert all(b > a for a, b in zip(t["tension_N_m"], t["tension_N_m"][1:])), t["tension_N_m"]
+    assert len(t["measured_secant_modulus_N_m"]) == 12 and "error_at_one_sixth_strain" in t
+PY
+then pass; else failed "fabric_test.json lacks the drape coefficient, the curves or the measured values"; fi
+if grep -q "<svg" "$work/bench/tensile.svg" && grep -q "warp (measured)" "$work/bench/tensile.svg"; then pass; else
+  failed "tensile.svg lacks the measured curves"; fi
+finish
