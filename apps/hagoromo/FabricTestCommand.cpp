@@ -43,6 +43,14 @@ constexpr BenchDirection kDirections[3] = {BenchDirection::Warp, BenchDirection:
 /// The library preset PRESET names, when it names one (and no fabrics.json in the working
 /// folder shadows it, fabricMaterial's order): its measured data or physical units.
 std::optional<LibraryFabric> libraryData(const std::string& preset) {
+  if (preset.size() > 5 && preset.ends_with(".json")) {  // the user's fabric file: its own numbers
+    auto physical = loadPhysicalFabric(fs::current_path() / preset);
+    if (!physical) return std::nullopt;
+    LibraryFabric fabric;
+    fabric.name = preset;
+    fabric.physical = *physical;
+    return fabric;
+  }
   const fs::path local = fs::current_path() / "fabrics.json";
   if (fs::exists(local) && findFabricPreset(local, preset)) return std::nullopt;
   auto fabric = findLibraryFabric(fabricLibraryDirectory(), preset);
@@ -171,7 +179,8 @@ int runPreset(const std::string& preset, const fs::path& outDir, const FabricTes
                      {"edge_length_mm", options.edgeMillimetres},
                      {"areal_density_g_m2", 1000.0 * fabric->material.arealDensity},
                      {"measured", library && library->measured},
-                     {"calibrated", library && !library->measured}};
+                     {"calibrated", library && !library->measured && !preset.ends_with(".json")},
+                     {"fabric_file", preset.ends_with(".json")}};
   if (library && library->drapeBand) out["drape_coefficient_band"] = {library->drapeBand->x, library->drapeBand->y};
   OutputSet outputs(outDir);
   const Clock::time_point start = Clock::now();

@@ -54,12 +54,21 @@ Result<glm::dvec3> directions(const json& object, const std::string& key, const 
   return result;
 }
 
-/// A calibrated fabric's physical units (the "calibrated" object).
-Result<PhysicalFabric> calibratedFabric(const json& calibrated, const std::string& where) {
+/// A fabric in physical units (a library entry's "calibrated" object, or a fabric file, which
+/// may also say what it is: `withText` allows "description" and "source" text).
+Result<PhysicalFabric> calibratedFabric(const json& calibrated, const std::string& where, bool withText = false) {
   if (!calibrated.is_object()) return Error{where + " must be an object"};
-  for (const auto& [key, value] : calibrated.items())
-    if (key != "areal_density_g_m2" && key != "modulus_N_m" && key != "bending_N_m")
-      return Error{where + ": unknown key '" + key + "' (areal_density_g_m2, modulus_N_m, bending_N_m)"};
+  for (const auto& [key, value] : calibrated.items()) {
+    if (withText && (key == "description" || key == "source")) {
+      if (!value.is_string()) return Error{where + "." + key + " must be text"};
+      continue;
+    }
+    if (key != "areal_density_g_m2" && key != "modulus_N_m" && key != "modulus_at_one_sixth_strain_N_m" &&
+        key != "bending_N_m")
+      return Error{where + ": unknown key '" + key +
+                   "' (areal_density_g_m2, modulus_N_m, modulus_at_one_sixth_strain_N_m, bending_N_m" +
+                   (withText ? ", description, source)" : ")")};
+  }
   PhysicalFabric fabric;
   auto density = positiveNumber(calibrated, "areal_density_g_m2", where);
   if (!density) return density.error();
@@ -67,6 +76,11 @@ Result<PhysicalFabric> calibratedFabric(const json& calibrated, const std::strin
   auto moduli = directions(calibrated, "modulus_N_m", where, "warp", "weft", "bias");
   if (!moduli) return moduli.error();
   fabric.moduli = {moduli->x, moduli->y, moduli->z};
+  if (calibrated.contains("modulus_at_one_sixth_strain_N_m")) {
+    auto strained = directions(calibrated, "modulus_at_one_sixth_strain_N_m", where, "warp", "weft", "bias");
+    if (!strained) return strained.error();
+    fabric.strainedModuli = MembraneModuli{strained->x, strained->y, strained->z};
+  }
   auto bending = directions(calibrated, "bending_N_m", where, "warp", "bias", "weft");
   if (!bending) return bending.error();
   fabric.bendingRigidity = *bending;
@@ -151,6 +165,18 @@ Result<LibraryFabric> findLibraryFabric(const std::filesystem::path& directory, 
   auto fabric = libraryEntry(directory, name, fabrics[name]);
   if (fabric && fabric->source.empty()) fabric->source = root->value("source", std::string());
   return fabric;
+}
+
+Result<PhysicalFabric> loadPhysicalFabric(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  if (!in) return Error{file.string() + ": cannot open the fabric file"};
+  json root;
+  try {
+    root = json::parse(in);
+  } catch (const json::exception& e) {
+    return Error{file.string() + ": not JSON (" + e.what() + ")"};
+  }
+  return calibratedFabric(root, file.string() + ": fabric", true);
 }
 
 Result<std::string> fabricLibrarySource(const std::filesystem::path& directory) {

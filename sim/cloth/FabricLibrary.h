@@ -8,6 +8,7 @@
 ///   {"calibrated": {"areal_density_g_m2": 70,
 ///                   "modulus_N_m": {"warp": 500, "weft": 400, "bias": 150},
 ///                   "bending_N_m": {"warp": 2e-6, "bias": 2e-6, "weft": 2e-6}},
+///                   (and optionally "modulus_at_one_sixth_strain_N_m", for strain stiffening)
 ///    "drape_coefficient_band": [20, 40], "source": "...", "description": "..."}
 /// with the moduli those of a strip pulled along warp, weft and bias with its sides free
 /// (tension per width per unit strain, N/m) and the bending rigidities those of folds along
@@ -45,6 +46,15 @@ Result<std::vector<LibraryFabric>> loadFabricLibrary(const std::filesystem::path
 
 /// One fabric by name; the error lists the names there are.
 Result<LibraryFabric> findLibraryFabric(const std::filesystem::path& directory, const std::string& name);
+
+/// A fabric of the user's in physical units, one per file (what `cloth.fabric` or a
+/// garment's `fabric` names when it ends in `.json`):
+///   {"areal_density_g_m2": 120, "modulus_N_m": {"warp": 800, "weft": 600, "bias": 300},
+///    "modulus_at_one_sixth_strain_N_m": {"warp": 1200, ...},      (optional: stiffening)
+///    "bending_N_m": {"warp": 5e-6, "bias": 4e-6, "weft": 3e-6},
+///    "description": "...", "source": "..."}                        (optional)
+/// the keys as a library's "calibrated" entry. Errors name the file and the key.
+Result<PhysicalFabric> loadPhysicalFabric(const std::filesystem::path& file);
 
 /// The library's source (its "source" text: the citation every preset uses).
 Result<std::string> fabricLibrarySource(const std::filesystem::path& directory);

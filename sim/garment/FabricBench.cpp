@@ -77,6 +77,13 @@ Result<std::unique_ptr<ClothSolver>> specimenSolver(std::shared_ptr<const ClothM
   return settings.solverFactory(std::move(model), cloth);
 }
 
+/// The error of an unstable step of `what`, naming the fastest vertex.
+Error unstable(const ClothSolver& solver, const std::string& what) {
+  const auto fastest = fastestVertex(solver.readState());
+  return simulationError(what + ": the cloth went unstable (" +
+                         (fastest ? describe(*fastest) : std::string("no vertex")) + ")");
+}
+
 /// Relaxes to rest; adds to `outcome`; an unstable step is an error naming `what`.
 Status relax(ClothSolver& solver, const FabricBenchSettings& settings, const std::string& what, RelaxOutcome& outcome) {
   const int substepsPerFrame = std::max(1, solver.settings().substeps);
@@ -87,21 +94,12 @@ Status relax(ClothSolver& solver, const FabricBenchSettings& settings, const std
   for (int frame = 0; frame < kFirstFrames; ++frame) {
     const StepStatus status = solver.step();
     outcome.substeps += solver.lastSubsteps();
-    if (any(status)) {
-      const auto fastest = fastestVertex(solver.readState());
-      return simulationError(what + ": the cloth went unstable (" +
-                             (fastest ? describe(*fastest) : std::string("no vertex")) + ")");
-    }
+    if (any(status)) return unstable(solver, what);
   }
   const RelaxReport report = solver.relaxToRest(float(settings.restSpeed), cap);
   outcome.substeps += report.iterations;
   outcome.largestSpeed = std::max(outcome.largestSpeed, double(report.maxSpeed));
-  if (any(report.status)) {
-    const ClothState state = solver.readState();
-    const auto fastest = fastestVertex(state);
-    return simulationError(what + ": the cloth went unstable (" +
-                           (fastest ? describe(*fastest) : std::string("no vertex")) + ")");
-  }
+  if (any(report.status)) return unstable(solver, what);
   outcome.converged = outcome.converged && report.converged;
   return {};
 }

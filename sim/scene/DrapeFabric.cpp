@@ -46,6 +46,12 @@ Result<FabricMaterial> kesFabricMaterial(const std::filesystem::path& presetsFil
 }  // namespace
 
 Result<FabricMaterial> fabricMaterial(const std::filesystem::path& sceneDirectory, const std::string& name) {
+  if (name.size() > 5 && name.ends_with(".json")) {  // the user's own fabric in physical units
+    auto physical = loadPhysicalFabric(sceneDirectory / name);
+    if (!physical) return physical.error();
+    const SpringFabric spring = springFabricOf(*physical);
+    return FabricMaterial{spring.material, spring.anisotropy};
+  }
   const std::filesystem::path local = sceneDirectory / "fabrics.json";
   if (presetsFileNames(local, name)) return kesFabricMaterial(local, name);
   auto measured = findLibraryFabric(fabricLibraryDirectory(), name);

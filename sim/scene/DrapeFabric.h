@@ -14,7 +14,9 @@
 
 namespace hg {
 
-/// Material and uniform anisotropy of the fabric `name` (see FabricMaterial): a preset of
+/// Material and uniform anisotropy of the fabric `name` (see FabricMaterial): a fabric file in
+/// physical units when `name` ends in `.json` (relative to the scene; loadPhysicalFabric,
+/// sim/cloth/FabricLibrary.h), else a preset of
 /// published KES values in `sceneDirectory`/fabrics.json when that file names it, else the
 /// measured fabric of the library (sim/cloth/FabricLibrary.h) mapped to the springs
 /// (springFabricOf, sim/cloth/FabricMapping.h); the error lists the names of both.

@@ -180,9 +180,10 @@ Table<DrapeReading> clothKeys() {
         "A cloth mesh with UVs (OBJ or any format assimp reads) relative to the scene's folder, instead of the sheet");
   addImportFrameKeys(t, &DrapeReading::meshFrame, "cloth mesh");
   t.add("fabric", nested(&DrapeReading::scene, &DrapeScene::fabric), text(), "",
-        "A fabric of the library (`hagoromo fabrics`: measured or calibrated, docs/methods.md section 10), or a "
-        "preset of fabrics.json beside the scene: density (per area), stiffness with its strain stiffening, bending "
-        "and a uniform anisotropy (the keys below win)");
+        "A fabric of the library (`hagoromo fabrics`: measured or calibrated, docs/methods.md section 10), a "
+        "preset of fabrics.json beside the scene, or a fabric file in physical units (NAME.json, relative to the "
+        "scene: g/m^2, N/m along warp, weft and bias, N m): density (per area), stiffness with its strain "
+        "stiffening, bending and a uniform anisotropy (the keys below win)");
   t.include(material, nested(&DrapeReading::scene, &DrapeScene::material));
   t.add("pinned", nested(&DrapeReading::scene, &DrapeScene::pinned),
         list(integer<std::uint32_t>(0, std::numeric_limits<std::uint32_t>::max())), "",

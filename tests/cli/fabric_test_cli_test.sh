@@ -35,4 +35,22 @@ PY
 then pass; else failed "fabric_test.json lacks the drape coefficient, the curves or the measured values"; fi
 if grep -q "<svg" "$work/bench/tensile.svg" && grep -q "warp (measured)" "$work/bench/tensile.svg"; then pass; else
   failed "tensile.svg lacks the measured curves"; fi
+# The user's own fabric in physical units: refused with the file and the key when bad, on the
+# bench with its own numbers as the reference when good.
+cat >"$work/mine.json" <<JSON
+{"areal_density_g_m2": 150, "modulus_N_m": {"warp": 300, "weft": 250, "bias": 200},
+ "bending_N_m": {"warp": 5e-6, "bias": 5e-6, "weft": 5e-6}}
+JSON
+sed 's/"bias": 200/"bias": -1/' "$work/mine.json" >"$work/bad_fabric.json"
+check "fabric-test: a bad fabric file names the file and the key" 2 "bad_fabric.json: fabric.modulus_N_m.bias" -- \
+  bash -c "cd '$work' && '$hagoromo' fabric-test bad_fabric.json --out '$work/y'"
+if (cd "$work" && "$hagoromo" fabric-test mine.json --tests tensile --edge 20 --out "$work/mine_out" -q) &&
+   python3 - "$work/mine_out/fabric_test.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["fabric_file"] and not d["measured"], d
+w = d["tensile"]["warp"]
+assert abs(w["measured_modulus_at_zero_strain_N_m"] - 300) < 1e-9 and abs(w["error_at_zero_strain"]) < 0.5, w
+PY
+then pass; else failed "fabric-test of a fabric file: no bench against its own numbers"; fi
 finish

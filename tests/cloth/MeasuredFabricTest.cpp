@@ -16,6 +16,7 @@
 #include "sim/cloth/FabricMapping.h"
 #include "sim/cloth/MeasuredFabric.h"
 #include "sim/kernels/Kernels.h"
+#include "sim/scene/DrapeFabric.h"
 
 namespace hg {
 namespace {
@@ -135,6 +136,34 @@ TEST(FabricLibrary, CalibratedFabricsAreReadInPhysicalUnitsAndCheckedKeyByKey) {
   EXPECT_NE(message.find("either 'file'"), std::string::npos) << message;
   message = errorOf(R"({"source": "T", "calibrated": {)" + physical + R"(}, "drape_coefficient_band": [40, 20]})");
   EXPECT_NE(message.find("drape_coefficient_band"), std::string::npos) << message;
+  fs::remove_all(dir);
+}
+
+// A user's fabric file in physical units: read by cloth.fabric / a garment's fabric when the
+// name ends in .json (relative to the scene), stiffening when it gives the moduli at 1/6
+// strain; a bad file names itself and the key.
+TEST(FabricLibrary, AFabricFileInPhysicalUnitsIsACustomFabric) {
+  const fs::path dir = fs::temp_directory_path() / ("hg_fabric_file_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  std::ofstream(dir / "mine.json") << R"({"areal_density_g_m2": 120, "description": "a test weave", "source": "me",
+      "modulus_N_m": {"warp": 800, "weft": 600, "bias": 500},
+      "modulus_at_one_sixth_strain_N_m": {"warp": 1600, "weft": 900, "bias": 600},
+      "bending_N_m": {"warp": 5e-6, "bias": 4e-6, "weft": 3e-6}})";
+  auto fabric = fabricMaterial(dir, "mine.json");
+  ASSERT_TRUE(fabric) << fabric.error().message;
+  EXPECT_FLOAT_EQ(fabric->material.arealDensity, 0.12f);
+  EXPECT_TRUE(fabric->material.areaWeightedMass);
+  EXPECT_GT(fabric->material.strainStiffening.x, fabric->material.strainStiffening.y);
+  EXPECT_NEAR(fabric->material.bendingRigidity, hingeRigidityFor(4e-6), 1e-12);
+  std::ofstream(dir / "bad.json") << R"({"areal_density_g_m2": 120, "modulus_N_m": {"warp": 800, "weft": "x",
+      "bias": 500}, "bending_N_m": {"warp": 5e-6, "bias": 4e-6, "weft": 3e-6}})";
+  auto bad = fabricMaterial(dir, "bad.json");
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().message.find((dir / "bad.json").string() + ": fabric.modulus_N_m.weft"), std::string::npos)
+      << bad.error().message;
+  auto missing = fabricMaterial(dir, "none.json");
+  ASSERT_FALSE(missing);
+  EXPECT_NE(missing.error().message.find("none.json: cannot open"), std::string::npos) << missing.error().message;
   fs::remove_all(dir);
 }
 
