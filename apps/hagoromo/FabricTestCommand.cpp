@@ -43,7 +43,7 @@ constexpr BenchDirection kDirections[3] = {BenchDirection::Warp, BenchDirection:
 /// The library preset PRESET names, when it names one (and no fabrics.json in the working
 /// folder shadows it, fabricMaterial's order): its measured data or physical units.
 std::optional<LibraryFabric> libraryData(const std::string& preset) {
-  if (preset.size() > 5 && preset.ends_with(".json")) {  // the user's fabric file: its own numbers
+  if (namesFabricFile(preset)) {  // the user's fabric file: its own numbers
     auto physical = loadPhysicalFabric(fs::current_path() / preset);
     if (!physical) return std::nullopt;
     LibraryFabric fabric;
@@ -81,11 +81,26 @@ double referenceRigidity(const LibraryFabric& fabric, BenchDirection direction) 
   return direction == BenchDirection::Warp ? b.z : direction == BenchDirection::Weft ? b.x : b.y;
 }
 
-bool wants(const std::string& list, const std::string& test) {
-  std::stringstream in(list);
-  for (std::string item; std::getline(in, item, ',');)
-    if (item == test) return true;
-  return false;
+/// The tests of a --tests list.
+struct TestSelection {
+  bool tensile = false, cantilever = false, drape = false;
+};
+/// --tests parsed; error (exit 1) names an unknown test.
+Result<TestSelection> parseTests(const std::string& list) {
+  TestSelection selection;
+  for (std::stringstream in(list); in.good();) {
+    std::string item;
+    std::getline(in, item, ',');
+    if (item == "tensile")
+      selection.tensile = true;
+    else if (item == "cantilever")
+      selection.cantilever = true;
+    else if (item == "drape")
+      selection.drape = true;
+    else
+      return Error{"--tests: unknown test '" + item + "' (tensile, cantilever, drape)", ErrorKind::CommandLine};
+  }
+  return selection;
 }
 
 /// The top view: the shadow (dark blue) over the support disc (lighter), the flat disc's rim
@@ -154,21 +169,27 @@ CLI::App* addFabricTestCommand(CLI::App& app, FabricTestOptions& options) {
 
 namespace {
 
+/// A preset named on the command line, resolved once: its material and, for a library preset
+/// or a fabric file, the numbers it is compared with.
+struct ResolvedPreset {
+  std::string name;
+  FabricMaterial fabric;
+  std::optional<LibraryFabric> library;
+};
+
 /// What one preset's bench left for the summary of several.
 struct PresetRun {
   nlohmann::json result;
-  std::optional<DrapeShadow> shadow;
+  std::optional<Image> picture;  ///< the drape's top view
 };
 
 /// The bench on one preset into `outDir`; an exit code of apps/common/ExitCodes.h.
-int runPreset(const std::string& preset, const fs::path& outDir, const FabricTestOptions& options,
-              const FabricBenchSettings& settings, PresetRun& run) {
-  auto fabric = fabricMaterial(fs::current_path(), preset);
-  if (!fabric) return fail(fabric.error());
-  const std::optional<LibraryFabric> library = libraryData(preset);
-  const BenchFabric specimen{fabric->material, fabric->anisotropy};
-  const bool tensile = wants(options.tests, "tensile"), cantilever = wants(options.tests, "cantilever"),
-             drape = wants(options.tests, "drape");
+int runPreset(const ResolvedPreset& resolved, const fs::path& outDir, const FabricTestOptions& options,
+              const TestSelection& tests, const FabricBenchSettings& settings, PresetRun& run) {
+  const std::string& preset = resolved.name;
+  const std::optional<LibraryFabric>& library = resolved.library;
+  const BenchFabric specimen{resolved.fabric.material, resolved.fabric.anisotropy};
+  const bool tensile = tests.tensile, cantilever = tests.cantilever, drape = tests.drape;
   const long total = (tensile ? 3 : 0) + (cantilever ? 2 : 0) + (drape ? 1 : 0);
   Progress progress("fabric-test " + preset, total, !options.quiet && isatty(STDERR_FILENO) != 0);
   long done = 0;
@@ -177,10 +198,10 @@ int runPreset(const std::string& preset, const fs::path& outDir, const FabricTes
   nlohmann::json out{{"preset", preset},
                      {"backend", options.backend},
                      {"edge_length_mm", options.edgeMillimetres},
-                     {"areal_density_g_m2", 1000.0 * fabric->material.arealDensity},
+                     {"areal_density_g_m2", 1000.0 * resolved.fabric.material.arealDensity},
                      {"measured", library && library->measured},
-                     {"calibrated", library && !library->measured && !preset.ends_with(".json")},
-                     {"fabric_file", preset.ends_with(".json")}};
+                     {"calibrated", library && !library->measured && !namesFabricFile(preset)},
+                     {"fabric_file", namesFabricFile(preset)}};
   if (library && library->drapeBand) out["drape_coefficient_band"] = {library->drapeBand->x, library->drapeBand->y};
   OutputSet outputs(outDir);
   const Clock::time_point start = Clock::now();
@@ -284,9 +305,8 @@ int runPreset(const std::string& preset, const fs::path& outDir, const FabricTes
                      }()},
                     {"vertices", result->vertices},
                     {"relax", relaxJson(result->relax)}};
-    const Image picture = shadowPicture(result->shadow);
-    run.shadow = result->shadow;
-    if (auto s = outputs.write("drape_top.png", [&](const fs::path& p) { return writePng(picture, p); }); !s)
+    run.picture = shadowPicture(result->shadow);
+    if (auto s = outputs.write("drape_top.png", [&](const fs::path& p) { return writePng(*run.picture, p); }); !s)
       return fail(s.error());
     if (auto s = outputs.write("drape.obj", [&](const fs::path& p) { return exportMesh(result->draped, p); }); !s)
       return fail(s.error());
@@ -400,28 +420,28 @@ std::string summaryTable(const std::vector<nlohmann::json>& results) {
 }  // namespace
 
 int runFabricTest(const FabricTestOptions& options) {
-  for (std::stringstream in(options.tests); in.good();) {
-    std::string item;
-    std::getline(in, item, ',');
-    if (item != "tensile" && item != "cantilever" && item != "drape")
-      return failUsage("--tests: unknown test '" + item + "' (tensile, cantilever, drape)");
-  }
+  auto tests = parseTests(options.tests);
+  if (!tests) return fail(tests.error());
   auto backend = parseBackend(options.backend);
   if (!backend) return failUsage("--backend: " + backend.error().message);
   // "all": every fabric of the library, in its order.
-  std::vector<std::string> presets;
+  std::vector<std::string> names;
   for (const std::string& preset : options.presets) {
     if (preset != "all") {
-      presets.push_back(preset);
+      names.push_back(preset);
       continue;
     }
     auto library = loadFabricLibrary(fabricLibraryDirectory());
     if (!library) return fail(library.error());
-    for (const LibraryFabric& fabric : *library) presets.push_back(fabric.name);
+    for (const LibraryFabric& fabric : *library) names.push_back(fabric.name);
   }
-  // Every name first, so that a typo fails before hours of benches.
-  for (const std::string& preset : presets)
-    if (auto fabric = fabricMaterial(fs::current_path(), preset); !fabric) return fail(fabric.error());
+  // Every name resolved first, so that a typo fails before hours of benches.
+  std::vector<ResolvedPreset> presets;
+  for (const std::string& name : names) {
+    auto fabric = fabricMaterial(fs::current_path(), name);
+    if (!fabric) return fail(fabric.error());
+    presets.push_back({name, *fabric, libraryData(name)});
+  }
 
   std::unique_ptr<gl::HeadlessContext> context;
   if (*backend == Backend::Gpu) {
@@ -437,25 +457,26 @@ int runFabricTest(const FabricTestOptions& options) {
   };
   if (presets.size() == 1) {
     PresetRun run;
-    return runPreset(presets[0],
-                     options.outDir.empty() ? fs::path("out") / "fabric-test" / presets[0] : fs::path(options.outDir),
-                     options, settings, run);
+    return runPreset(
+        presets[0],
+        options.outDir.empty() ? fs::path("out") / "fabric-test" / presets[0].name : fs::path(options.outDir), options,
+        *tests, settings, run);
   }
   // Several: each into DIR/PRESET, then the contact sheet and the table of them all in DIR.
   const fs::path root = options.outDir.empty() ? fs::path("out") / "fabric-test" : fs::path(options.outDir);
   int worst = kExitOk;
   std::vector<nlohmann::json> results;
   std::vector<Image> pictures;
-  for (const std::string& preset : presets) {
+  for (const ResolvedPreset& preset : presets) {
     PresetRun run;
-    const int code = runPreset(preset, root / preset, options, settings, run);
+    const int code = runPreset(preset, root / preset.name, options, *tests, settings, run);
     if (code != kExitOk && code != kExitQualityGate) {
       worst = code;
       continue;  // named on stderr; the others still run
     }
     if (worst == kExitOk) worst = code;
     results.push_back(run.result);
-    if (run.shadow) pictures.push_back(shadowPicture(*run.shadow));
+    if (run.picture) pictures.push_back(std::move(*run.picture));
   }
   OutputSet summary(root);
   nlohmann::json all{{"presets", results}};

@@ -55,6 +55,8 @@ Result<LibraryFabric> findLibraryFabric(const std::filesystem::path& directory, 
 ///    "description": "...", "source": "..."}                        (optional)
 /// the keys as a library's "calibrated" entry. Errors name the file and the key.
 Result<PhysicalFabric> loadPhysicalFabric(const std::filesystem::path& file);
+/// Whether a fabric name names such a file (it ends in .json) rather than a preset.
+inline bool namesFabricFile(const std::string& name) { return name.size() > 5 && name.ends_with(".json"); }
 
 /// The library's source (its "source" text: the citation every preset uses).
 Result<std::string> fabricLibrarySource(const std::filesystem::path& directory);

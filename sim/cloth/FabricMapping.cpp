@@ -191,18 +191,18 @@ glm::dvec3 fitStrainStiffening(const glm::dvec3& channels, const MembraneModuli&
   // Residuals: log of what the stiffened sheet reaches over the target, warp and weft
   // weighing 10 times the bias (as the zero-strain fit, a bias out of reach leaves them).
   const glm::dvec3 weight(10.0, 10.0, 1.0);
+  const auto logShortfall = [&](const glm::dvec3& stiffening, int k) {  // log(reached / target) along k
+    return std::log(stiffenedSheetModulus(channels, stiffening, angles[k], kStrain)) - wanted[k];
+  };
   const auto residual = [&](const glm::dvec3& stiffening) {
-    glm::dvec3 r;
-    for (int k = 0; k < 3; ++k)
-      r[k] = std::log(stiffenedSheetModulus(channels, stiffening, angles[k], kStrain)) - wanted[k];
-    return weight * r;
+    return weight * glm::dvec3(logShortfall(stiffening, 0), logShortfall(stiffening, 1), logShortfall(stiffening, 2));
   };
   // Start: each channel scaled by its own direction's shortfall (a fixed point of that
   // alone), then projected Levenberg-Marquardt on s >= 0 for the coupling between them
   // (a stiffened bias channel also stiffens a warp pull).
   glm::dvec3 s(0.0);
   for (int iteration = 0; iteration < 50; ++iteration)
-    for (int k = 0; k < 3; ++k) s[k] = std::max(0.0, (1.0 + s[k]) * std::exp(-residual(s)[k] / weight[k]) - 1.0);
+    for (int k = 0; k < 3; ++k) s[k] = std::max(0.0, (1.0 + s[k]) * std::exp(-logShortfall(s, k)) - 1.0);
   return levenbergMarquardt(
       residual, s, [](const glm::dvec3& x, int j) { return 1e-6 * (1.0 + x[j]); },
       [](const glm::dvec3& x) { return glm::max(x, glm::dvec3(0.0)); }, 100, 1e-7);

@@ -46,7 +46,7 @@ Result<FabricMaterial> kesFabricMaterial(const std::filesystem::path& presetsFil
 }  // namespace
 
 Result<FabricMaterial> fabricMaterial(const std::filesystem::path& sceneDirectory, const std::string& name) {
-  if (name.size() > 5 && name.ends_with(".json")) {  // the user's own fabric in physical units
+  if (namesFabricFile(name)) {  // the user's own fabric in physical units
     auto physical = loadPhysicalFabric(sceneDirectory / name);
     if (!physical) return physical.error();
     const SpringFabric spring = springFabricOf(*physical);
