@@ -25,6 +25,9 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev python3-jsonschema
   # peers for benchmarks (bench/ only: Bullet soft-body cloth, FCL continuous collision)
   libbullet-dev libfcl-dev
+  # a real single-node Slurm for the batch runner's cluster test (tests/slurm/slurm_batch_test.sh
+  # starts and stops its own daemons; the packages' system services are not started here)
+  slurmd slurmctld slurm-client munge
 )
 
 # The Khronos glTF validator (npm gltf-validator) checks the .glb files in the tests
@@ -76,6 +79,19 @@ fi
 echo "install-deps: installing ${missing[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
 "${sudo[@]}" apt-get update -qq >/dev/null
-"${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+# Daemon packages (munge, slurmd, slurmctld) must not start system services: the Slurm test
+# runs its own, in a temporary folder. policy-rc.d (Debian's switch for invoke-rc.d and
+# deb-systemd-invoke) says no while installing, unless the machine already has one.
+policy=/usr/sbin/policy-rc.d
+own_policy=0
+if [[ ! -e $policy ]]; then
+  printf '#!/bin/sh\nexit 101\n' | "${sudo[@]}" tee "$policy" >/dev/null
+  "${sudo[@]}" chmod 755 "$policy"
+  own_policy=1
+fi
+rc=0
+"${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null || rc=$?
+[[ $own_policy -eq 1 ]] && "${sudo[@]}" rm -f "$policy"
+[[ $rc -eq 0 ]] || exit $rc
 echo "install-deps: done" >&2
 install_gltf_validator

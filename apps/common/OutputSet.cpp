@@ -11,6 +11,7 @@
 #include <set>
 #include <thread>
 #include <utility>
+#include <vector>
 
 #include "apps/common/ExitCodes.h"
 #include "sim/core/AtomicFile.h"
@@ -26,6 +27,7 @@ struct Registry {
   std::mutex mutex;
   std::set<fs::path> staging;
   std::set<std::pair<fs::path, fs::path>> createdDirectories;  ///< (output folder, outermost folder created)
+  std::vector<std::function<void()>> hooks;                    ///< run first on an interrupt
 };
 
 Registry& registry() {
@@ -161,12 +163,31 @@ void installInterruptCleanup() {
     }
     Registry& r = registry();
     r.mutex.lock();  // held until exit: no run stages another file
+    for (const auto& hook : r.hooks) hook();
     std::error_code ec;
     for (const fs::path& staging : r.staging) fs::remove_all(staging, ec);
     for (const auto& [directory, top] : r.createdDirectories) removeCreated(directory, top);
     std::fflush(stdout);
     std::_Exit(received == SIGINT ? kExitInterrupted : kExitTerminated);
   }).detach();
+}
+
+void addInterruptHook(std::function<void()> hook) {
+  Registry& r = registry();
+  std::lock_guard lock(r.mutex);
+  r.hooks.push_back(std::move(hook));
+}
+
+void registerScratchFolder(const fs::path& folder) {
+  Registry& r = registry();
+  std::lock_guard lock(r.mutex);
+  r.staging.insert(folder);
+}
+
+void releaseScratchFolder(const fs::path& folder) {
+  Registry& r = registry();
+  std::lock_guard lock(r.mutex);
+  r.staging.erase(folder);
 }
 
 void ensureSleepingOpenMpThreads(char** argv) {

@@ -62,6 +62,14 @@ class OutputSet {
 /// (SIGTERM). No file is half-written by the handler: staging and cleaning take turns.
 void installInterruptCleanup();
 
+/// Work the interrupt cleanup does first, on the signal thread, before it removes the
+/// staging folders (the batch stops its worker processes here). Call before the work starts.
+void addInterruptHook(std::function<void()> hook);
+/// A folder the interrupt cleanup removes with everything in it (a batch job's unfinished
+/// folder), until releaseScratchFolder.
+void registerScratchFolder(const std::filesystem::path& folder);
+void releaseScratchFolder(const std::filesystem::path& folder);
+
 /// OpenMP threads that sleep when idle: unless the user set OMP_WAIT_POLICY, sets it to
 /// PASSIVE and re-executes the program (libgomp reads it once, before main). With the
 /// default (spinning) policy a loaded machine ran the cloth 14x and particle skinning up

@@ -29,6 +29,7 @@
 #include "sim/gpu/GpuDepthViewRenderer.h"
 #include "sim/gpu/GpuRadar.h"
 #include "sim/io/MeshExport.h"
+#include "sim/io/SceneOverrides.h"
 #include "sim/motion/CharacterIO.h"
 #include "sim/scene/DrapeScene.h"
 #include "sim/scene/PreparedDrape.h"
@@ -74,7 +75,9 @@ void addSnapshot(NamedMeshSequence& snapshots, int frame, const ClothState& stat
 /// The scene with the command line's overrides; a bad --backend or --frames is a
 /// command-line error (exit 1).
 Result<DrapeScene> loadDrape(const DrapeOptions& options) {
-  auto loaded = loadDrapeScene(options.scenePath);
+  auto overrides = parseSceneOverrides(options.sets);
+  if (!overrides) return overrides.error();
+  auto loaded = loadDrapeScene(options.scenePath, *overrides);
   if (!loaded) return loaded.error();
   DrapeScene scene = std::move(loaded).value();
   if (!options.backend.empty()) {
@@ -415,6 +418,11 @@ CLI::App* addDrapeCommand(CLI::App& app, DrapeOptions& options) {
   CLI::App* command =
       app.add_subcommand("drape", "Simulate a drape scene headless and write OBJ, PNG and metrics JSON");
   command->add_option("scene", options.scenePath, "Scene JSON file (see scenes/)")->required();
+  command
+      ->add_option("--set", options.sets,
+                   "Override a key of the scene file before it is read: KEY=VALUE, KEY a dotted path (cloth.fabric, "
+                   "garments.0.size), VALUE JSON or text; repeatable")
+      ->type_name("KEY=VALUE");
   command->add_option("--backend", options.backend, "Override the scene's backend")
       ->check(CLI::IsMember({"cpu", "gpu"}));
   command->add_option("--frames", options.frames, "Override the number of frames")

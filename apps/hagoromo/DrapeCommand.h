@@ -14,6 +14,7 @@
 ///   NAME.json               metrics: substeps, timings, state hash, contact and exact-reference statistics
 /// and prints a short summary. Nothing is written when the run fails.
 #include <string>
+#include <vector>
 
 namespace CLI {
 class App;
@@ -23,10 +24,11 @@ namespace hg::app {
 
 struct DrapeOptions {
   std::string scenePath;
-  std::string backend;  ///< overrides solver.backend when not empty
-  int frames = -1;      ///< overrides solver.frames when >= 0
-  std::string outDir;   ///< overrides output.directory
-  int threads = -1;     ///< overrides solver.threads when >= 0
+  std::string backend;            ///< overrides solver.backend when not empty
+  int frames = -1;                ///< overrides solver.frames when >= 0
+  std::string outDir;             ///< overrides output.directory
+  int threads = -1;               ///< overrides solver.threads when >= 0
+  std::vector<std::string> sets;  ///< --set KEY=VALUE: scene key overrides (sim/io/SceneOverrides.h)
   bool quiet = false;
   bool measurePenetration = false;    ///< penetration percentiles against the exact body mesh in the metrics
   bool measureIntersections = false;  ///< exact intersecting triangle pairs in the metrics (always with garments)

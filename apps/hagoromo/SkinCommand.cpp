@@ -23,6 +23,7 @@
 #include "sim/gpu/GpuBodySkinner.h"
 #include "sim/gpu/GpuParticleSkinner.h"
 #include "sim/io/MeshExport.h"
+#include "sim/io/SceneOverrides.h"
 #include "sim/io/SvgPlot.h"
 #include "sim/skinning/SkinningRig.h"
 
@@ -158,7 +159,9 @@ using Clock = std::chrono::steady_clock;
 /// The rig with the command line's overrides; an unknown or empty --methods is a
 /// command-line error (exit 1).
 Result<SkinningRig> loadSkin(const SkinOptions& options) {
-  auto loaded = loadSkinningRig(options.rigPath);
+  auto overrides = parseSceneOverrides(options.sets);
+  if (!overrides) return overrides.error();
+  auto loaded = loadSkinningRig(options.rigPath, *overrides);
   if (!loaded) return loaded.error();
   SkinningRig rig = std::move(*loaded);
   if (!options.outDir.empty()) rig.outputDirectory = options.outDir;
@@ -275,6 +278,11 @@ CLI::App* addSkinCommand(CLI::App& app, SkinOptions& options) {
       "Run a skinning rig: LBS, DQS and particle skinning over a bend, twist or animation; writes OBJ per "
       "frame, a comparison PNG, metrics CSV and SVG plots");
   command->add_option("rig", options.rigPath, "Rig JSON file (see scenes/skin/)")->required();
+  command
+      ->add_option("--set", options.sets,
+                   "Override a key of the scene file before it is read: KEY=VALUE, KEY a dotted path (cloth.fabric, "
+                   "garments.0.size), VALUE JSON or text; repeatable")
+      ->type_name("KEY=VALUE");
   command->add_option("--out", options.outDir, "Override the output folder")->check(nonEmpty());
   command->add_option("--backend", options.backend, "Skinning backend (default cpu)")
       ->check(CLI::IsMember({"cpu", "gpu"}));

@@ -10,6 +10,7 @@
 ///   plot_*.svg              each metric against the angle (or time), one curve per method
 /// and prints a summary table (metrics at the last frame, particle counts per level).
 #include <string>
+#include <vector>
 
 namespace CLI {
 class App;
@@ -19,10 +20,11 @@ namespace hg::app {
 
 struct SkinOptions {
   std::string rigPath;
-  std::string outDir;           ///< overrides the rig's output.directory
-  std::string backend = "cpu";  ///< cpu (reference) or gpu (sim/gpu backends)
-  std::string methods;          ///< comma-separated override of the rig's methods
-  bool methodsGiven = false;    ///< --methods was on the command line
+  std::string outDir;             ///< overrides the rig's output.directory
+  std::string backend = "cpu";    ///< cpu (reference) or gpu (sim/gpu backends)
+  std::string methods;            ///< comma-separated override of the rig's methods
+  bool methodsGiven = false;      ///< --methods was on the command line
+  std::vector<std::string> sets;  ///< --set KEY=VALUE: scene key overrides (sim/io/SceneOverrides.h)
   bool quiet = false;
 };
 

@@ -22,6 +22,7 @@
 #include "render/SnowSceneView.h"
 #include "sim/core/Limits.h"
 #include "sim/gpu/GpuSnowSolver.h"
+#include "sim/io/SceneOverrides.h"
 #include "sim/snow/SnowCover.h"
 #include "sim/snow/SnowExport.h"
 #include "sim/snow/SnowSceneJson.h"
@@ -160,7 +161,9 @@ bool allFinite(const std::vector<float>& values) {
 /// The scene with the command line's overrides, validated. Only a combination can fail
 /// here (each option is checked by CLI11): with an override that is a command-line error.
 Result<SnowSceneFile> loadSnow(const SnowOptions& options) {
-  auto loaded = loadSnowScene(options.scenePath);
+  auto overrides = parseSceneOverrides(options.sets);
+  if (!overrides) return overrides.error();
+  auto loaded = loadSnowScene(options.scenePath, *overrides);
   if (!loaded) return loaded.error();
   SnowSceneFile scene = std::move(loaded).value();
   SnowSettings& settings = scene.settings;
@@ -427,6 +430,11 @@ CLI::App* addSnowCommand(CLI::App& app, SnowOptions& options) {
       "Snow accumulation on a scene: snowfall passes (shadow-map exposure) and repose relaxation; writes "
       "before/after PNGs, the snow as OBJ, a 16-bit depth PNG, a preview and a report JSON");
   command->add_option("scene", options.scenePath, "Snow scene JSON file (see scenes/snow/)")->required();
+  command
+      ->add_option("--set", options.sets,
+                   "Override a key of the scene file before it is read: KEY=VALUE, KEY a dotted path (cloth.fabric, "
+                   "garments.0.size), VALUE JSON or text; repeatable")
+      ->type_name("KEY=VALUE");
   command->add_option("--out", options.outDir, "Output folder (default out/snow/<scene name>)")->check(nonEmpty());
   command
       ->add_option("--backend", options.backend,

@@ -16,6 +16,7 @@
 ///   report.json              settings, timings, volumes, relaxation and depth statistics
 /// and prints a short summary. Nothing is written when the run fails.
 #include <string>
+#include <vector>
 
 namespace CLI {
 class App;
@@ -34,6 +35,7 @@ struct SnowOptions {
   int mapResolution = -1;          ///< overrides the depth maps' resolution (texels across) when >= 0
   int rays = 0;                    ///< overrides the rays per direction when >= 1
   int width = 1024, height = 768;  ///< before.png / after.png, pixels
+  std::vector<std::string> sets;   ///< --set KEY=VALUE: scene key overrides (sim/io/SceneOverrides.h)
   bool quiet = false;
 };
 

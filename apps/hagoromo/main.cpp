@@ -5,6 +5,7 @@
 //   hagoromo grasp scenes/grasp/five_hands.json --out /tmp/grasp   # Cyber Radar grasp: PNG + OBJ + JSON
 //   hagoromo snow scenes/snow/bench_under_roof.json --out /tmp/snow   # snow cover: PNG + OBJ + depth PNG + JSON
 //   hagoromo spheres --builtin bottle --out /tmp/spheres   # sphere trees at 64/128/256 voxels: PNG + JSON
+//   hagoromo batch jobs.jsonl --jobs 2 --out /tmp/batch          # many jobs: results.jsonl/.csv, contact sheet
 //   hagoromo info                                          # which OpenGL driver is used
 #include <cstdio>
 #include <new>
@@ -15,6 +16,7 @@
 
 #include "apps/common/ExitCodes.h"
 #include "apps/common/OutputSet.h"
+#include "apps/hagoromo/BatchCommand.h"
 #include "apps/hagoromo/DrapeCommand.h"
 #include "apps/hagoromo/FabricTestCommand.h"
 #include "apps/hagoromo/FabricsCommand.h"
@@ -70,6 +72,9 @@ int main(int argc, char** argv) {
   FabricTestOptions fabricTest;
   CLI::App* fabricTestCommand = addFabricTestCommand(app, fabricTest);
 
+  BatchCommandOptions batch;
+  CLI::App* batchCommand = addBatchCommand(app, batch);
+
   app.add_subcommand("info", "Create a headless OpenGL context and print the driver");
 
   try {
@@ -86,6 +91,7 @@ int main(int argc, char** argv) {
     if (patternsCommand->parsed()) return runPatterns(patterns);
     if (fabricsCommand->parsed()) return runFabrics(fabrics);
     if (fabricTestCommand->parsed()) return runFabricTest(fabricTest);
+    if (batchCommand->parsed()) return runBatchCommand(*batchCommand, batch);
     return runInfo();
   } catch (const std::bad_alloc&) {
     std::fprintf(stderr, "hagoromo: error: out of memory (nothing written)\n");

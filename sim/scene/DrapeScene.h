@@ -36,6 +36,7 @@
 #include "sim/garment/Dressing.h"
 #include "sim/geometry/Obb.h"
 #include "sim/io/ImportFrame.h"
+#include "sim/io/SceneOverrides.h"
 #include "sim/radar/ClothSweep.h"
 #include "sim/scene/QualityGates.h"
 #include "sim/spheretree/SphereTree.h"
@@ -178,8 +179,9 @@ glm::mat3 sceneRotation(glm::vec3 degrees);
 /// or "--frames" after a command-line override).
 Status checkRunSize(const DrapeScene& scene, const std::string& framesName = "solver.frames");
 
-/// Parses a scene; errors name the file, the key and what is wrong.
-Result<DrapeScene> loadDrapeScene(const std::filesystem::path& path);
+/// Parses a scene; errors name the file, the key and what is wrong. `overrides` replace keys
+/// of the file before it is parsed (sim/io/SceneOverrides.h).
+Result<DrapeScene> loadDrapeScene(const std::filesystem::path& path, const SceneOverrides& overrides = {});
 /// Parses scene text; `origin` names it in error messages.
 Result<DrapeScene> parseDrapeScene(const std::string& text, const std::string& origin);
 

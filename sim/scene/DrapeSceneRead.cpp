@@ -715,8 +715,8 @@ Result<DrapeScene> parseDrapeScene(const std::string& text, const std::string& o
   return std::move(reading.scene);
 }
 
-Result<DrapeScene> loadDrapeScene(const std::filesystem::path& path) {
-  auto text = scenejson::readSceneFile(path);
+Result<DrapeScene> loadDrapeScene(const std::filesystem::path& path, const SceneOverrides& overrides) {
+  auto text = readSceneFileWithOverrides(path.string(), overrides);
   if (!text) return text.error();
   auto scene = parseDrapeScene(*text, path.string());
   if (scene) scene->directory = path.parent_path();

@@ -379,8 +379,8 @@ JointAxis jointAxisFor(const SkinnedMesh& body, int joint, const Pose& pose) {
   return axis;
 }
 
-Result<SkinningRig> loadSkinningRig(const fs::path& path) {
-  auto content = scenejson::readSceneFile(path);
+Result<SkinningRig> loadSkinningRig(const fs::path& path, const SceneOverrides& overrides) {
+  auto content = readSceneFileWithOverrides(path.string(), overrides);
   if (!content) return content.error();
   RigReading reading;
   reading.rig.sourcePath = path;

@@ -42,6 +42,7 @@
 
 #include "sim/body/Skeleton.h"
 #include "sim/core/Result.h"
+#include "sim/io/SceneOverrides.h"
 #include "sim/skinning/BodySkinner.h"
 #include "sim/skinning/ParticleSkinning.h"
 #include "sim/skinning/SkinningMetrics.h"
@@ -76,7 +77,7 @@ struct SkinningRig {
 };
 
 /// Reads a rig file (see the file comment). Errors name the file and the key.
-Result<SkinningRig> loadSkinningRig(const std::filesystem::path& path);
+Result<SkinningRig> loadSkinningRig(const std::filesystem::path& path, const SceneOverrides& overrides = {});
 /// The keys of a rig file (scenes/skin/*.json), for docs/schema/skin-rig.schema.json and the
 /// key reference of docs/user-guide.md (apps/tools/write_scene_docs.cpp).
 fields::ObjectDoc skinRigKeys();

@@ -336,8 +336,8 @@ Result<SnowSceneFile> parseSnowScene(const std::string& text, const std::filesys
   return std::move(reading.file);
 }
 
-Result<SnowSceneFile> loadSnowScene(const std::filesystem::path& path) {
-  auto text = scenejson::readSceneFile(path);
+Result<SnowSceneFile> loadSnowScene(const std::filesystem::path& path, const SceneOverrides& overrides) {
+  auto text = readSceneFileWithOverrides(path.string(), overrides);
   if (!text) return text.error();
   return parseSnowScene(*text, path);
 }

@@ -13,6 +13,7 @@
 #include <glm/vec3.hpp>
 
 #include "sim/core/Result.h"
+#include "sim/io/SceneOverrides.h"
 #include "sim/snow/SnowCover.h"
 
 namespace hg {
@@ -37,7 +38,7 @@ struct SnowSceneFile {
 Result<SnowSceneFile> parseSnowScene(const std::string& text, const std::filesystem::path& path);
 
 /// Reads and parses the snow scene file at `path`.
-Result<SnowSceneFile> loadSnowScene(const std::filesystem::path& path);
+Result<SnowSceneFile> loadSnowScene(const std::filesystem::path& path, const SceneOverrides& overrides = {});
 
 /// The keys of a snow scene file (scenes/snow/*.json), for docs/schema/snow.schema.json and
 /// the key reference of docs/user-guide.md (apps/tools/write_scene_docs.cpp).

@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# `hagoromo batch` as a user runs it (issue 24): a manifest validated before anything runs,
+# a pool of two workers, quality gates deciding pass/fail, results and a contact sheet,
+# a refused rerun and an idle resume, a killed worker retried, an interrupted batch resumed
+# with every job finished exactly once, shards joined by `batch merge` into the same results,
+# and the Slurm script. Jobs are tiny drapes (a 12 x 12 sheet, CPU backend).
+# Usage: batch_cli_test.sh <hagoromo binary> <source dir>
+source "$(dirname "${BASH_SOURCE[0]}")/cli_common.sh" "$@"
+scene="$src/scenes/cloth_on_sphere.json"
+job() {  # job <name> [extra set keys] [frames] [resolution]: a manifest line
+  echo "{\"scene\": \"$scene\", \"name\": \"$1\", \"set\": {\"cloth.resolution\": ${4:-12}, \"solver.frames\": ${3:-10}, \"solver.backend\": \"cpu\", \"output.image_width\": 160, \"output.image_height\": 120${2:-}}}"
+}
+jq_field() { python3 -c "import json,sys; print(json.loads(sys.argv[1])[sys.argv[2]])" "$1" "$2"; }
+count_lines() { [[ -f $1 ]] && wc -l < "$1" || echo 0; }
+
+# Bad manifests: each names its line; nothing runs, no folder appears.
+{ job a ""; echo '{"scene": '; } > "$work/malformed.jsonl"
+check "malformed line" 2 "malformed.jsonl:2: not valid JSON" -- "$hagoromo" batch "$work/malformed.jsonl" --out "$work/bad"
+{ job a ""; echo "{\"scene\": \"$scene\", \"sets\": {}}"; } > "$work/unknown.jsonl"
+check "unknown key" 2 "unknown.jsonl:2: unknown key 'sets'" -- "$hagoromo" batch "$work/unknown.jsonl" --out "$work/bad"
+{ job a ""; echo '{"scene": "nowhere.json"}'; } > "$work/missing.jsonl"
+check "missing scene" 2 "missing.jsonl:2: $work/nowhere.json: cannot open scene file" -- \
+  "$hagoromo" batch "$work/missing.jsonl" --out "$work/bad"
+{ job a ""; job b ', "cloth.resolutoin": 3'; } > "$work/badkey.jsonl"
+check "unknown scene key in set" 2 "badkey.jsonl:2:" -- "$hagoromo" batch "$work/badkey.jsonl" --out "$work/bad"
+{ job a ""; job a ""; } > "$work/dup.jsonl"
+check "duplicate job" 2 "dup.jsonl:2: the same job as line 1" -- "$hagoromo" batch "$work/dup.jsonl" --out "$work/bad"
+nothing_left "$work/bad" "a rejected manifest"
+check "bad --shard" 1 "--shard '2/2'" -- "$hagoromo" batch "$work/dup.jsonl" --shard 2/2
+check "the shipped manifest" 0 - -- "$hagoromo" batch "$src/scenes/batch/mixed.jsonl" --check
+check "the shipped sweep" 0 - -- "$hagoromo" batch "$src/scenes/batch/fabric_sweep.json" --check
+check "drape --set names the key" 2 "resolutoin" -- "$hagoromo" drape "$scene" --set cloth.resolutoin=3 --out "$work/bad"
+
+# Four jobs, two workers; one fails its strain gate.
+{ job a ""; job b ', "cloth.tensile_stiffness": 3000'; job c "" 10 10
+  job strict ', "gates.max_strain": 0.0' 60; } > "$work/jobs.jsonl"
+check "a batch with a failed gate exits 6" 6 - -- "$hagoromo" batch "$work/jobs.jsonl" --out "$work/out" --jobs 2
+out="$work/out"
+for f in results.jsonl results.csv summary.json summary.md contact_sheet.png history.jsonl; do
+  [[ -s $out/$f ]] && pass || failed "no $f"
+done
+is_png "$out/contact_sheet.png" && pass || failed "contact_sheet.png is not a PNG"
+[[ $(count_lines "$out/results.jsonl") -eq 4 && $(count_lines "$out/results.csv") -eq 5 ]] && pass ||
+  failed "results: $(count_lines "$out/results.jsonl") lines"
+[[ $(ls "$out/jobs" | wc -l) -eq 3 && $(ls "$out/failed" | wc -l) -eq 1 ]] && pass || failed "3 passed, 1 failed expected"
+strict=$(sed -n 4p "$out/results.jsonl")
+[[ $(jq_field "$strict" status) == failed_gates && $strict == *'"failed":["strain"]'* ]] && pass ||
+  failed "the strict job: $strict"
+[[ -z $(ls -A "$out/.work" 2>/dev/null) ]] && pass || failed ".work left: $(ls -A "$out/.work")"
+
+# A job's state is the state of the same scene run alone (CPU backend: bitwise).
+first=$(sed -n 1p "$out/results.jsonl")
+"$hagoromo" drape "$scene" --set cloth.resolution=12 --set solver.frames=10 --set solver.backend=cpu \
+  --set output.image_width=160 --set output.image_height=120 --out "$work/alone" --quiet
+alone=$(python3 -c "import json; print(json.load(open('$work/alone/cloth_on_sphere.json'))['state_hash'])")
+[[ $(jq_field "$first" state_hash) == "$alone" ]] && pass || failed "batch hash $(jq_field "$first" state_hash) != alone $alone"
+
+check "a rerun without --resume is refused" 1 "already holds 4 finished jobs" -- \
+  "$hagoromo" batch "$work/jobs.jsonl" --out "$out"
+resumed=$("$hagoromo" batch "$work/jobs.jsonl" --out "$out" --resume 2>&1)
+[[ $resumed == *"0 to run (4 done before)"* && $(count_lines "$out/history.jsonl") -eq 4 ]] && pass ||
+  failed "an idle resume ran something: $resumed"
+
+# Shards into one folder, joined by merge: the same statuses and states.
+for i in 0 1; do "$hagoromo" batch "$work/jobs.jsonl" --out "$work/sharded" --shard $i/2 --quiet >/dev/null; done
+[[ ! -f $work/sharded/results.jsonl ]] && pass || failed "a shard wrote the results"
+check "merge" 6 - -- "$hagoromo" batch merge "$work/jobs.jsonl" --out "$work/sharded"
+summary() { python3 -c "import json,sys; print([(r['id'], r['status'], r.get('state_hash')) for r in map(json.loads, open(sys.argv[1]))])" "$1"; }
+[[ $(summary "$work/sharded/results.jsonl") == "$(summary "$out/results.jsonl")" ]] && pass ||
+  failed "sharded results differ: $(summary "$work/sharded/results.jsonl")"
+
+# A worker killed mid-job is retried; the job passes on its second attempt.
+job killed "" 40 > "$work/kill.jsonl"
+"$hagoromo" batch "$work/kill.jsonl" --out "$work/kill" --quiet > "$work/kill.log" 2>&1 &
+batch=$!
+for _ in $(seq 200); do worker=$(pgrep -P $batch) && break; sleep 0.05; done
+[[ -n ${worker:-} ]] && kill -KILL "$worker"
+wait $batch
+record=$(cat "$work/kill/jobs/"*/job.json 2>/dev/null)
+[[ $record == *'"attempts": 2'* && $record == *'"status": "passed"'* ]] && pass || failed "killed worker: $record $(cat "$work/kill.log")"
+
+# SIGINT after the first of three jobs: exit 130, no worker left, no unfinished folder;
+# the resume runs the other two, and every job finished exactly once.
+{ job i1 "" 150; job i2 "" 151; job i3 "" 152; } > "$work/int.jsonl"
+"$hagoromo" batch "$work/int.jsonl" --out "$work/int" --jobs 1 --quiet > /dev/null 2>&1 &
+batch=$!
+for _ in $(seq 600); do [[ $(count_lines "$work/int/history.jsonl") -ge 1 ]] && break; sleep 0.05; done
+kill -INT $batch
+wait $batch
+rc=$?
+sleep 0.2
+[[ $rc -eq 130 ]] && pass || failed "interrupted batch exit $rc, expected 130"
+pgrep -f -- "--out $work/int/.work" > /dev/null && failed "a worker outlived the batch" || pass
+[[ -z $(ls -A "$work/int/.work" 2>/dev/null) ]] && pass || failed "unfinished folders left: $(ls -A "$work/int/.work")"
+"$hagoromo" batch "$work/int.jsonl" --out "$work/int" --resume --quiet > /dev/null
+python3 - "$work/int/history.jsonl" "$work/int/results.jsonl" <<'PY' && pass || failed "interrupted + resumed: not every job exactly once"
+import collections, json, sys
+history = collections.Counter(json.loads(l)["id"] for l in open(sys.argv[1]))
+results = [json.loads(l) for l in open(sys.argv[2])]
+assert len(results) == 3 and all(r["status"] == "passed" for r in results), results
+assert sorted(history.values()) == [1, 1, 1] and set(history) == {r["id"] for r in results}, history
+PY
+
+# The Slurm array script (a real Slurm runs it in tests/slurm/slurm_batch_test.sh).
+"$hagoromo" batch "$work/jobs.jsonl" --out "$work/slurm" --slurm --tasks 2 --cpus-per-task 2 --gres gpu:1 \
+  --backend gpu --time 01:00:00 > /dev/null
+script="$work/slurm/batch.sbatch"
+for want in '#SBATCH --array=0-1' '#SBATCH --gres=gpu:1' '#SBATCH --cpus-per-task=2' '#SBATCH --time=01:00:00' \
+  '--shard "${SLURM_ARRAY_TASK_ID}/2" --resume --jobs 2' "'--backend' 'gpu'"; do
+  grep -qF -- "$want" "$script" && pass || failed "batch.sbatch lacks $want"
+done
+bash -n "$script" && pass || failed "batch.sbatch is not valid bash"
+finish
