@@ -22,7 +22,7 @@ namespace {
 
 constexpr int kSheetColumns = 20;
 constexpr int kSheetRows = 20;                          ///< 400 jobs to a page
-constexpr int kThumbWidth = 160, kThumbHeight = 120;    ///< pixels
+constexpr int kThumbWidth = 192, kThumbHeight = 144;    ///< pixels
 constexpr int kLabelHeight = 24, kFrame = 3, kGap = 4;  ///< pixels
 constexpr const char* kGateColumns[] = {"intersections", "vertices_inside_body", "strain", "compression"};
 
@@ -199,7 +199,7 @@ Image contactSheetPage(const std::vector<json>& records, std::size_t first, std:
     const int textY = y0 + kThumbHeight + 2 * kFrame + 3;
     drawText(sheet, x0, textY, r["id"].get<std::string>().substr(0, 8) + " " + status, {30, 30, 30});
     const std::string name = r.value("name", "");
-    if (!name.empty()) drawText(sheet, x0, textY + 10, name.substr(0, 27), {90, 90, 90});
+    if (!name.empty()) drawText(sheet, x0, textY + 10, name.substr(0, 32), {90, 90, 90});
   }
   return sheet;
 }

@@ -127,9 +127,9 @@ TEST(BatchResults, FilesListEveryJobOfTheManifestInItsOrder) {
 
   auto sheet = readPng(out / "contact_sheet.png");
   ASSERT_TRUE(sheet);
-  EXPECT_GT(sheet->width, 2 * 160);
+  EXPECT_GT(sheet->width, 2 * 192);
   // The second job's frame is orange (failed gates), the first's grey (not run).
-  const int cellWidth = 160 + 2 * 3 + 4;
+  const int cellWidth = 192 + 2 * 3 + 4;
   const std::uint8_t* grey = sheet->pixel(4 + 1, 4 + 1);
   const std::uint8_t* orange = sheet->pixel(4 + cellWidth + 1, 4 + 1);
   EXPECT_EQ(grey[0], 150);
