@@ -1,6 +1,7 @@
 #include "apps/batch/BatchRunner.h"
 
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -132,7 +133,10 @@ Result<pid_t> startWorker(const BatchJob& job, const BatchOptions& options, cons
   const pid_t parent = getpid();
   Workers& w = workers();
   std::lock_guard lock(w.mutex);  // the interrupt hook sees every worker started
-  if (w.stopping) return Error{"interrupted", ErrorKind::Output};
+  if (w.stopping) {
+    close(log);
+    return Error{"interrupted", ErrorKind::Output};
+  }
   const pid_t pid = fork();
   if (pid == 0) {  // the child: async-signal-safe calls only until execve
     dup2(log, STDOUT_FILENO);
@@ -402,8 +406,17 @@ std::optional<JobRecordFound> findJobRecord(const fs::path& out, const BatchJob&
   return std::nullopt;
 }
 
+int usableCores() {
+  if (const char* slurm = std::getenv("SLURM_CPUS_PER_TASK"))  // a Slurm task's allocation
+    if (const int n = std::atoi(slurm); n > 0) return n;
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0) return CPU_COUNT(&set);  // taskset, cgroups
+  return int(std::max(1u, std::thread::hardware_concurrency()));
+}
+
 int runBatch(const BatchManifest& manifest, const BatchOptions& options) {
-  const int cores = int(std::max(1u, std::thread::hardware_concurrency()));
+  const int cores = usableCores();
   const int pool = options.jobs > 0 ? options.jobs : cores;
   const int threads = options.threads > 0 ? options.threads : std::max(1, cores / pool);
   if (!options.resume)

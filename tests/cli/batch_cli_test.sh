@@ -61,6 +61,12 @@ resumed=$("$hagoromo" batch "$work/jobs.jsonl" --out "$out" --resume 2>&1)
 [[ $resumed == *"0 to run (4 done before)"* && $(count_lines "$out/history.jsonl") -eq 4 ]] && pass ||
   failed "an idle resume ran something: $resumed"
 
+# Workers and threads follow the cores the batch may use: a Slurm task's CPUs, the affinity.
+slurm_cpus=$(SLURM_CPUS_PER_TASK=3 "$hagoromo" batch "$work/jobs.jsonl" --out "$out" --resume 2>&1)
+[[ $slurm_cpus == *"3 workers x 1 threads"* ]] && pass || failed "SLURM_CPUS_PER_TASK=3: $slurm_cpus"
+pinned=$(taskset -c 0 "$hagoromo" batch "$work/jobs.jsonl" --out "$out" --resume 2>&1)
+[[ $pinned == *"1 workers x 1 threads"* ]] && pass || failed "taskset -c 0: $pinned"
+
 # Shards into one folder, joined by merge: the same statuses and states.
 for i in 0 1; do "$hagoromo" batch "$work/jobs.jsonl" --out "$work/sharded" --shard $i/2 --quiet >/dev/null; done
 [[ ! -f $work/sharded/results.jsonl ]] && pass || failed "a shard wrote the results"
@@ -99,6 +105,20 @@ history = collections.Counter(json.loads(l)["id"] for l in open(sys.argv[1]))
 results = [json.loads(l) for l in open(sys.argv[2])]
 assert len(results) == 3 and all(r["status"] == "passed" for r in results), results
 assert sorted(history.values()) == [1, 1, 1] and set(history) == {r["id"] for r in results}, history
+PY
+
+# A snow job and a skin job (small) beside a drape: each through its own command, its
+# picture on the contact sheet.
+{ job d ""
+  echo "{\"scene\": \"$src/scenes/snow/bench_under_roof.json\", \"kind\": \"snow\", \"set\": {\"snowfall.directions\": 4, \"snow.passes\": 1, \"snow.map_resolution\": 128, \"snow.ground_cell\": 0.2, \"snow.hours\": 0.5}}"
+  echo "{\"scene\": \"$src/scenes/skin/bend_box.json\", \"kind\": \"skin\", \"set\": {\"methods\": [\"linear\"], \"motion.frames\": 3, \"body.subdivisions\": 4, \"output.obj_every\": 0}}"
+} > "$work/kinds.jsonl"
+check "drape, snow and skin jobs" 0 - -- "$hagoromo" batch "$work/kinds.jsonl" --out "$work/kinds" --jobs 2
+python3 - "$work/kinds/results.jsonl" <<'PY' && pass || failed "kinds: $(cat "$work/kinds/results.jsonl")"
+import json, sys
+rs = [json.loads(l) for l in open(sys.argv[1])]
+assert [r["kind"] for r in rs] == ["drape", "snow", "skin"] and all(r["status"] == "passed" for r in rs), rs
+assert [r["thumbnail"].split("/")[-1] for r in rs] == ["cloth_on_sphere.png", "after.png", "comparison.png"], rs
 PY
 
 # The Slurm array script (a real Slurm runs it in tests/slurm/slurm_batch_test.sh).
