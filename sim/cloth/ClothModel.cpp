@@ -183,6 +183,7 @@ Result<ClothModel> buildClothModel(const TriangleMesh& mesh, const ClothMaterial
     totalArea += areas[t];
   }
   model.totalMass = float(totalArea) * material.arealDensity;
+  model.areaWeightedMass = material.areaWeightedMass;
 
   // Mass: W/p per vertex (docs/methods.md section 1) or area-weighted; pins get inverse mass 0.
   std::vector<bool> isPinned(n, false);

@@ -81,6 +81,7 @@ struct ClothModel {
   std::vector<std::uint32_t> hingeEntries;
   std::optional<AnisotropyTexture> anisotropy;  ///< none: K = 1 for every spring
   float totalMass = 0.0f;                       ///< kg, free and pinned vertices
+  bool areaWeightedMass = false;                ///< the material's mass rule (ClothMaterial::areaWeightedMass)
 
   std::size_t vertexCount() const { return restPositions.size(); }
   /// The rest shape as a mesh (positions, uvs, triangles, normals).

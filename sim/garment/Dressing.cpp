@@ -202,7 +202,8 @@ Result<ClothState> sewGroup(const SewnGarment& cloth, const ClothMaterial& mater
   sewingMaterial.bendingRigidity *= dressing.sewingBendingScale;
   auto sewnModel = buildClothModel(cloth.mesh, sewingMaterial, {}, anisotropy);
   if (!sewnModel) return sewnModel.error().prefixed("sewing: ");
-  if (Status s = applyPanelRest(*sewnModel, cloth.cornerPanelCoords, cloth.textureScale); !s)
+  if (Status s = applyPanelRest(*sewnModel, cloth.cornerPanelCoords, cloth.textureScale, true, dressing.restFromPanels);
+      !s)
     return s.error().prefixed("sewing: ");
   const std::vector<SpringSpec> seams = seamSprings(cloth, dressing.seamStiffness, dressing.seamDamping);
   if (Status s = addSprings(*sewnModel, seams); !s) return s.error().prefixed("sewing: ");
@@ -380,7 +381,8 @@ Result<DressedAvatar> dressAvatar(const TriangleMesh& bodyMesh, const BodyMeasur
   if (!welded) return welded.error().prefixed("welding: ").as(ErrorKind::Simulation);
   auto model = buildClothModel(welded->mesh, material, {}, std::move(anisotropy));
   if (!model) return model.error().prefixed("welding: ").as(ErrorKind::Simulation);
-  if (Status s = applyPanelRest(*model, welded->cornerPanelCoords, welded->textureScale); !s)
+  if (Status s = applyPanelRest(*model, welded->cornerPanelCoords, welded->textureScale, true, dressing.restFromPanels);
+      !s)
     return s.error().prefixed("welding: ").as(ErrorKind::Simulation);
   dressed.garmentOfVertex.assign(model->vertexCount(), 0);
   for (std::size_t i = 0; i < welded->oldToNew.size(); ++i)

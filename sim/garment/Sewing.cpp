@@ -106,8 +106,56 @@ std::string widestSeam(std::span<const glm::vec4> positions, const SewnGarment& 
   return seam < garment.seamNames.size() ? garment.seamNames[seam] : "?";
 }
 
+namespace {
+
+/// Triangle areas of the mesh's placed shape and of its panels (m^2), and their sums per
+/// vertex (a third of each triangle) and per edge (the triangles that share it).
+struct RestAreas {
+  std::vector<float> vertexPlaced, vertexPanel;
+  std::map<std::pair<std::uint32_t, std::uint32_t>, std::pair<float, float>> edgePlacedPanel;
+  float totalPlaced = 0.0f, totalPanel = 0.0f;
+};
+
+float triangleArea(glm::vec3 a, glm::vec3 b, glm::vec3 c) { return 0.5f * glm::length(glm::cross(b - a, c - a)); }
+
+RestAreas restAreas(const ClothModel& model, std::span<const glm::vec2> cornerPanelCoords) {
+  RestAreas areas;
+  areas.vertexPlaced.assign(model.vertexCount(), 0.0f);
+  areas.vertexPanel.assign(model.vertexCount(), 0.0f);
+  for (std::size_t t = 0; t < model.triangles.size(); t += 3) {
+    const std::uint32_t v[3] = {model.triangles[t], model.triangles[t + 1], model.triangles[t + 2]};
+    const float placed = triangleArea(glm::vec3(model.restPositions[v[0]]), glm::vec3(model.restPositions[v[1]]),
+                                      glm::vec3(model.restPositions[v[2]]));
+    const glm::vec2 p0 = cornerPanelCoords[t], p1 = cornerPanelCoords[t + 1], p2 = cornerPanelCoords[t + 2];
+    const float panel = 0.5f * std::abs((p1.x - p0.x) * (p2.y - p0.y) - (p1.y - p0.y) * (p2.x - p0.x));
+    areas.totalPlaced += placed;
+    areas.totalPanel += panel;
+    for (int k = 0; k < 3; ++k) {
+      areas.vertexPlaced[v[k]] += placed / 3.0f;
+      areas.vertexPanel[v[k]] += panel / 3.0f;
+      auto& edge = areas.edgePlacedPanel[{std::min(v[k], v[(k + 1) % 3]), std::max(v[k], v[(k + 1) % 3])}];
+      edge.first += placed;
+      edge.second += panel;
+    }
+  }
+  return areas;
+}
+
+/// Masses from the panel areas: each vertex's (area-weighted) or the same for all (W/p).
+void rescaleMasses(ClothModel& model, const RestAreas& areas) {
+  for (std::size_t v = 0; v < model.vertexCount(); ++v) {
+    float& inverseMass = model.restPositions[v].w;
+    if (inverseMass == 0.0f) continue;  // pinned
+    inverseMass *=
+        model.areaWeightedMass ? areas.vertexPlaced[v] / areas.vertexPanel[v] : areas.totalPlaced / areas.totalPanel;
+  }
+  model.totalMass *= areas.totalPanel / areas.totalPlaced;
+}
+
+}  // namespace
+
 Status applyPanelRest(ClothModel& model, std::span<const glm::vec2> cornerPanelCoords, float textureScale,
-                      bool flatHinges) {
+                      bool flatHinges, bool panelMaterial) {
   if (cornerPanelCoords.size() != model.triangles.size())
     return Error{"panel rest shape: " + std::to_string(cornerPanelCoords.size()) + " corner coordinates for " +
                  std::to_string(model.triangles.size() / 3) + " triangles"};
@@ -123,6 +171,14 @@ Status applyPanelRest(ClothModel& model, std::span<const glm::vec2> cornerPanelC
       edges.try_emplace(key, a < b ? std::pair{cornerPanelCoords[i], cornerPanelCoords[j]}
                                    : std::pair{cornerPanelCoords[j], cornerPanelCoords[i]});
     }
+  const RestAreas areas = panelMaterial ? restAreas(model, cornerPanelCoords) : RestAreas{};
+  for (const auto& [edge, area] : areas.edgePlacedPanel)
+    if (!(area.second > 0.0f))
+      return Error{"panel rest shape: the triangles at edge " + std::to_string(edge.first) + "-" +
+                   std::to_string(edge.second) + " have zero area in their panel"};
+  // Placed length and area of an edge -> its panel length and area: k = E A / (3 L^2) and
+  // the hinge's 3 B L^2 / A follow the panel's (docs/methods.md section 1).
+  std::map<std::pair<std::uint32_t, std::uint32_t>, float> lengthRatio;  // panel / placed
   for (kernels::ClothSpring& s : model.springs) {
     const auto it = edges.find({s.a, s.b});
     if (it == edges.end()) continue;  // not a mesh edge (a seam spring)
@@ -131,12 +187,26 @@ Status applyPanelRest(ClothModel& model, std::span<const glm::vec2> cornerPanelC
     if (!(length > 0.0f))
       return Error{"panel rest shape: edge " + std::to_string(s.a) + "-" + std::to_string(s.b) +
                    " has zero length in its panel"};
+    if (panelMaterial) {
+      const float placed = glm::distance(glm::vec3(model.restPositions[s.a]), glm::vec3(model.restPositions[s.b]));
+      const auto [placedArea, panelArea] = areas.edgePlacedPanel.at({s.a, s.b});
+      s.baseStiffness *= (panelArea / placedArea) * (placed * placed) / (length * length);
+      lengthRatio[{s.a, s.b}] = length / placed;
+    }
     s.restLength = s.restLength0 = length;
     const glm::vec2 uvA = panelUv(pa, textureScale), uvB = panelUv(pb, textureScale);
     s.uv = glm::vec4(0.5f * (uvA + uvB), uvB - uvA);
   }
-  if (flatHinges)
-    for (kernels::ClothHinge& h : model.hinges) h = kernels::withRestAngle(h, 0.0f);
+  for (kernels::ClothHinge& h : model.hinges) {
+    if (panelMaterial) {
+      const auto key = std::pair{std::min(h.vertices.x, h.vertices.y), std::max(h.vertices.x, h.vertices.y)};
+      const auto [placedArea, panelArea] = areas.edgePlacedPanel.at(key);
+      const float ratio = lengthRatio.at(key);
+      h.stiffness *= ratio * ratio * placedArea / panelArea;
+    }
+    if (flatHinges) h = kernels::withRestAngle(h, 0.0f);
+  }
+  if (panelMaterial) rescaleMasses(model, areas);
   applyAnisotropy(model);
   return Status::success();
 }

@@ -72,10 +72,14 @@ std::string widestSeam(std::span<const glm::vec4> positions, const SewnGarment& 
 /// restLength0) = the edge's length in the panel plane, UV midpoint and direction from
 /// one triangle containing the edge (its corner UVs), stiffness re-derived through the
 /// anisotropy texture; with `flatHinges`, every hinge's rest angle becomes 0 (panels
-/// are flat; seams pressed flat). Springs not on a triangle edge (seam springs) are left
-/// as they are. `cornerPanelCoords` is 3 x T in the order of model.triangles.
+/// are flat; seams pressed flat). With `panelMaterial` the material is the flat fabric's:
+/// the spring and hinge stiffnesses and the vertex masses that buildClothModel derived from
+/// the mesh's placed (3D) shape are rescaled to the panel shape: lengths and areas in the panel plane
+/// (docs/methods.md section 1's k = E A / (3 L^2) and hinge 3 B L^2 / A, masses from the
+/// panel areas). Springs not on a triangle edge (seam springs) are left as they are.
+/// `cornerPanelCoords` is 3 x T in the order of model.triangles.
 Status applyPanelRest(ClothModel& model, std::span<const glm::vec2> cornerPanelCoords, float textureScale,
-                      bool flatHinges = true);
+                      bool flatHinges = true, bool panelMaterial = false);
 
 /// The garment with each group of paired vertices merged into one.
 struct WeldedGarment {

@@ -576,6 +576,9 @@ Table<DressingSettings> dressingKeys() {
                "Seams are welded once every pair is this close");
   dressing.add("max_sewing_frames", &DressingSettings::maxSewingFrames, integer(1, limits::kMaxSewingFrames), "",
                "Frames before sewing gives up (an error)");
+  dressing.add("rest_from_panels", &DressingSettings::restFromPanels, boolean(), "",
+               "Springs, hinges and masses from the flat panels' lengths and areas, not from the panels as placed "
+               "(off: as before 2026-11-29; on: bodies from 1.55 to 1.80 m dressed, bench/RESULTS.md)");
   dressing.add("settle_frames", &DressingSettings::settleFrames, integer(0, limits::kMaxSewingFrames), "",
                "Frames the welded garments settle under the drape's solver, every velocity zeroed after each, "
                "before the drape's first frame");

@@ -52,6 +52,45 @@ TEST(ClothModelSprings, AddSpringsAppendsAndRebuildsTheAdjacency) {
   EXPECT_EQ(model.springs.size(), before + 1);
 }
 
+/// With `panelMaterial` (scene key dressing.rest_from_panels) the garment's rest state is
+/// the flat fabric's: a model built from the T-shirt as placed around the body (its panels
+/// curved, stretched and squeezed) gets, after applyPanelRest, the springs, hinges and
+/// masses of one built from the flat panels. (Without it, stiffness and masses come from
+/// the placed shape: a squeezed spot on the 1.80 m mannequin makes a spring 10^4 times too
+/// stiff, and sewing blows up.)
+TEST(Sewing, PanelRestGivesThePlacedGarmentTheFlatPanelsSpringsHingesAndMasses) {
+  const SewnGarment sewn = sewnGarment(tShirt(GarmentSizing{}), 0.03f);
+  TriangleMesh flat = sewn.mesh;  // every vertex at its panel coordinates (panels side by side is not needed)
+  for (std::size_t c = 0; c < sewn.cornerPanelCoords.size(); ++c)
+    flat.positions[sewn.mesh.indices[c]] = glm::vec3(sewn.cornerPanelCoords[c], 0.0f);
+  for (bool areaWeighted : {false, true}) {
+    ClothMaterial material;
+    material.areaWeightedMass = areaWeighted;
+    auto placed = buildClothModel(sewn.mesh, material);
+    auto panels = buildClothModel(flat, material);
+    ASSERT_TRUE(placed && panels);
+    ASSERT_TRUE(applyPanelRest(*placed, sewn.cornerPanelCoords, sewn.textureScale, true, true));
+    ASSERT_TRUE(applyPanelRest(*panels, sewn.cornerPanelCoords, sewn.textureScale, true, true));
+    ASSERT_EQ(placed->springs.size(), panels->springs.size());
+    float changed = 0.0f;  // how far the placed shape's stiffness was from the panels'
+    for (std::size_t i = 0; i < placed->springs.size(); ++i) {
+      const kernels::ClothSpring &p = placed->springs[i], &f = panels->springs[i];
+      EXPECT_NEAR(p.restLength, f.restLength, 1e-6f * f.restLength);
+      EXPECT_NEAR(p.stiffness, f.stiffness, 1e-4f * f.stiffness) << "spring " << i;
+    }
+    for (std::size_t i = 0; i < placed->hinges.size(); ++i)
+      EXPECT_NEAR(placed->hinges[i].stiffness, panels->hinges[i].stiffness, 1e-4f * panels->hinges[i].stiffness);
+    for (std::size_t v = 0; v < placed->vertexCount(); ++v)
+      EXPECT_NEAR(placed->restPositions[v].w, panels->restPositions[v].w, 1e-4f * panels->restPositions[v].w);
+    EXPECT_NEAR(placed->totalMass, panels->totalMass, 1e-4f * panels->totalMass);
+    auto unscaled = buildClothModel(sewn.mesh, material);  // the panel's rest lengths, the placed shape's stiffness
+    ASSERT_TRUE(applyPanelRest(*unscaled, sewn.cornerPanelCoords, sewn.textureScale));
+    for (std::size_t i = 0; i < placed->springs.size(); ++i)
+      changed = std::max(changed, std::abs(unscaled->springs[i].stiffness / placed->springs[i].stiffness - 1.0f));
+    EXPECT_GT(changed, 0.05f) << "the placement distorts the panels, so the rescaling must matter";
+  }
+}
+
 TEST(Sewing, SeamSpringsCloseATShirtAndWeldingMakesOnePiece) {
   const SewnGarment sewn = sewnGarment(tShirt(GarmentSizing{}), 0.025f);
   ClothMaterial material;
