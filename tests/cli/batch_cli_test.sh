@@ -107,6 +107,24 @@ assert len(results) == 3 and all(r["status"] == "passed" for r in results), resu
 assert sorted(history.values()) == [1, 1, 1] and set(history) == {r["id"] for r in results}, history
 PY
 
+# The batch itself killed (SIGKILL: no cleanup, as a rebooted node): its worker ends with it
+# (PDEATHSIG), the unfinished folder stays in .work, and the resume clears it and runs the
+# job once.
+job rebooted "" 800 > "$work/reboot.jsonl"  # 2 s: it would outlive the 1 s wait below
+"$hagoromo" batch "$work/reboot.jsonl" --out "$work/reboot" --quiet > /dev/null 2>&1 &
+batch=$!
+for _ in $(seq 200); do worker=$(pgrep -P $batch) && break; sleep 0.05; done
+kill -KILL $batch
+wait $batch 2> /dev/null
+alive() { [[ $(ps -o stat= -p "$1" 2> /dev/null) == [^Z]* ]]; }  # a zombie (never reaped here) has ended
+for _ in $(seq 20); do alive "${worker:-0}" || break; sleep 0.05; done
+[[ -n ${worker:-} ]] && ! alive "$worker" && pass || failed "the worker outlived its killed batch"
+[[ -n $(ls -A "$work/reboot/.work" 2> /dev/null) && ! -d $work/reboot/jobs ]] && pass ||
+  failed "after SIGKILL: .work $(ls -A "$work/reboot/.work" 2> /dev/null), jobs $(ls "$work/reboot/jobs" 2> /dev/null)"
+"$hagoromo" batch "$work/reboot.jsonl" --out "$work/reboot" --resume --quiet > /dev/null
+[[ $(count_lines "$work/reboot/history.jsonl") -eq 1 && -z $(ls -A "$work/reboot/.work" 2> /dev/null) ]] && pass ||
+  failed "the resume after SIGKILL: history $(count_lines "$work/reboot/history.jsonl"), .work $(ls -A "$work/reboot/.work")"
+
 # A snow job and a skin job (small) beside a drape: each through its own command, its
 # picture on the contact sheet.
 { job d ""
