@@ -110,14 +110,14 @@ PY
 # The batch itself killed (SIGKILL: no cleanup, as a rebooted node): its worker ends with it
 # (PDEATHSIG), the unfinished folder stays in .work, and the resume clears it and runs the
 # job once.
-job rebooted "" 800 > "$work/reboot.jsonl"  # 2 s: it would outlive the 1 s wait below
+job rebooted "" 500 > "$work/reboot.jsonl"  # 1.2 s: it would outlive the 0.5 s wait below
 "$hagoromo" batch "$work/reboot.jsonl" --out "$work/reboot" --quiet > /dev/null 2>&1 &
 batch=$!
 for _ in $(seq 200); do worker=$(pgrep -P $batch) && break; sleep 0.05; done
 kill -KILL $batch
 wait $batch 2> /dev/null
 alive() { [[ $(ps -o stat= -p "$1" 2> /dev/null) == [^Z]* ]]; }  # a zombie (never reaped here) has ended
-for _ in $(seq 20); do alive "${worker:-0}" || break; sleep 0.05; done
+for _ in $(seq 10); do alive "${worker:-0}" || break; sleep 0.05; done
 [[ -n ${worker:-} ]] && ! alive "$worker" && pass || failed "the worker outlived its killed batch"
 [[ -n $(ls -A "$work/reboot/.work" 2> /dev/null) && ! -d $work/reboot/jobs ]] && pass ||
   failed "after SIGKILL: .work $(ls -A "$work/reboot/.work" 2> /dev/null), jobs $(ls "$work/reboot/jobs" 2> /dev/null)"
