@@ -15,7 +15,8 @@ enum ExitCode : int {
   kExitGraphics = 3,     ///< no usable OpenGL 4.5 context, a shader that does not build, a GL error
   kExitSimulation = 4,   ///< the simulation failed (unstable: NaN or speed limit; seams never closed); nothing written
   kExitOutput = 5,       ///< an output file could not be written; nothing written
-  kExitQualityGate = 6,  ///< finished, but a quality gate failed (sim/scene/QualityGates.h); outputs written
+  kExitQualityGate = 6,  ///< finished, but a quality gate failed (sim/scene/QualityGates.h), or a batch job did
+                         ///< not pass; outputs written
   kExitInternal = 70,    ///< a bug or out of memory (an unexpected exception); nothing written
   kExitInterrupted = 130,  ///< SIGINT (Ctrl-C): staged outputs removed
   kExitTerminated = 143,   ///< SIGTERM: staged outputs removed
@@ -42,9 +43,10 @@ constexpr ExitCode exitCodeOf(ErrorKind kind) {
 inline constexpr const char* kExitCodeHelp =
     "Exit codes: 0 ok, 1 bad command line, 2 invalid input file (named, with the key), 3 no OpenGL 4.5\n"
     "context, shader or GL error, 4 simulation failed (unstable, seams not closed), 5 output not writable,\n"
-    "6 a drape finished but failed a quality gate (outputs written for inspection), 70 internal error or\n"
-    "out of memory, 130 interrupted (SIGINT), 143 terminated (SIGTERM). Otherwise nothing is written\n"
-    "unless the run succeeds: outputs are staged and appear together at the end.";
+    "6 a drape finished but failed a quality gate, or a batch job did not pass (outputs written for\n"
+    "inspection), 70 internal error or out of memory, 130 interrupted (SIGINT), 143 terminated\n"
+    "(SIGTERM). Otherwise nothing is written unless the run succeeds: outputs are staged and appear\n"
+    "together at the end.";
 
 /// Prints "PROGRAM: error: MESSAGE" to stderr and returns the code of its kind (for `return fail(...)`).
 inline int fail(const Error& error, const char* program = "hagoromo") {
