@@ -123,30 +123,26 @@ Result<BatchJob> resolveJob(const JobSpec& spec, const fs::path& manifestFolder,
   job.scene = spec.scene;
   job.scenePath = (manifestFolder / spec.scene).lexically_normal();
   job.overrides = spec.overrides;
-  auto text = readSceneFileWithOverrides(job.scenePath.string(), job.overrides);
-  if (!text) return text.error();
+  auto document = readSceneDocument(job.scenePath.string(), job.overrides);
+  if (!document) return document.error();
+  // Compact, keys sorted: the text the reader checks is also the canonical form the id hashes.
+  const std::string text = document->dump();
   switch (job.kind) {
     case JobKind::Drape: {
-      auto scene = parseDrapeScene(*text, job.scenePath.string());
+      auto scene = parseDrapeScene(text, job.scenePath.string());
       if (!scene) return scene.error();
       job.outputName = scene->name;
       break;
     }
     case JobKind::Snow:
-      if (auto scene = parseSnowScene(*text, job.scenePath); !scene) return scene.error();
+      if (auto scene = parseSnowScene(text, job.scenePath); !scene) return scene.error();
       break;
     case JobKind::Skin:
       if (auto rig = loadSkinningRig(job.scenePath, job.overrides); !rig) return rig.error();
       break;
   }
-  std::string canonical;
-  try {
-    canonical = scenejson::parseDocument(*text).dump();
-  } catch (...) {
-    return scenejson::sceneParseError(job.scenePath.string());
-  }
   job.id = hex16(fnv1a(std::string(jobKindName(job.kind)) + "\n" + fs::path(spec.scene).lexically_normal().string() +
-                       "\n" + canonical));
+                       "\n" + text));
   return job;
 }
 
@@ -263,6 +259,13 @@ const char* jobKindName(JobKind kind) {
       return "skin";
   }
   return "drape";
+}
+
+json jobSpecJson(const BatchJob& job) {
+  json set = json::object();
+  for (const SceneOverride& o : job.overrides) set[o.key] = o.value;
+  return {{"id", job.id},       {"name", job.name}, {"line", job.line}, {"kind", jobKindName(job.kind)},
+          {"scene", job.scene}, {"set", set}};
 }
 
 Result<BatchManifest> loadBatchManifest(const fs::path& path) {

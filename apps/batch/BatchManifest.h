@@ -25,6 +25,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "sim/core/Result.h"
 #include "sim/io/SceneOverrides.h"
 
@@ -51,6 +53,9 @@ struct BatchManifest {
   bool sweep = false;
   std::vector<BatchJob> jobs;  ///< in the manifest's order
 };
+
+/// The job as its record and the results list it: id, name, line, kind, scene, set.
+nlohmann::json jobSpecJson(const BatchJob& job);
 
 /// A manifest holds at most this many jobs (a sweep's product is checked before it is expanded).
 inline constexpr std::size_t kMaxBatchJobs = 1000000;

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <map>
 
 #include <stb/stb_easy_font.h>
@@ -27,18 +26,13 @@ constexpr int kLabelHeight = 24, kFrame = 3, kGap = 4;  ///< pixels
 constexpr const char* kGateColumns[] = {"intersections", "vertices_inside_body", "strain", "compression"};
 
 json recordOf(const BatchJob& job, const fs::path& out) {
-  json spec = {
-      {"id", job.id}, {"name", job.name}, {"line", job.line}, {"kind", jobKindName(job.kind)}, {"scene", job.scene}};
-  json set = json::object();
-  for (const SceneOverride& o : job.overrides) set[o.key] = o.value;
-  spec["set"] = set;
-  const auto found = findJobRecord(out, job);
+  auto found = findJobRecord(out, job);
   if (!found) {
+    json spec = jobSpecJson(job);
     spec["status"] = "not_run";
     return spec;
   }
-  std::ifstream in(found->folder / "job.json");
-  json record = json::parse(in, nullptr, false);
+  json record = std::move(found->record);
   const std::string folder = fs::relative(found->folder, out).string();
   record["folder"] = folder;
   json outputs = json::array();
@@ -213,15 +207,11 @@ std::vector<json> collectBatchResults(const BatchManifest& manifest, const fs::p
   return records;
 }
 
-bool allPassed(const BatchManifest& manifest, const fs::path& out) {
-  return std::all_of(manifest.jobs.begin(), manifest.jobs.end(), [&](const BatchJob& job) {
-    const auto found = findJobRecord(out, job);
-    return found && found->status == "passed";
-  });
+bool allPassed(const std::vector<json>& records) {
+  return std::all_of(records.begin(), records.end(), [](const json& r) { return r.value("status", "") == "passed"; });
 }
 
-Status writeBatchResults(const BatchManifest& manifest, const fs::path& out, bool quiet) {
-  const std::vector<json> records = collectBatchResults(manifest, out);
+Status writeBatchResults(const std::vector<json>& records, const fs::path& out, bool quiet) {
   app::OutputSet outputs(out);
   std::string lines;
   for (const json& r : records) lines += r.dump() + "\n";

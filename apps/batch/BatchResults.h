@@ -14,6 +14,7 @@
 ///                     any other failure, grey not run) and labelled with its id, status
 ///                     and name
 #include <filesystem>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -25,10 +26,11 @@ namespace hg::batch {
 /// Every job's record (see the file comment), in the manifest's order.
 std::vector<nlohmann::json> collectBatchResults(const BatchManifest& manifest, const std::filesystem::path& out);
 
-/// Writes the result files into `out` (all of them or none) and prints the summary unless quiet.
-Status writeBatchResults(const BatchManifest& manifest, const std::filesystem::path& out, bool quiet);
+/// Writes the result files of `records` (collectBatchResults) into `out`, all of them or
+/// none, and prints the summary unless quiet.
+Status writeBatchResults(const std::vector<nlohmann::json>& records, const std::filesystem::path& out, bool quiet);
 
-/// Whether every job of the manifest has a record in `out` that passed.
-bool allPassed(const BatchManifest& manifest, const std::filesystem::path& out);
+/// Whether every job of the records passed.
+bool allPassed(const std::vector<nlohmann::json>& records);
 
 }  // namespace hg::batch

@@ -212,13 +212,6 @@ void addOutputsOf(json& record, const BatchJob& job, const fs::path& work) {
   if (m.contains("seconds")) record["job_seconds"] = m["seconds"];
 }
 
-json jobSpec(const BatchJob& job) {
-  json set = json::object();
-  for (const SceneOverride& o : job.overrides) set[o.key] = o.value;
-  return {{"id", job.id},       {"name", job.name}, {"line", job.line}, {"kind", jobKindName(job.kind)},
-          {"scene", job.scene}, {"set", set}};
-}
-
 /// One line per job placed, appended to OUT/history.jsonl (O_APPEND: whole lines from
 /// every shard on one file system): the audit trail of what ran, when, where and how often.
 void appendHistory(const fs::path& out, const json& record) {
@@ -239,7 +232,7 @@ void appendHistory(const fs::path& out, const json& record) {
 /// Moves the finished job's folder to jobs/ID or failed/ID (replacing an older record of a
 /// job that is run again), its record written last inside it.
 Status placeJob(const fs::path& out, const Running& run, JobStatus status, int exitCode, const BatchOptions& options) {
-  json record = jobSpec(*run.job);
+  json record = jobSpecJson(*run.job);
   record["status"] = jobStatusName(status);
   record["exit_code"] = exitCode;
   record["attempts"] = run.attempt;
@@ -398,7 +391,7 @@ std::optional<JobRecordFound> findJobRecord(const fs::path& out, const BatchJob&
     for (const json& file : record["outputs"])
       whole = whole && file.is_string() && fs::exists(folder / file.get<std::string>());
     if (!whole) continue;
-    JobRecordFound found{folder, record.value("status", ""), false};
+    JobRecordFound found{folder, record.value("status", ""), false, record};
     for (JobStatus s : {JobStatus::Passed, JobStatus::FailedGates, JobStatus::FailedSimulation, JobStatus::FailedInput})
       found.final = found.final || found.status == jobStatusName(s);
     return found;
@@ -517,9 +510,10 @@ int runBatch(const BatchManifest& manifest, const BatchOptions& options) {
   fs::remove(options.out / ".work", ec);  // when empty (another shard may be using it)
   if (!options.quiet) std::printf("%zu of %zu jobs passed\n", passed, done);
   if (!options.sharded) {
-    if (Status s = writeBatchResults(manifest, options.out, options.quiet); !s) return app::fail(s.error());
+    const std::vector<json> records = collectBatchResults(manifest, options.out);
+    if (Status s = writeBatchResults(records, options.out, options.quiet); !s) return app::fail(s.error());
     // A resumed batch: jobs that failed before count too.
-    if (exitCode == app::kExitOk && !allPassed(manifest, options.out)) exitCode = app::kExitQualityGate;
+    if (exitCode == app::kExitOk && !allPassed(records)) exitCode = app::kExitQualityGate;
   }
   return exitCode;
 }

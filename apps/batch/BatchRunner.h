@@ -24,6 +24,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "apps/batch/BatchManifest.h"
 
 namespace hg::batch {
@@ -65,6 +67,7 @@ struct JobRecordFound {
   std::filesystem::path folder;
   std::string status;
   bool final = false;
+  nlohmann::json record;  ///< job.json
 };
 std::optional<JobRecordFound> findJobRecord(const std::filesystem::path& out, const BatchJob& job);
 

@@ -79,8 +79,9 @@ int runMerge(const BatchCommandOptions& o) {
   const fs::path out = defaultOut(o.mergeManifest, o.mergeOut);
   std::error_code ec;
   if (!fs::is_directory(out, ec)) return fail(Error{out.string() + ": no batch folder there", ErrorKind::Input});
-  if (Status s = batch::writeBatchResults(*manifest, out, o.quiet); !s) return fail(s.error());
-  return batch::allPassed(*manifest, out) ? kExitOk : kExitQualityGate;
+  const auto records = batch::collectBatchResults(*manifest, out);
+  if (Status s = batch::writeBatchResults(records, out, o.quiet); !s) return fail(s.error());
+  return batch::allPassed(records) ? kExitOk : kExitQualityGate;
 }
 
 }  // namespace

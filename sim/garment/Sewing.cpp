@@ -178,7 +178,10 @@ Status applyPanelRest(ClothModel& model, std::span<const glm::vec2> cornerPanelC
                    std::to_string(edge.second) + " have zero area in their panel"};
   // Placed length and area of an edge -> its panel length and area: k = E A / (3 L^2) and
   // the hinge's 3 B L^2 / A follow the panel's (docs/methods.md section 1).
-  std::map<std::pair<std::uint32_t, std::uint32_t>, float> lengthRatio;  // panel / placed
+  const auto panelOverPlaced = [&](std::uint32_t a, std::uint32_t b) {
+    const auto [pa, pb] = edges.at({std::min(a, b), std::max(a, b)});
+    return glm::distance(pa, pb) / glm::distance(glm::vec3(model.restPositions[a]), glm::vec3(model.restPositions[b]));
+  };
   for (kernels::ClothSpring& s : model.springs) {
     const auto it = edges.find({s.a, s.b});
     if (it == edges.end()) continue;  // not a mesh edge (a seam spring)
@@ -188,10 +191,9 @@ Status applyPanelRest(ClothModel& model, std::span<const glm::vec2> cornerPanelC
       return Error{"panel rest shape: edge " + std::to_string(s.a) + "-" + std::to_string(s.b) +
                    " has zero length in its panel"};
     if (panelMaterial) {
-      const float placed = glm::distance(glm::vec3(model.restPositions[s.a]), glm::vec3(model.restPositions[s.b]));
       const auto [placedArea, panelArea] = areas.edgePlacedPanel.at({s.a, s.b});
-      s.baseStiffness *= (panelArea / placedArea) * (placed * placed) / (length * length);
-      lengthRatio[{s.a, s.b}] = length / placed;
+      const float ratio = panelOverPlaced(s.a, s.b);
+      s.baseStiffness *= (panelArea / placedArea) / (ratio * ratio);
     }
     s.restLength = s.restLength0 = length;
     const glm::vec2 uvA = panelUv(pa, textureScale), uvB = panelUv(pb, textureScale);
@@ -201,7 +203,7 @@ Status applyPanelRest(ClothModel& model, std::span<const glm::vec2> cornerPanelC
     if (panelMaterial) {
       const auto key = std::pair{std::min(h.vertices.x, h.vertices.y), std::max(h.vertices.x, h.vertices.y)};
       const auto [placedArea, panelArea] = areas.edgePlacedPanel.at(key);
-      const float ratio = lengthRatio.at(key);
+      const float ratio = panelOverPlaced(key.first, key.second);
       h.stiffness *= ratio * ratio * placedArea / panelArea;
     }
     if (flatHinges) h = kernels::withRestAngle(h, 0.0f);

@@ -93,9 +93,9 @@ Status applySceneOverrides(json& document, const SceneOverrides& overrides, cons
   return {};
 }
 
-Result<std::string> readSceneFileWithOverrides(const std::string& path, const SceneOverrides& overrides) {
+Result<json> readSceneDocument(const std::string& path, const SceneOverrides& overrides) {
   auto text = scenejson::readSceneFile(path);
-  if (!text || overrides.empty()) return text;
+  if (!text) return text.error();
   json document;
   try {
     document = scenejson::parseDocument(*text);
@@ -103,7 +103,14 @@ Result<std::string> readSceneFileWithOverrides(const std::string& path, const Sc
     return scenejson::sceneParseError(path);
   }
   if (Status s = applySceneOverrides(document, overrides, path); !s) return s.error();
-  return document.dump(2);
+  return document;
+}
+
+Result<std::string> readSceneFileWithOverrides(const std::string& path, const SceneOverrides& overrides) {
+  if (overrides.empty()) return scenejson::readSceneFile(path);  // as written: errors keep its line numbers
+  auto document = readSceneDocument(path, overrides);
+  if (!document) return document.error();
+  return document->dump(2);
 }
 
 std::vector<std::string> sceneOverrideArguments(const SceneOverrides& overrides) {

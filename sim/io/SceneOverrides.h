@@ -34,6 +34,10 @@ Result<SceneOverrides> parseSceneOverrides(const std::vector<std::string>& argum
 /// created.
 Status applySceneOverrides(nlohmann::json& document, const SceneOverrides& overrides, const std::string& origin);
 
+/// The scene file as a JSON document with the overrides applied (scenejson::readSceneFile,
+/// scenejson::parseDocument); errors name the file.
+Result<nlohmann::json> readSceneDocument(const std::string& path, const SceneOverrides& overrides);
+
 /// The scene file's text with the overrides applied (the file's text unchanged without
 /// any): reads with scenejson::readSceneFile, parses with scenejson::parseDocument.
 Result<std::string> readSceneFileWithOverrides(const std::string& path, const SceneOverrides& overrides);
