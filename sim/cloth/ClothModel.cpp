@@ -68,19 +68,23 @@ TriangleMesh ClothModel::restMesh() const {
   return mesh;
 }
 
+float bendingDirectionFactor(const ClothMaterial& material, glm::vec2 uvDirection) {
+  const glm::vec3& f = material.bendingAnisotropy;  // warp, bias, weft -> channels (warp, weft, bias, bias)
+  return f == glm::vec3(1.0f) ? 1.0f : kernels::anisotropyFactor(glm::vec4(f.x, f.z, f.y, f.y), uvDirection);
+}
+
+float textureAnisotropyFactor(const ClothModel& model, const kernels::ClothSpring& spring) {
+  if (!model.anisotropy) return 1.0f;
+  const AnisotropyTexture& t = *model.anisotropy;
+  const kernels::BilinearTaps taps = kernels::bilinearTaps(glm::vec2(spring.uv), glm::ivec2(t.width, t.height));
+  const glm::vec4 k =
+      kernels::blendTaps(t.texel(taps.texels.x, taps.texels.y), t.texel(taps.texels.z, taps.texels.y),
+                         t.texel(taps.texels.x, taps.texels.w), t.texel(taps.texels.z, taps.texels.w), taps);
+  return kernels::anisotropyFactor(k * t.scale, glm::vec2(spring.uv.z, spring.uv.w));
+}
+
 void applyAnisotropy(ClothModel& model) {
-  for (kernels::ClothSpring& s : model.springs) {
-    float factor = 1.0f;
-    if (model.anisotropy) {
-      const AnisotropyTexture& t = *model.anisotropy;
-      const kernels::BilinearTaps taps = kernels::bilinearTaps(glm::vec2(s.uv), glm::ivec2(t.width, t.height));
-      const glm::vec4 k =
-          kernels::blendTaps(t.texel(taps.texels.x, taps.texels.y), t.texel(taps.texels.z, taps.texels.y),
-                             t.texel(taps.texels.x, taps.texels.w), t.texel(taps.texels.z, taps.texels.w), taps);
-      factor = kernels::anisotropyFactor(k * t.scale, glm::vec2(s.uv.z, s.uv.w));
-    }
-    s.stiffness = s.baseStiffness * factor;
-  }
+  for (kernels::ClothSpring& s : model.springs) s.stiffness = s.baseStiffness * textureAnisotropyFactor(model, s);
 }
 
 namespace {
@@ -243,11 +247,8 @@ Result<ClothModel> buildClothModel(const TriangleMesh& mesh, const ClothMaterial
       h.vertices = glm::uvec4(a, b, first.opposite, second.opposite);
       h = kernels::withRestAngle(
           h, kernels::hingeAngle(pa, pb, mesh.positions[first.opposite], mesh.positions[second.opposite]));
-      // D per direction: the hinge edge's UV direction blends the warp, bias and weft factors.
-      const glm::vec3& f = material.bendingAnisotropy;
-      const float direction =
-          f == glm::vec3(1.0f) ? 1.0f : kernels::anisotropyFactor(glm::vec4(f.x, f.z, f.y, f.y), uvB - uvA);
-      h.stiffness = material.bendingRigidity * direction * 3.0f * length * length / adjacentArea;
+      h.stiffness = material.bendingRigidity * bendingDirectionFactor(material, uvB - uvA) * 3.0f * length * length /
+                    adjacentArea;
       model.hinges.push_back(h);
     }
   }

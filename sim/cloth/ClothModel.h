@@ -60,6 +60,10 @@ struct ClothMaterial {
   float springDamping = 0.002f;  ///< axial damping per spring, N s/m
 };
 
+/// The factor of D for a hinge whose edge runs along `uvDirection`: the material's bending
+/// anisotropy (warp, bias, weft) blended by direction as the stretch channels are.
+float bendingDirectionFactor(const ClothMaterial& material, glm::vec2 uvDirection);
+
 /// Vertex indices pinned (infinite mass). Their positions follow setPinTargets().
 using PinSet = std::vector<std::uint32_t>;
 
@@ -128,6 +132,9 @@ struct SpringSpec {
 /// direction, so an anisotropy texture scales it by the mean of its four channels
 /// (anisotropyFactor). Errors name the offending spring; the model is then unchanged.
 Status addSprings(ClothModel& model, std::span<const SpringSpec> springs);
+
+/// The stiffness multiplier of `spring` from the model's texture (1 without one).
+float textureAnisotropyFactor(const ClothModel& model, const kernels::ClothSpring& spring);
 
 /// Stiffness multiplier of every spring from the model's texture (1 without one):
 /// the CPU reference of the GPU setup pass (sim/gpu/shaders/cloth_setup.comp).

@@ -58,21 +58,39 @@ Result<Pattern> draftGarment(const GarmentSpec& spec, const GarmentSizing& sizin
 
 void applyGarmentMaterials(ClothModel& model, const std::vector<std::uint32_t>& garmentOfVertex,
                            const std::vector<GarmentSpec>& outfit, const ClothMaterial& base) {
-  auto materialOf = [&](std::uint32_t vertex) -> const ClothMaterial* {
+  auto specOf = [&](std::uint32_t vertex) -> const GarmentSpec* {
     const std::uint32_t g = garmentOfVertex[vertex];
-    return g < outfit.size() && outfit[g].material ? &*outfit[g].material : nullptr;
+    return g < outfit.size() && outfit[g].material ? &outfit[g] : nullptr;
   };
-  for (kernels::ClothSpring& s : model.springs)
-    if (const ClothMaterial* m = materialOf(s.a)) {
-      const float k = m->tensileStiffness / base.tensileStiffness;
-      s.stiffness *= k;
-      s.baseStiffness *= k;
+  if (std::none_of(outfit.begin(), outfit.end(), [](const GarmentSpec& spec) { return spec.material.has_value(); }))
+    return;
+  const bool bake = std::any_of(outfit.begin(), outfit.end(),
+                                [](const GarmentSpec& spec) { return spec.material && spec.anisotropy; });
+  for (kernels::ClothSpring& s : model.springs) {
+    const GarmentSpec* spec = specOf(s.a);
+    const glm::vec2 direction(s.uv.z, s.uv.w);
+    if (spec) {
+      s.baseStiffness *= spec->material->tensileStiffness / base.tensileStiffness;
+      s.strainStiffening = spec->material->strainStiffening == glm::vec4(0.0f)
+                               ? 0.0f
+                               : kernels::anisotropyFactor(spec->material->strainStiffening, direction);
     }
+    if (bake)
+      s.baseStiffness *= spec && spec->anisotropy ? kernels::anisotropyFactor(*spec->anisotropy, direction)
+                                                  : textureAnisotropyFactor(model, s);
+    s.stiffness = s.baseStiffness;
+  }
+  if (bake) model.anisotropy.reset();
+  applyAnisotropy(model);
   for (kernels::ClothHinge& h : model.hinges)
-    if (const ClothMaterial* m = materialOf(h.vertices.x)) h.stiffness *= m->bendingRigidity / base.bendingRigidity;
+    if (const GarmentSpec* spec = specOf(h.vertices.x)) {
+      const glm::vec2 direction = model.uvs[h.vertices.y] - model.uvs[h.vertices.x];
+      h.stiffness *= spec->material->bendingRigidity * bendingDirectionFactor(*spec->material, direction) /
+                     (base.bendingRigidity * bendingDirectionFactor(base, direction));
+    }
   for (std::size_t v = 0; v < model.restPositions.size(); ++v)
-    if (const ClothMaterial* m = materialOf(std::uint32_t(v)); m && model.restPositions[v].w > 0.0f)
-      model.restPositions[v].w *= base.arealDensity / m->arealDensity;  // inverse mass ~ 1 / density
+    if (const GarmentSpec* spec = specOf(std::uint32_t(v)); spec && model.restPositions[v].w > 0.0f)
+      model.restPositions[v].w *= base.arealDensity / spec->material->arealDensity;  // inverse mass ~ 1 / density
 }
 
 std::string_view garmentKindName(GarmentKind kind) {

@@ -75,8 +75,13 @@ struct GarmentSpec {
   std::shared_ptr<const PatternFile> pattern;
   /// The garment's own material, or none: the outfit's material. Its areal density,
   /// tensile stiffness and bending rigidity scale the garment's vertex masses, springs
-  /// and hinges relative to the outfit's material (the anisotropy stays the outfit's).
+  /// and hinges relative to the outfit's material; its strain stiffening and bending
+  /// anisotropy replace the outfit's (applyGarmentMaterials). The rule that spreads the
+  /// mass over the vertices stays the outfit's.
   std::optional<ClothMaterial> material;
+  /// The garment fabric's stretch multipliers (warp, weft, bias, bias; as
+  /// AnisotropyTexture::uniform takes them), or none: the outfit's anisotropy.
+  std::optional<glm::vec4> anisotropy;
   /// Scene input: a fabric preset and explicit keys for `material` (resolved by the scene).
   std::string fabric;
   std::optional<float> arealDensity, tensileStiffness, bendingRigidity;
@@ -130,9 +135,14 @@ struct DressingSettings {
   int settleFrames = 10;
 };
 
-/// Scales the springs, hinges and vertex masses of every garment that has its own
-/// material by its ratio to `base` (the material the model was built with). Garments are
-/// separate pieces, so every element belongs to the garment of its first vertex.
+/// Gives every garment that has its own material its fabric: springs and vertex masses
+/// scaled by its tensile stiffness and areal density relative to `base` (the material the
+/// model was built with), hinges by its bending rigidity and bending anisotropy, its strain
+/// stiffening, and, when it has its own anisotropy, its stretch multipliers by direction.
+/// In that case every spring's anisotropy factor (the others' from the model's texture) is
+/// baked into its base stiffness and the texture dropped, so both backends' setup passes
+/// (applyAnisotropy, cloth_setup.comp) keep the stiffnesses. Garments are separate pieces,
+/// so every element belongs to the garment of its first vertex.
 void applyGarmentMaterials(ClothModel& model, const std::vector<std::uint32_t>& garmentOfVertex,
                            const std::vector<GarmentSpec>& outfit, const ClothMaterial& base);
 

@@ -148,11 +148,25 @@ Result<std::vector<GarmentSpec>> sceneGarments(const DrapeScene& scene, const Cl
       if (!fabric) return fabric.error().prefixed("garments[" + std::to_string(g) + "].fabric: ");
       m.arealDensity = fabric->material.arealDensity;
       m.tensileStiffness = fabric->material.tensileStiffness;
+      m.strainStiffening = fabric->material.strainStiffening;
       m.bendingRigidity = fabric->material.bendingRigidity;
+      m.bendingAnisotropy = fabric->material.bendingAnisotropy;
+      spec.anisotropy = fabric->anisotropy;
     }
+    // An explicit key replaces the garment fabric's value and the shape it gives it, as the
+    // cloth's keys do (sceneClothMaterial): that tension is linear, that D the same along
+    // every direction; the stretch multipliers stay the fabric's. Without a fabric of its own
+    // the keys scale the outfit's material, shape and all.
+    const bool ownFabric = !spec.fabric.empty();
     if (spec.arealDensity) m.arealDensity = *spec.arealDensity;
-    if (spec.tensileStiffness) m.tensileStiffness = *spec.tensileStiffness;
-    if (spec.bendingRigidity) m.bendingRigidity = *spec.bendingRigidity;
+    if (spec.tensileStiffness) {
+      m.tensileStiffness = *spec.tensileStiffness;
+      if (ownFabric) m.strainStiffening = glm::vec4(0.0f);
+    }
+    if (spec.bendingRigidity) {
+      m.bendingRigidity = *spec.bendingRigidity;
+      if (ownFabric) m.bendingAnisotropy = glm::vec3(1.0f);
+    }
     spec.material = m;
   }
   return garments;

@@ -337,8 +337,9 @@ Table<SceneAvatar> avatarKeys() {
 Value<GarmentSpec> garmentValue() {
   Table<GarmentSpec> material;
   material.add("fabric", &GarmentSpec::fabric, text(), "",
-               "Its own fabric (as cloth.fabric; its density, stiffness and bending, not its anisotropy), else "
-               "the cloth block's material");
+               "Its own fabric (as cloth.fabric: its density, stiffness with its anisotropy and strain "
+               "stiffening, bending with its factors by direction; the keys below win), else the cloth block's "
+               "material");
   material.add("areal_density", &GarmentSpec::arealDensity, optional(number(positive())), "kg/m^2",
                "Its own mass per area");
   material.add("tensile_stiffness", &GarmentSpec::tensileStiffness, optional(number(positive())), "N/m",

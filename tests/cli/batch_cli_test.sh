@@ -27,8 +27,9 @@ check "unknown scene key in set" 2 "badkey.jsonl:2:" -- "$hagoromo" batch "$work
 check "duplicate job" 2 "dup.jsonl:2: the same job as line 1" -- "$hagoromo" batch "$work/dup.jsonl" --out "$work/bad"
 nothing_left "$work/bad" "a rejected manifest"
 check "bad --shard" 1 "--shard '2/2'" -- "$hagoromo" batch "$work/dup.jsonl" --shard 2/2
-check "the shipped manifest" 0 - -- "$hagoromo" batch "$src/scenes/batch/mixed.jsonl" --check
-check "the shipped sweep" 0 - -- "$hagoromo" batch "$src/scenes/batch/fabric_sweep.json" --check
+for shipped in "$src"/scenes/batch/*.json "$src"/scenes/batch/*.jsonl; do
+  check "the shipped $(basename "$shipped")" 0 - -- "$hagoromo" batch "$shipped" --check
+done
 check "drape --set names the key" 2 "resolutoin" -- "$hagoromo" drape "$scene" --set cloth.resolutoin=3 --out "$work/bad"
 
 # Four jobs, two workers; one fails its strain gate.

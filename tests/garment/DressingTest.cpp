@@ -162,6 +162,81 @@ TEST(Dressing, EachGarmentCanHaveItsOwnMaterial) {
   }
 }
 
+/// Two square sheets side by side as two garments of one model, with an anisotropic outfit
+/// texture: garment 1 gets a fabric of its own (stiffness, anisotropy, strain stiffening,
+/// bending anisotropy, density).
+TEST(Dressing, AGarmentsOwnFabricGivesItsSpringsTheFabricsAnisotropyAndStiffening) {
+  TriangleMesh both;
+  for (float x : {0.0f, 1.0f}) {
+    auto sheet = makeSquareSheet({6, 0.5f, glm::vec3(x, 1.0f, 0.0f)});
+    ASSERT_TRUE(sheet);
+    const auto offset = std::uint32_t(both.positions.size());
+    both.positions.insert(both.positions.end(), sheet->positions.begin(), sheet->positions.end());
+    both.uvs.insert(both.uvs.end(), sheet->uvs.begin(), sheet->uvs.end());
+    for (std::uint32_t i : sheet->indices) both.indices.push_back(i + offset);
+  }
+  ClothMaterial base;
+  base.tensileStiffness = 1500.0f;
+  base.bendingRigidity = 2e-5f;
+  base.arealDensity = 0.15f;
+  const glm::vec4 outfitChannels(1.0f, 0.5f, 0.25f, 0.25f);
+  auto built = buildClothModel(both, base, {}, AnisotropyTexture::uniform(outfitChannels, 1.0f));
+  ASSERT_TRUE(built) << built.error().message;
+  const ClothModel plain = *built;
+  std::vector<std::uint32_t> garmentOfVertex(both.positions.size(), 0);
+  std::fill(garmentOfVertex.begin() + std::ptrdiff_t(garmentOfVertex.size() / 2), garmentOfVertex.end(), 1u);
+
+  std::vector<GarmentSpec> outfit(2);
+  ClothMaterial denim = base;
+  denim.tensileStiffness = 10000.0f;
+  denim.strainStiffening = glm::vec4(0.1f, 0.2f, 1.0f, 1.0f);
+  denim.bendingRigidity = 6e-6f;
+  denim.bendingAnisotropy = glm::vec3(0.75f, 0.8f, 1.4f);
+  denim.arealDensity = 0.3f;
+  outfit[1].material = denim;
+  const glm::vec4 denimChannels(0.2f, 1.0f, 0.0f, 0.0f);
+  outfit[1].anisotropy = denimChannels;
+  ClothModel dressed = plain;
+  applyGarmentMaterials(dressed, garmentOfVertex, outfit, base);
+
+  // The factors are baked into the base stiffness, so a setup pass without the texture
+  // (applyAnisotropy, cloth_setup.comp) keeps them.
+  EXPECT_FALSE(dressed.anisotropy);
+  int denimSprings = 0, weftSprings = 0;
+  for (std::size_t i = 0; i < plain.springs.size(); ++i) {
+    const kernels::ClothSpring &before = plain.springs[i], &after = dressed.springs[i];
+    const glm::vec2 direction(before.uv.z, before.uv.w);
+    const bool own = garmentOfVertex[before.a] == 1;
+    denimSprings += own;
+    const float expected =
+        own ? before.baseStiffness * 10000.0f / 1500.0f * kernels::anisotropyFactor(denimChannels, direction)
+            : before.stiffness;
+    EXPECT_NEAR(after.stiffness, expected, 1e-5f * before.baseStiffness * 10.0f) << "spring " << i;
+    EXPECT_EQ(after.baseStiffness, after.stiffness);
+    EXPECT_FLOAT_EQ(after.strainStiffening, own ? kernels::anisotropyFactor(denim.strainStiffening, direction) : 0.0f);
+    if (own && direction.x == 0.0f) {  // along the weft: the fabric's full E
+      ++weftSprings;
+      EXPECT_NEAR(after.stiffness, before.baseStiffness * 10000.0f / 1500.0f, 1e-3f * after.stiffness);
+    }
+  }
+  EXPECT_GT(denimSprings, 50);
+  EXPECT_GT(weftSprings, 10);
+  for (std::size_t h = 0; h < plain.hinges.size(); ++h) {
+    const glm::uvec4 v = plain.hinges[h].vertices;
+    const bool own = garmentOfVertex[v.x] == 1;
+    const float along = bendingDirectionFactor(denim, plain.uvs[v.y] - plain.uvs[v.x]);
+    EXPECT_NEAR(dressed.hinges[h].stiffness, plain.hinges[h].stiffness * (own ? 6e-6f / 2e-5f * along : 1.0f),
+                1e-5f * plain.hinges[h].stiffness);
+  }
+  for (std::size_t i = 0; i < plain.vertexCount(); ++i)
+    EXPECT_FLOAT_EQ(dressed.restPositions[i].w, plain.restPositions[i].w * (garmentOfVertex[i] == 1 ? 0.5f : 1.0f));
+  // A solver built on either model starts from the same stiffnesses after its setup pass.
+  ClothModel again = dressed;
+  applyAnisotropy(again);
+  for (std::size_t i = 0; i < again.springs.size(); ++i)
+    EXPECT_EQ(again.springs[i].stiffness, dressed.springs[i].stiffness);
+}
+
 TEST(Dressing, ErrorsNameTheGarment) {
   const Avatar& avatar = mannequin();
   std::vector<GarmentSpec> outfit(1);
