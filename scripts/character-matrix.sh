@@ -15,10 +15,13 @@
 #
 # Usage: scripts/character-matrix.sh [--quick] [--characters a,b] [--cases rest,posed,clip]
 #                                    [--out DIR] [--hagoromo BIN] [--make-characters BIN]
+#                                    [--set KEY=VALUE ...]
 #   --quick  coarser garments (3 cm edges instead of 2 cm) and shorter runs (rest 10 frames,
 #            posed 50, clip 26 with a 0.25 s transition and ease-in, instead of 60, 90 and the
 #            whole clip's 180 with 0.5 s): what the test suite runs (tests/CMakeLists.txt,
 #            cli.character_*; each well under its 60 s).
+#   --set    a scene override passed to every drape (`hagoromo drape --set`), e.g.
+#            --set solver.chebyshev_rho=0.7; repeatable.
 # Exit status: 0 when every case passed, 1 when one failed, 2 on bad usage or a missing
 # program. The full matrix takes about half an hour on a 2-core VM (bench/RESULTS.md).
 set -uo pipefail
@@ -29,7 +32,8 @@ cases=rest,posed,clip
 out="$root/out/character_matrix"
 hagoromo="$root/build/apps/hagoromo"
 make_characters="$root/build/apps/hg_make_test_characters"
-usage() { sed -n '16,24p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+overrides=()
+usage() { sed -n '16,26p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --quick) quick=1 ;;
@@ -38,6 +42,7 @@ while [[ $# -gt 0 ]]; do
     --out) out=${2:?}; shift ;;
     --hagoromo) hagoromo=${2:?}; shift ;;
     --make-characters) make_characters=${2:?}; shift ;;
+    --set) overrides+=(--set "${2:?}"); shift ;;
     *) usage ;;
   esac
   shift
@@ -106,7 +111,7 @@ for character in "${character_list[@]}"; do
     scene "$file" "$motion" "$substeps" "$frames" >"$out/characters/$name.json"
     start=$(date +%s)
     "$hagoromo" drape "$out/characters/$name.json" --out "$out/$name" \
-      --measure-intersections-every 20 -q >"$out/$name.log" 2>&1
+      --measure-intersections-every 20 ${overrides[@]+"${overrides[@]}"} -q >"$out/$name.log" 2>&1
     rc=$?
     seconds=$(( $(date +%s) - start ))
     metrics="$out/$name/matrix.json"

@@ -262,22 +262,38 @@ FabricPreset buildPreset(const std::string& name, const json& fabric,
   return preset;
 }
 
-/// Reads and checks the top level: the fabrics (each read when built) and the sources.
-PresetFile readDocument(const std::filesystem::path& file) {
+/// The file's text; throws FabricError when it cannot be opened.
+std::string readText(const std::filesystem::path& file) {
   std::ifstream in(file, std::ios::binary);
   if (!in) throw FabricError{"cannot open file"};
   std::stringstream text;
   text << in.rdbuf();
-  PresetFile parsed;
+  return text.str();
+}
+
+/// The file's JSON; throws FabricError when it is not valid JSON.
+json parseText(const std::string& text) {
   try {
-    fileTable().read(scenejson::parseDocument(text.str()), "root", parsed);
+    return scenejson::parseDocument(text);
   } catch (const json::exception& e) {  // parse_error, and out_of_range for a number like 1e999
     throw FabricError{std::string("not valid JSON: ") + e.what()};
   } catch (const SceneError& e) {
     throw FabricError{e.message};
   }
+}
+
+/// Checks the top level of a parsed file: the fabrics (each read when built) and the sources.
+PresetFile readParsed(const json& document) {
+  PresetFile parsed;
+  try {
+    fileTable().read(document, "root", parsed);
+  } catch (const SceneError& e) {
+    throw FabricError{e.message};
+  }
   return parsed;
 }
+
+PresetFile readDocument(const std::filesystem::path& file) { return readParsed(parseText(readText(file))); }
 
 Error fileError(const std::filesystem::path& file, const std::string& message) {
   return Error{"fabric presets " + file.string() + ": " + message};
@@ -317,6 +333,26 @@ Result<FabricPreset> findFabricPreset(const std::filesystem::path& file, const s
     return fileError(file, e.message);
   } catch (const json::exception& e) {
     return fileError(file, e.what());
+  }
+}
+
+std::optional<Result<FabricPreset>> findNamedFabricPreset(const std::filesystem::path& file, const std::string& name) {
+  json document;
+  try {
+    document = parseText(readText(file));
+  } catch (const FabricError&) {
+    return std::nullopt;  // no file, or not JSON: it names nothing
+  }
+  if (!document.is_object() || !document.contains("fabrics") || !document["fabrics"].is_object() ||
+      !document["fabrics"].contains(name))
+    return std::nullopt;
+  try {
+    const PresetFile parsed = readParsed(document);
+    return buildPreset(name, parsed.fabrics.at(name), parsed.sources);
+  } catch (const FabricError& e) {
+    return Result<FabricPreset>(fileError(file, e.message));
+  } catch (const json::exception& e) {
+    return Result<FabricPreset>(fileError(file, e.what()));
   }
 }
 

@@ -49,6 +49,7 @@
 ///                    smaller than E, so the bias stretch is dominated by shear. (Poisson's
 ///                    ratio is not in the KES data; 0 is the assumption, stated here.)
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -85,6 +86,11 @@ Result<std::vector<FabricPreset>> loadFabricPresets(const std::filesystem::path&
 
 /// One preset by name ("cotton", "denim", "silk", "knit_jersey"); error lists the known names.
 Result<FabricPreset> findFabricPreset(const std::filesystem::path& file, const std::string& name);
+
+/// The preset `name` when `file` exists, is JSON and names it under "fabrics" (read once;
+/// its error names the file when that preset or the file's keys are malformed); none when the
+/// file is missing, is not JSON or does not name it.
+std::optional<Result<FabricPreset>> findNamedFabricPreset(const std::filesystem::path& file, const std::string& name);
 
 /// The keys of a fabric presets file, for docs/schema/fabrics.schema.json and the key
 /// reference of docs/user-guide.md (apps/tools/write_scene_docs.cpp).

@@ -1,13 +1,11 @@
 #include "sim/scene/DrapeFabric.h"
 
 #include <algorithm>
-#include <fstream>
 #include <memory>
 #include <optional>
 #include <utility>
 
 #include <glm/trigonometric.hpp>
-#include <nlohmann/json.hpp>
 
 #include "sim/cloth/FabricLibrary.h"
 #include "sim/cloth/FabricMapping.h"
@@ -20,26 +18,15 @@ namespace hg {
 
 namespace {
 
-/// Whether `file` (a presets file beside a scene) names the fabric `name`.
-bool presetsFileNames(const std::filesystem::path& file, const std::string& name) {
-  std::ifstream in(file);
-  if (!in) return false;
-  const nlohmann::json root = nlohmann::json::parse(in, nullptr, false);
-  return !root.is_discarded() && root.is_object() && root.contains("fabrics") && root["fabrics"].is_object() &&
-         root["fabrics"].contains(name);
-}
-
 /// A preset of published KES values (sim/cloth/FabricPresets.h).
-Result<FabricMaterial> kesFabricMaterial(const std::filesystem::path& presetsFile, const std::string& name) {
-  auto preset = findFabricPreset(presetsFile, name);
-  if (!preset) return preset.error();
+FabricMaterial kesFabricMaterial(const FabricPreset& preset) {
   FabricMaterial result;
-  const float reference = std::max({preset->stretchWarp, preset->stretchWeft, preset->stretchBias});
-  result.material.arealDensity = preset->arealDensity;
+  const float reference = std::max({preset.stretchWarp, preset.stretchWeft, preset.stretchBias});
+  result.material.arealDensity = preset.arealDensity;
   result.material.tensileStiffness = reference;
-  result.material.bendingRigidity = float(hingeRigidityFor(preset->bendingRigidity));  // the measured B is continuum
+  result.material.bendingRigidity = float(hingeRigidityFor(preset.bendingRigidity));  // the measured B is continuum
   result.anisotropy =
-      glm::vec4(preset->stretchWarp, preset->stretchWeft, preset->stretchBias, preset->stretchBias) / reference;
+      glm::vec4(preset.stretchWarp, preset.stretchWeft, preset.stretchBias, preset.stretchBias) / reference;
   return result;
 }
 
@@ -53,7 +40,10 @@ Result<FabricMaterial> fabricMaterial(const std::filesystem::path& sceneDirector
     return FabricMaterial{spring.material, spring.anisotropy};
   }
   const std::filesystem::path local = sceneDirectory / "fabrics.json";
-  if (presetsFileNames(local, name)) return kesFabricMaterial(local, name);
+  if (auto kes = findNamedFabricPreset(local, name)) {
+    if (!*kes) return kes->error();
+    return kesFabricMaterial(**kes);
+  }
   auto measured = findLibraryFabric(fabricLibraryDirectory(), name);
   if (!measured) {
     if (std::filesystem::exists(local)) return Error{measured.error().message + "; nor in " + local.string()};

@@ -288,6 +288,32 @@ TEST(FabricPresets, CompleteInlineFileLoads) {
   fs::remove(file);
 }
 
+// A scene's lookup beside it (sim/scene/DrapeFabric.cpp): a file that is missing, not JSON or
+// silent about the name names nothing (the library is asked next); one that names it gives
+// the preset, or its error naming the file.
+TEST(FabricPresets, NamedLookupReadsTheFileOnceAndTellsNamingFromErrors) {
+  EXPECT_FALSE(findNamedFabricPreset(fs::temp_directory_path() / "hg_fabric_does_not_exist.json", "x"));
+  const fs::path garbage = writeTemp(R"({"fabrics": {"x": )");
+  EXPECT_FALSE(findNamedFabricPreset(garbage, "x"));
+  fs::remove(garbage);
+  const fs::path complete = writeTemp(inlineFile(kCompleteMeasured));
+  EXPECT_FALSE(findNamedFabricPreset(complete, "y"));
+  const auto named = findNamedFabricPreset(complete, "x");
+  ASSERT_TRUE(named);
+  ASSERT_TRUE(*named) << named->error().message;
+  expectSane(**named);
+  fs::remove(complete);
+  std::string measured = kCompleteMeasured;
+  measured.replace(measured.find("gf cm^2/cm"), 10, "gf cm/cm");
+  const fs::path bad = writeTemp(inlineFile(measured));
+  const auto broken = findNamedFabricPreset(bad, "x");
+  ASSERT_TRUE(broken);
+  ASSERT_FALSE(*broken);
+  EXPECT_NE(broken->error().message.find(bad.string()), std::string::npos) << broken->error().message;
+  EXPECT_NE(broken->error().message.find("bad unit"), std::string::npos) << broken->error().message;
+  fs::remove(bad);
+}
+
 TEST(FabricPresets, MissingFileIsAnError) {
   const fs::path file = fs::temp_directory_path() / "hg_fabric_does_not_exist.json";
   auto p = loadFabricPresets(file);
