@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
+#include <sys/file.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -17,6 +18,7 @@
 #include <mutex>
 #include <set>
 #include <thread>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -97,8 +99,57 @@ std::vector<char*> pointers(std::vector<std::string>& strings) {
   return p;
 }
 
+/// An exclusive claim on one job among every batch writing to the same folder (a requeued
+/// array task while the old one still runs, two resumes started at once): flock(2) on
+/// OUT/.claims/ID, held while the job runs and released when closed or when the process
+/// ends, however it ends. On NFS Linux maps flock onto the server's byte-range locks.
+class JobClaim {
+ public:
+  JobClaim() = default;
+  JobClaim(JobClaim&& other) noexcept : m_fd(std::exchange(other.m_fd, -1)), m_path(std::move(other.m_path)) {}
+  JobClaim& operator=(JobClaim&& other) noexcept {
+    if (this != &other) {
+      release();
+      m_fd = std::exchange(other.m_fd, -1);
+      m_path = std::move(other.m_path);
+    }
+    return *this;
+  }
+  JobClaim(const JobClaim&) = delete;
+  JobClaim& operator=(const JobClaim&) = delete;
+  ~JobClaim() { release(); }
+
+  /// The claim, or none when another batch holds it (or the claim file cannot be made).
+  static std::optional<JobClaim> take(const fs::path& out, const std::string& id) {
+    std::error_code ec;
+    fs::create_directories(out / ".claims", ec);
+    JobClaim claim;
+    claim.m_path = out / ".claims" / id;
+    claim.m_fd = open(claim.m_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (claim.m_fd < 0 || flock(claim.m_fd, LOCK_EX | LOCK_NB) != 0) return std::nullopt;
+    return claim;
+  }
+  /// Done with the job (its record placed): the file goes, then the lock. A batch that opened
+  /// the file before it went and locks it after finds the job's record and skips it.
+  void finish() {
+    if (m_fd < 0) return;
+    std::error_code ec;
+    fs::remove(m_path, ec);
+    release();
+  }
+
+ private:
+  void release() {
+    if (m_fd >= 0) close(m_fd);
+    m_fd = -1;
+  }
+  int m_fd = -1;
+  fs::path m_path;
+};
+
 struct Running {
   const BatchJob* job = nullptr;
+  JobClaim claim;
   pid_t pid = -1;
   int attempt = 1;
   fs::path work;
@@ -311,17 +362,18 @@ std::vector<const BatchJob*> jobsToRun(const BatchManifest& manifest, const Batc
   return todo;
 }
 
-/// Folders left in .work by a batch that was killed (SIGKILL, a reboot) for this shard's jobs.
-void removeStaleWork(const fs::path& out, const std::vector<const BatchJob*>& todo) {
+/// The folders a batch that was killed (SIGKILL, a reboot) left in .work for the job `id`;
+/// called with the job's claim held, so no live batch is using them.
+void removeStaleWork(const fs::path& out, const std::string& id) {
   std::error_code ec;
   const fs::path work = out / ".work";
   if (!fs::is_directory(work, ec)) return;
-  std::set<std::string> ids;
-  for (const BatchJob* job : todo) ids.insert(job->id);
+  std::vector<fs::path> stale;
   for (const auto& entry : fs::directory_iterator(work, ec)) {
     const std::string name = entry.path().filename().string();
-    if (ids.count(name.substr(0, name.find('.')))) fs::remove_all(entry.path(), ec);
+    if (name.substr(0, name.find('.')) == id) stale.push_back(entry.path());
   }
+  for (const fs::path& path : stale) fs::remove_all(path, ec);
 }
 
 /// Whether OUT already holds finished jobs of this manifest (a run without --resume would replace them).
@@ -418,7 +470,6 @@ int runBatch(const BatchManifest& manifest, const BatchOptions& options) {
                             " finished jobs of this manifest: add --resume to go on, or choose another --out");
   std::size_t skipped = 0;
   std::vector<const BatchJob*> todo = jobsToRun(manifest, options, skipped);
-  removeStaleWork(options.out, todo);
   std::error_code ec;
   fs::create_directories(options.out / ".work", ec);
   if (ec)
@@ -441,7 +492,7 @@ int runBatch(const BatchManifest& manifest, const BatchOptions& options) {
     queue.push_back(std::move(run));
   }
   std::vector<Running> running;
-  std::size_t done = 0, passed = 0;
+  std::size_t done = 0, passed = 0, elsewhere = 0;
   int exitCode = app::kExitOk;
   const auto timeout = std::chrono::duration<double>(options.timeoutSeconds);
   const Clock::time_point batchStart = Clock::now();
@@ -449,6 +500,19 @@ int runBatch(const BatchManifest& manifest, const BatchOptions& options) {
     while (!queue.empty() && int(running.size()) < pool) {
       Running run = std::move(queue.front());
       queue.pop_front();
+      if (run.attempt == 1) {  // claim the job, or leave it to the batch that holds it
+        auto claim = JobClaim::take(options.out, run.job->id);
+        const auto found = claim ? findJobRecord(options.out, *run.job) : std::nullopt;
+        if (!claim || (found && found->final)) {  // running, or finished meanwhile, in another batch
+          if (claim) claim->finish();
+          ++elsewhere;
+          if (!options.quiet)
+            std::printf("[-] %s %s in another batch\n", run.job->id.c_str(), claim ? "finished" : "running");
+          continue;
+        }
+        removeStaleWork(options.out, run.job->id);
+        run.claim = std::move(*claim);
+      }
       run.work =
           options.out / ".work" / (run.job->id + "." + std::to_string(getpid()) + "." + std::to_string(run.attempt));
       run.start = Clock::now();
@@ -489,6 +553,7 @@ int runBatch(const BatchManifest& manifest, const BatchOptions& options) {
         continue;
       }
       if (Status s = placeJob(options.out, run, result, code, options); !s) return app::fail(s.error());
+      run.claim.finish();
       ++done;
       passed += result == JobStatus::Passed;
       if (result != JobStatus::Passed) exitCode = app::kExitQualityGate;
@@ -508,7 +573,11 @@ int runBatch(const BatchManifest& manifest, const BatchOptions& options) {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   fs::remove(options.out / ".work", ec);  // when empty (another shard may be using it)
-  if (!options.quiet) std::printf("%zu of %zu jobs passed\n", passed, done);
+  fs::remove(options.out / ".claims", ec);
+  if (!options.quiet) {
+    std::printf("%zu of %zu jobs passed\n", passed, done);
+    if (elsewhere > 0) std::printf("%zu jobs were left to another batch on %s\n", elsewhere, options.out.c_str());
+  }
   if (!options.sharded) {
     const std::vector<json> records = collectBatchResults(manifest, options.out);
     if (Status s = writeBatchResults(records, options.out, options.quiet); !s) return app::fail(s.error());

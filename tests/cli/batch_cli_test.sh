@@ -126,6 +126,27 @@ for _ in $(seq 10); do alive "${worker:-0}" || break; sleep 0.05; done
 [[ $(count_lines "$work/reboot/history.jsonl") -eq 1 && -z $(ls -A "$work/reboot/.work" 2> /dev/null) ]] && pass ||
   failed "the resume after SIGKILL: history $(count_lines "$work/reboot/history.jsonl"), .work $(ls -A "$work/reboot/.work")"
 
+# Two batches on the same folder at once (a requeued array task while the old one still
+# runs): the second starts while the first runs its first job, leaves that job to it, and
+# each job runs exactly once with neither clearing the other's running folder; merged,
+# every job passed.
+{ job c1 "" 1500; job c2 "" 81; job c3 "" 82; job c4 "" 83; } > "$work/twice.jsonl"
+"$hagoromo" batch "$work/twice.jsonl" --out "$work/twice" --jobs 1 --resume > "$work/twice_a.log" 2>&1 &
+first=$!
+for _ in $(seq 400); do [[ -n $(ls -A "$work/twice/.work" 2> /dev/null) ]] && break; sleep 0.05; done
+"$hagoromo" batch "$work/twice.jsonl" --out "$work/twice" --jobs 1 --resume > "$work/twice_b.log" 2>&1
+wait $first
+grep -q "running in another batch" "$work/twice_b.log" && pass || failed "the second batch did not leave the running job: $(cat "$work/twice_b.log")"
+"$hagoromo" batch merge "$work/twice.jsonl" --out "$work/twice" --quiet > /dev/null 2>&1
+python3 - "$work/twice/history.jsonl" "$work/twice/results.jsonl" <<'PY' && pass || failed "two batches at once: not every job exactly once: $(cat "$work/twice_a.log" "$work/twice_b.log")"
+import collections, json, sys
+history = collections.Counter(json.loads(l)["id"] for l in open(sys.argv[1]))
+results = [json.loads(l) for l in open(sys.argv[2])]
+assert len(results) == 4 and all(r["status"] == "passed" for r in results), results
+assert sorted(history.values()) == [1] * 4 and set(history) == {r["id"] for r in results}, history
+PY
+[[ ! -e $work/twice/.claims && ! -e $work/twice/.work ]] && pass || failed "claims or work folders left: $(ls -A "$work/twice")"
+
 # A snow job and a skin job (small) beside a drape: each through its own command, its
 # picture on the contact sheet.
 { job d ""
