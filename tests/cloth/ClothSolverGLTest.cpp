@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "sim/cloth/StableStep.h"
+#include "sim/garment/Dressing.h"
 #include "sim/gpu/GpuClothSolver.h"
 #include "tests/support/ClothFixtures.h"
 #include "tests/support/GlTest.h"
@@ -327,6 +328,46 @@ TEST_F(ClothCrossCheckGLTest, AnisotropySetupPassMatchesTheCpuReference) {
   std::printf("[ cross-check ] anisotropy setup: worst relative stiffness difference %.3g\n", double(worst));
   EXPECT_LT(worst, 1e-5f);
   EXPECT_GT(spread, 1.2f);  // the texture really varies the stiffness
+}
+
+TEST_F(ClothCrossCheckGLTest, AGarmentsOwnFabricSurvivesTheSetupPass) {
+  // Half a sheet made a garment of its own fabric (anisotropy, stiffening) on an outfit
+  // with an anisotropy texture (applyGarmentMaterials bakes every factor into the base
+  // stiffness and drops the texture): the GPU setup pass keeps each spring's stiffness and
+  // strain stiffening, and a frame of the hanging sheet agrees with the CPU reference.
+  ClothMaterial base;
+  auto outfitModel = sheet(24, {0, 23}, base, AnisotropyTexture::uniform(glm::vec4(1.0f, 0.5f, 0.25f, 0.25f), 1.0f));
+  ClothModel model = *outfitModel;
+  std::vector<std::uint32_t> garmentOfVertex(model.vertexCount(), 0);
+  for (std::size_t i = model.vertexCount() / 2; i < model.vertexCount(); ++i) garmentOfVertex[i] = 1;
+  std::vector<GarmentSpec> outfit(2);
+  ClothMaterial own = base;
+  own.tensileStiffness = 4.0f * base.tensileStiffness;
+  own.strainStiffening = glm::vec4(0.1f, 0.3f, 1.0f, 1.0f);
+  outfit[1].material = own;
+  outfit[1].anisotropy = glm::vec4(0.2f, 1.0f, 0.05f, 0.05f);
+  applyGarmentMaterials(model, garmentOfVertex, outfit, base);
+  ASSERT_FALSE(model.anisotropy);
+  auto shared = std::make_shared<const ClothModel>(model);
+  ClothSettings settings;
+  settings.colliders.spheres.clear();
+  auto gpu = createClothSolver(Backend::Gpu, shared, settings);
+  ASSERT_TRUE(gpu) << gpu.error().message;
+  const auto springs = (*gpu)->readSprings();
+  ASSERT_EQ(springs.size(), model.springs.size());
+  float worst = 0.0f, spread = 0.0f;
+  for (std::size_t s = 0; s < springs.size(); ++s) {
+    const float cpu = model.springs[s].stiffness;
+    worst = std::max(worst, std::abs(springs[s].stiffness - cpu) / cpu);
+    spread = std::max(spread, cpu / outfitModel->springs[s].stiffness);
+    EXPECT_EQ(springs[s].strainStiffening, model.springs[s].strainStiffening) << "spring " << s;
+  }
+  EXPECT_LT(worst, 1e-6f);
+  EXPECT_GT(spread, 3.0f);  // the garment's springs really changed
+  const auto [a, b] = runBoth(shared, settings, restState(model), 1);
+  const float positionExcess = worstExcess(a.positions, b.positions, 1e-5f, 1e-5f);
+  if (positionExcess > 0.0f) dump(a, b, "garment_fabric");
+  EXPECT_LE(positionExcess, 0.0f);
 }
 
 TEST_F(ClothCrossCheckGLTest, PlasticCreepAgrees) {
