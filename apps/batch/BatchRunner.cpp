@@ -263,8 +263,11 @@ void addOutputsOf(json& record, const BatchJob& job, const fs::path& work) {
   if (m.contains("seconds")) record["job_seconds"] = m["seconds"];
 }
 
-/// One line per job placed, appended to OUT/history.jsonl (O_APPEND: whole lines from
-/// every shard on one file system): the audit trail of what ran, when, where and how often.
+/// One line per job placed, appended to OUT/history.jsonl: the audit trail of what ran,
+/// when, where and how often. The append holds an exclusive flock on the file: O_APPEND
+/// alone keeps lines whole on one machine's file system, but an NFS client appends at the
+/// size it last saw; taking the lock makes it fetch the file's size first (Linux maps flock
+/// onto NFS byte-range locks), so shards on several nodes append whole lines.
 void appendHistory(const fs::path& out, const json& record) {
   const json line = {{"id", record["id"]},
                      {"status", record["status"]},
@@ -276,7 +279,9 @@ void appendHistory(const fs::path& out, const json& record) {
   const std::string text = line.dump() + "\n";
   const int fd = open((out / "history.jsonl").c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
   if (fd < 0) return;  // the audit trail is a convenience: the job's folder is the record
+  const bool locked = flock(fd, LOCK_EX) == 0;  // unlocked if the file system refuses locks
   [[maybe_unused]] const ssize_t written = write(fd, text.data(), text.size());
+  if (locked) flock(fd, LOCK_UN);
   close(fd);
 }
 
