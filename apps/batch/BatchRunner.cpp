@@ -278,7 +278,7 @@ void appendHistory(const fs::path& out, const json& record) {
                      {"shard", record["shard"]}};
   const std::string text = line.dump() + "\n";
   const int fd = open((out / "history.jsonl").c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-  if (fd < 0) return;  // the audit trail is a convenience: the job's folder is the record
+  if (fd < 0) return;                           // the audit trail is a convenience: the job's folder is the record
   const bool locked = flock(fd, LOCK_EX) == 0;  // unlocked if the file system refuses locks
   [[maybe_unused]] const ssize_t written = write(fd, text.data(), text.size());
   if (locked) flock(fd, LOCK_UN);

@@ -1,17 +1,21 @@
 #include "apps/hagoromo/FabricTestCommand.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <mutex>
 #include <optional>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include "apps/batch/BatchRunner.h"
 #include "apps/common/CliChecks.h"
 #include "apps/common/ExitCodes.h"
 #include "apps/common/OutputSet.h"
@@ -158,6 +162,11 @@ CLI::App* addFabricTestCommand(CLI::App& app, FabricTestOptions& options) {
                    "A specimen is at rest when no vertex moves faster than this, m/s (default 0.002)")
       ->check(CLI::Range(1e-6, 0.1));
   command->add_option("--tests", options.tests, "Comma-separated subset of tensile,cantilever,drape");
+  command
+      ->add_option("--jobs", options.jobs,
+                   "Presets benched at once (CPU backend), each solver on cores / jobs threads; the results are the "
+                   "same for any count (default 1)")
+      ->check(CLI::Range(1, 256));
   command->add_flag("--quiet,-q", options.quiet, "Print errors only");
   command->footer(
       "The drape test follows ISO 9073-9 (30 cm disc on an 18 cm support); the tensile test ISO 13934-1 (50 x 200 mm "
@@ -191,7 +200,7 @@ int runPreset(const ResolvedPreset& resolved, const fs::path& outDir, const Fabr
   const BenchFabric specimen{resolved.fabric.material, resolved.fabric.anisotropy};
   const bool tensile = tests.tensile, cantilever = tests.cantilever, drape = tests.drape;
   const long total = (tensile ? 3 : 0) + (cantilever ? 2 : 0) + (drape ? 1 : 0);
-  Progress progress("fabric-test " + preset, total, !options.quiet && isatty(STDERR_FILENO) != 0);
+  Progress progress("fabric-test " + preset, total, !options.quiet && options.jobs == 1 && isatty(STDERR_FILENO) != 0);
   long done = 0;
   bool converged = true;
 
@@ -319,6 +328,8 @@ int runPreset(const ResolvedPreset& resolved, const fs::path& outDir, const Fabr
   if (auto s = outputs.commit(); !s) return fail(s.error());
 
   if (!options.quiet) {
+    static std::mutex printing;  // presets benched at once print their reports whole
+    const std::lock_guard lock(printing);
     std::printf("fabric-test %s (%s, %.0f mm edges, %.1f s)\n", preset.c_str(), options.backend.c_str(),
                 options.edgeMillimetres, seconds(start, Clock::now()));
     if (out.contains("tensile"))
@@ -443,6 +454,8 @@ int runFabricTest(const FabricTestOptions& options) {
     presets.push_back({name, *fabric, libraryData(name)});
   }
 
+  if (options.jobs > 1 && *backend == Backend::Gpu)
+    return failUsage("--jobs: presets run at once only on the CPU backend (the GPU backend has one GL context)");
   std::unique_ptr<gl::HeadlessContext> context;
   if (*backend == Backend::Gpu) {
     auto made = gl::HeadlessContext::create();
@@ -464,19 +477,34 @@ int runFabricTest(const FabricTestOptions& options) {
   }
   // Several: each into DIR/PRESET, then the contact sheet and the table of them all in DIR.
   const fs::path root = options.outDir.empty() ? fs::path("out") / "fabric-test" : fs::path(options.outDir);
+  std::vector<PresetRun> runs(presets.size());
+  std::vector<int> codes(presets.size(), kExitOk);
+  const int jobs = std::min<int>(options.jobs, int(presets.size()));
+  if (jobs > 1) {  // each worker takes the next preset; every solver is bitwise the same on any thread count
+    settings.threads = std::max(1, batch::usableCores() / jobs);
+    std::atomic<std::size_t> next{0};
+    std::vector<std::thread> workers;
+    for (int w = 0; w < jobs; ++w)
+      workers.emplace_back([&] {
+        for (std::size_t k = next++; k < presets.size(); k = next++)
+          codes[k] = runPreset(presets[k], root / presets[k].name, options, *tests, settings, runs[k]);
+      });
+    for (std::thread& worker : workers) worker.join();
+  } else {
+    for (std::size_t k = 0; k < presets.size(); ++k)
+      codes[k] = runPreset(presets[k], root / presets[k].name, options, *tests, settings, runs[k]);
+  }
   int worst = kExitOk;
   std::vector<nlohmann::json> results;
   std::vector<Image> pictures;
-  for (const ResolvedPreset& preset : presets) {
-    PresetRun run;
-    const int code = runPreset(preset, root / preset.name, options, *tests, settings, run);
-    if (code != kExitOk && code != kExitQualityGate) {
-      worst = code;
-      continue;  // named on stderr; the others still run
+  for (std::size_t k = 0; k < presets.size(); ++k) {  // in the order given, whatever finished first
+    if (codes[k] != kExitOk && codes[k] != kExitQualityGate) {
+      worst = codes[k];
+      continue;  // named on stderr; the others still ran
     }
-    if (worst == kExitOk) worst = code;
-    results.push_back(run.result);
-    if (run.picture) pictures.push_back(std::move(*run.picture));
+    if (worst == kExitOk) worst = codes[k];
+    results.push_back(runs[k].result);
+    if (runs[k].picture) pictures.push_back(std::move(*runs[k].picture));
   }
   OutputSet summary(root);
   nlohmann::json all{{"presets", results}};

@@ -35,6 +35,19 @@ PY
 then pass; else failed "fabric_test.json lacks the drape coefficient, the curves or the measured values"; fi
 if grep -q "<svg" "$work/bench/tensile.svg" && grep -q "warp (measured)" "$work/bench/tensile.svg"; then pass; else
   failed "tensile.svg lacks the measured curves"; fi
+# Two presets at once (--jobs 2, one solver thread each): the same drape, bit for bit, as the
+# preset alone above, and the summary in the order given.
+check "fabric-test: --jobs needs the CPU backend" 1 "--jobs" -- \
+  "$hagoromo" fabric-test tshirt_interlock ponte_knit --jobs 2 --backend gpu --out "$work/x"
+check "fabric-test: two presets at once" 0 - -- \
+  "$hagoromo" fabric-test tshirt_interlock ponte_knit --tests drape --edge 20 --jobs 2 --out "$work/pair" -q
+if python3 - "$work/bench/fabric_test.json" "$work/pair/tshirt_interlock/fabric_test.json" "$work/pair/summary.json" <<'PY'
+import json, sys
+alone, paired, summary = (json.load(open(p)) for p in sys.argv[1:])
+assert alone["drape_coefficient"] == paired["drape_coefficient"], (alone["drape_coefficient"], paired["drape_coefficient"])
+assert [p["preset"] for p in summary["presets"]] == ["tshirt_interlock", "ponte_knit"], summary
+PY
+then pass; else failed "fabric-test --jobs 2 differs from one preset alone"; fi
 # The user's own fabric in physical units: refused with the file and the key when bad, on the
 # bench with its own numbers as the reference when good.
 cat >"$work/mine.json" <<JSON
