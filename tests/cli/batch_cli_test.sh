@@ -130,7 +130,7 @@ for _ in $(seq 10); do alive "${worker:-0}" || break; sleep 0.05; done
 # runs): the second starts while the first runs its first job, leaves that job to it, and
 # each job runs exactly once with neither clearing the other's running folder; merged,
 # every job passed.
-{ job c1 "" 1500; job c2 "" 81; job c3 "" 82; job c4 "" 83; } > "$work/twice.jsonl"
+{ job c1 "" 600; job c2 "" 81; job c3 "" 82; job c4 "" 83; } > "$work/twice.jsonl"
 "$hagoromo" batch "$work/twice.jsonl" --out "$work/twice" --jobs 1 --resume > "$work/twice_a.log" 2>&1 &
 first=$!
 for _ in $(seq 400); do [[ -n $(ls -A "$work/twice/.work" 2> /dev/null) ]] && break; sleep 0.05; done
