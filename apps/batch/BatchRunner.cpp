@@ -1,7 +1,6 @@
 #include "apps/batch/BatchRunner.h"
 
 #include <fcntl.h>
-#include <sched.h>
 #include <signal.h>
 #include <sys/file.h>
 #include <sys/prctl.h>
@@ -25,6 +24,7 @@
 #include "apps/batch/BatchResults.h"
 #include "apps/common/ExitCodes.h"
 #include "apps/common/OutputSet.h"
+#include "apps/common/UsableCores.h"
 #include "sim/core/AtomicFile.h"
 
 extern char** environ;
@@ -456,17 +456,8 @@ std::optional<JobRecordFound> findJobRecord(const fs::path& out, const BatchJob&
   return std::nullopt;
 }
 
-int usableCores() {
-  if (const char* slurm = std::getenv("SLURM_CPUS_PER_TASK"))  // a Slurm task's allocation
-    if (const int n = std::atoi(slurm); n > 0) return n;
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0) return CPU_COUNT(&set);  // taskset, cgroups
-  return int(std::max(1u, std::thread::hardware_concurrency()));
-}
-
 int runBatch(const BatchManifest& manifest, const BatchOptions& options) {
-  const int cores = usableCores();
+  const int cores = app::usableCores();
   const int pool = options.jobs > 0 ? options.jobs : cores;
   const int threads = options.threads > 0 ? options.threads : std::max(1, cores / pool);
   if (!options.resume)

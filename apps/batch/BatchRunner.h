@@ -32,7 +32,7 @@ namespace hg::batch {
 
 struct BatchOptions {
   std::filesystem::path out;  ///< the batch's folder
-  int jobs = 0;               ///< worker processes; 0: one per usable core (usableCores)
+  int jobs = 0;               ///< worker processes; 0: one per usable core (app::usableCores)
   int threads = 0;            ///< OpenMP threads per worker; 0: cores / workers (at least 1)
   bool resume = false;
   double timeoutSeconds = 3600.0;  ///< per job and attempt
@@ -70,10 +70,6 @@ struct JobRecordFound {
   nlohmann::json record;  ///< job.json
 };
 std::optional<JobRecordFound> findJobRecord(const std::filesystem::path& out, const BatchJob& job);
-
-/// The cores this process may use: a Slurm task's SLURM_CPUS_PER_TASK, else its CPU affinity
-/// (taskset, cgroups), else every core of the machine.
-int usableCores();
 
 /// Runs the batch; returns the process exit code (0: every job of the shard passed; 6: one
 /// did not, results written; 1: bad options; 5: OUT not writable; 130/143 interrupted).

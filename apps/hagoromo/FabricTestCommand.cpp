@@ -15,11 +15,11 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
-#include "apps/batch/BatchRunner.h"
 #include "apps/common/CliChecks.h"
 #include "apps/common/ExitCodes.h"
 #include "apps/common/OutputSet.h"
 #include "apps/common/Progress.h"
+#include "apps/common/UsableCores.h"
 #include "gl/HeadlessContext.h"
 #include "render/Image.h"
 #include "sim/cloth/CpuClothSolver.h"
@@ -480,20 +480,16 @@ int runFabricTest(const FabricTestOptions& options) {
   std::vector<PresetRun> runs(presets.size());
   std::vector<int> codes(presets.size(), kExitOk);
   const int jobs = std::min<int>(options.jobs, int(presets.size()));
-  if (jobs > 1) {  // each worker takes the next preset; every solver is bitwise the same on any thread count
-    settings.threads = std::max(1, batch::usableCores() / jobs);
-    std::atomic<std::size_t> next{0};
-    std::vector<std::thread> workers;
-    for (int w = 0; w < jobs; ++w)
-      workers.emplace_back([&] {
-        for (std::size_t k = next++; k < presets.size(); k = next++)
-          codes[k] = runPreset(presets[k], root / presets[k].name, options, *tests, settings, runs[k]);
-      });
-    for (std::thread& worker : workers) worker.join();
-  } else {
-    for (std::size_t k = 0; k < presets.size(); ++k)
+  if (jobs > 1) settings.threads = std::max(1, usableCores() / jobs);  // every solver is bitwise the same on any count
+  std::atomic<std::size_t> next{0};
+  const auto benchTheRest = [&] {  // each takes the next preset until none is left
+    for (std::size_t k = next++; k < presets.size(); k = next++)
       codes[k] = runPreset(presets[k], root / presets[k].name, options, *tests, settings, runs[k]);
-  }
+  };
+  std::vector<std::thread> helpers;  // the GPU backend's GL context stays on this thread (jobs is 1 there)
+  for (int w = 1; w < jobs; ++w) helpers.emplace_back(benchTheRest);
+  benchTheRest();
+  for (std::thread& helper : helpers) helper.join();
   int worst = kExitOk;
   std::vector<nlohmann::json> results;
   std::vector<Image> pictures;

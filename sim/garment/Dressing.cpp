@@ -78,10 +78,9 @@ void applyGarmentMaterials(ClothModel& model, const std::vector<std::uint32_t>& 
     if (bake)
       s.baseStiffness *= spec && spec->anisotropy ? kernels::anisotropyFactor(*spec->anisotropy, direction)
                                                   : textureAnisotropyFactor(model, s);
-    s.stiffness = s.baseStiffness;
   }
   if (bake) model.anisotropy.reset();
-  applyAnisotropy(model);
+  applyAnisotropy(model);  // stiffness = base stiffness x the texture's factor (1 once baked)
   for (kernels::ClothHinge& h : model.hinges)
     if (const GarmentSpec* spec = specOf(h.vertices.x)) {
       const glm::vec2 direction = model.uvs[h.vertices.y] - model.uvs[h.vertices.x];

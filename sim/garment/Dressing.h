@@ -95,9 +95,10 @@ struct DressingSettings {
   /// The garments' spring and hinge stiffnesses and vertex masses from the flat panels
   /// (applyPanelRest's `panelMaterial`), not from the panels as placed around the body.
   /// Right for the fabric, and it dresses the mannequin from 1.55 to 1.80 m (as placed:
-  /// 1.60 to 1.75) and mixamo_tall and scan_open posed, but the walking SMPL scenes go
-  /// unstable at frame 54 with it, so it is off until they are retuned (bench/RESULTS.md,
-  /// "Garments from their flat panels").
+  /// 1.60 to 1.75); with solver.chebyshev_rho 0.7 too, 11 of the 12 character-matrix cases
+  /// pass (8 without). It is off by default because five shipped scenes tuned on the
+  /// mannequin then end with crossing pairs; the demo scene turns it on (bench/RESULTS.md,
+  /// "Garments from their flat panels" and "The character matrix from the flat panels").
   bool restFromPanels = false;
   float clearance = 0.012f;  ///< m kept between the placed panels and the body
   /// m. Above 0 the layers (GarmentSpec::layer, else the place in the outfit) are sewn in
