@@ -1,10 +1,12 @@
 #include "sim/cloth/ClothModel.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <map>
 #include <string>
 #include <tuple>
+#include <unordered_map>
 #include <utility>
 
 #include <assimp/postprocess.h>
@@ -318,6 +320,33 @@ Result<TriangleMesh> importClothMesh(const std::filesystem::path& path, const Im
   transformMesh(mesh, importTransform(resolveFileFrame(*scene, path, frame), frame));
   computeVertexNormals(mesh);
   return mesh;
+}
+
+std::vector<kernels::HingeStencil> hingeStencils(const ClothModel& model) {
+  auto key = [](std::uint32_t a, std::uint32_t b) {
+    return (std::uint64_t(std::min(a, b)) << 32) | std::uint64_t(std::max(a, b));
+  };
+  std::unordered_map<std::uint64_t, float> restLengthOfEdge;
+  restLengthOfEdge.reserve(model.springs.size());
+  for (const kernels::ClothSpring& spring : model.springs)
+    restLengthOfEdge.emplace(key(spring.a, spring.b), spring.restLength);
+  std::vector<kernels::HingeStencil> stencils;
+  stencils.reserve(model.hinges.size());
+  for (const kernels::ClothHinge& hinge : model.hinges) {
+    const glm::uvec4 v = hinge.vertices;
+    const std::array<std::uint64_t, 5> edges{key(v.x, v.y), key(v.x, v.z), key(v.y, v.z), key(v.x, v.w), key(v.y, v.w)};
+    std::array<float, 5> lengths{};
+    bool complete = true;
+    for (std::size_t e = 0; e < edges.size(); ++e) {
+      const auto found = restLengthOfEdge.find(edges[e]);
+      complete = complete && found != restLengthOfEdge.end();
+      if (found != restLengthOfEdge.end()) lengths[e] = found->second;
+    }
+    stencils.push_back(
+        complete ? kernels::hingeStencilFromLengths(lengths[0], lengths[1], lengths[2], lengths[3], lengths[4])
+                 : kernels::hingeStencilFromLengths(0.0f, 0.0f, 0.0f, 0.0f, 0.0f));
+  }
+  return stencils;
 }
 
 std::vector<std::uint32_t> vertexTriangleLists(const ClothModel& model) {

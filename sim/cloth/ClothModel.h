@@ -98,6 +98,12 @@ struct ClothModel {
 Result<ClothModel> buildClothModel(const TriangleMesh& mesh, const ClothMaterial& material, const PinSet& pinned = {},
                                    std::optional<AnisotropyTexture> anisotropy = std::nullopt);
 
+/// The implicit-bending stencil of every hinge (kernels/projective_bending.glslh,
+/// BendingScheme::Implicit), from the rest lengths of the springs along its five edges
+/// (the first spring between two vertices, i.e. the mesh edge's). A hinge with an edge
+/// without a spring gets a stencil of zero weight.
+std::vector<kernels::HingeStencil> hingeStencils(const ClothModel& model);
+
 /// Each vertex's triangles as one array: vertexCount + 1 starts (into the entries, which
 /// follow them), then the triangle indices, each vertex's ascending. For the thin-feature
 /// pass's gather (both backends).

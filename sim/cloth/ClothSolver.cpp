@@ -28,6 +28,16 @@ Result<ClothIntegrator> parseIntegrator(std::string_view name) {
   return Error{"unknown integrator '" + std::string(name) + "' (use symplectic_euler or projective_jacobi)"};
 }
 
+std::string_view bendingSchemeName(BendingScheme scheme) {
+  return scheme == BendingScheme::Explicit ? "explicit" : "implicit";
+}
+
+Result<BendingScheme> parseBendingScheme(std::string_view name) {
+  if (name == "explicit") return BendingScheme::Explicit;
+  if (name == "implicit") return BendingScheme::Implicit;
+  return Error{"unknown bending '" + std::string(name) + "' (use explicit or implicit)"};
+}
+
 Result<Backend> parseBackend(std::string_view name) {
   if (name == "cpu") return Backend::Cpu;
   if (name == "gpu") return Backend::Gpu;
@@ -55,6 +65,8 @@ Status ClothSettings::validate() const {
   if (maxSubstepHalvings < 0 || maxSubstepHalvings > 10) return Error{"max_substep_halvings must be in 0..10"};
   if (solverIterations < 1 || solverIterations > 10000) return Error{"iterations must be in 1..10000"};
   if (!(chebyshevRho >= 0.0f && chebyshevRho < 1.0f)) return Error{"chebyshev_rho must be in [0, 1)"};
+  if (bending == BendingScheme::Implicit && integrator != ClothIntegrator::ProjectiveJacobi)
+    return Error{"bending \"implicit\" needs integrator \"projective_jacobi\""};
   if (selfContact.enabled) {
     if (!(selfContact.thickness > 0.0f && selfContact.thickness <= 0.05f))
       return Error{"self_contact.thickness must be in (0, 0.05] m"};

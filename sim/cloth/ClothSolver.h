@@ -58,9 +58,22 @@ enum class ClothIntegrator {
   ProjectiveJacobi,
 };
 
+/// Where a projective solver takes the bending hinges (ClothSettings::bending).
+enum class BendingScheme {
+  /// A force evaluated once at the start of each substep (kernels/bending.glslh): stiff
+  /// bending, or a triangle squashed flat, needs small substeps.
+  Explicit,
+  /// A constraint of the global solve (kernels/projective_bending.glslh: the quadratic
+  /// hinge of Bergou et al. 2006): stable at any stiffness and step. ProjectiveJacobi only.
+  Implicit,
+};
+
 std::string_view integratorName(ClothIntegrator integrator);
 /// "symplectic_euler" or "projective_jacobi"; error otherwise.
 Result<ClothIntegrator> parseIntegrator(std::string_view name);
+std::string_view bendingSchemeName(BendingScheme scheme);
+/// "explicit" or "implicit"; error otherwise.
+Result<BendingScheme> parseBendingScheme(std::string_view name);
 
 std::string_view backendName(Backend backend);
 /// "cpu" or "gpu" (case-sensitive); error otherwise.
@@ -98,8 +111,9 @@ struct ClothSettings {
   float maxSpeed = 50.0f;  ///< m/s; faster flags StepStatus::SpeedLimitExceeded
   int threads = 0;         ///< CPU backend: OpenMP threads (0 = default)
   ClothIntegrator integrator = ClothIntegrator::SymplecticEuler;
-  int solverIterations = 20;  ///< ProjectiveJacobi: Jacobi iterations per substep
-  float chebyshevRho = 0.9f;  ///< ProjectiveJacobi: spectral radius estimate (0: no acceleration)
+  int solverIterations = 20;                        ///< ProjectiveJacobi: Jacobi iterations per substep
+  float chebyshevRho = 0.9f;                        ///< ProjectiveJacobi: spectral radius estimate (0: no acceleration)
+  BendingScheme bending = BendingScheme::Explicit;  ///< Implicit needs ProjectiveJacobi
 
   // Tension law (docs/methods.md section 1): compression f = k a L |e|^n, extension f = k b L e^n.
   float compressionScale = 1.0f;  ///< a

@@ -21,7 +21,12 @@ class CpuProjectiveClothSolver final : public CpuClothSolverBase {
     const std::size_t n = m_model->vertexCount();
     m_predicted.resize(n);
     for (std::vector<glm::vec4>& iterate : m_iterates) iterate.resize(n);
-    m_hingeForces.resize(4 * m_hinges.size());
+    if (implicitBending()) {
+      m_stencils = hingeStencils(*m_model);
+      m_hingeResiduals.resize(m_hinges.size());
+    } else {
+      m_hingeForces.resize(4 * m_hinges.size());
+    }
   }
 
  protected:
@@ -38,8 +43,10 @@ class CpuProjectiveClothSolver final : public CpuClothSolverBase {
   }
 
  private:
+  bool implicitBending() const { return m_settings.bending == BendingScheme::Implicit; }
+
   std::uint32_t substep(const ClothStepParams& params) {
-    hingeForces();
+    if (!implicitBending()) hingeForces();
     predict(params);
     // x^0 = y (u^0 = 0). Not warm-started from the previous substep's u: with an
     // unconverged solve that extrapolation feeds the error back and diverged in tests.
@@ -51,6 +58,7 @@ class CpuProjectiveClothSolver final : public CpuClothSolverBase {
     float omega = 1.0f;
     for (int k = 1; k <= iterations; ++k) {
       omega = kernels::chebyshevOmega(std::uint32_t(k), m_settings.chebyshevRho, omega);
+      if (implicitBending()) hingeResiduals(m_iterates[slot(k - 1)].data());
       iterate(params, m_iterates[slot(k - 1)].data(), m_iterates[slot(k == 1 ? 0 : k - 2)].data(),
               m_iterates[slot(k)].data(), omega);
     }
@@ -75,13 +83,31 @@ class CpuProjectiveClothSolver final : public CpuClothSolverBase {
     for (std::int64_t h = 0; h < hingeCount; ++h) storeHingeForces(x, m_hinges[std::size_t(h)], out + 4 * h);
   }
 
+  /// The local step of every hinge at the iterate x = y + u (implicit bending), as
+  /// sim/gpu/shaders/cloth_pd_hinges.comp.
+  void hingeResiduals(const glm::vec4* current) {
+    const glm::vec4* y = m_predicted.data();
+    const auto hingeCount = std::int64_t(m_hinges.size());
+#pragma omp parallel for schedule(static) num_threads(threads()) if (hingeCount >= kParallelThreshold)
+    for (std::int64_t h = 0; h < hingeCount; ++h) {
+      const kernels::ClothHinge& hinge = m_hinges[std::size_t(h)];
+      const glm::uvec4 v = hinge.vertices;
+      auto offset = [&](std::uint32_t j) {
+        return kernels::neighborOffset(glm::vec3(y[v.x]), glm::vec3(y[j]), glm::vec3(current[j])) -
+               glm::vec3(current[v.x]);
+      };
+      m_hingeResiduals[std::size_t(h)] =
+          kernels::hingeResidual(offset(v.y), offset(v.z), offset(v.w), m_stencils[std::size_t(h)], hinge);
+    }
+  }
+
   /// v_pred = v + h (g + f_bending / m) into the state's velocities, y = x + h v_pred, as
   /// sim/gpu/shaders/cloth_pd_predict.comp.
   void predict(const ClothStepParams& params) {
     const ClothModel& model = *m_model;
     const glm::vec4* x = m_state.positions.data();
     glm::vec4* v = m_state.velocities.data();
-    const glm::vec4* forces = m_hingeForces.data();
+    const glm::vec4* forces = implicitBending() ? nullptr : m_hingeForces.data();
     glm::vec4* y = m_predicted.data();
     const auto n = std::int64_t(model.vertexCount());
 #pragma omp parallel for schedule(static) num_threads(threads()) if (n >= kParallelThreshold)
@@ -93,8 +119,9 @@ class CpuProjectiveClothSolver final : public CpuClothSolverBase {
         continue;
       }
       glm::vec3 bending(0.0f);
-      for (std::uint32_t k = model.hingeOffsets[i]; k < model.hingeOffsets[i + 1]; ++k)
-        bending += glm::vec3(forces[model.hingeEntries[k]]);  // entry = hinge * 4 + role
+      if (forces != nullptr)
+        for (std::uint32_t k = model.hingeOffsets[i]; k < model.hingeOffsets[i + 1]; ++k)
+          bending += glm::vec3(forces[model.hingeEntries[k]]);  // entry = hinge * 4 + role
       const glm::vec3 acceleration = glm::vec3(params.gravity) + inverseMass * bending;
       const glm::vec3 velocity = kernels::predictVelocity(glm::vec3(v[i]), acceleration, params.dt);
       v[i] = glm::vec4(velocity, 0.0f);
@@ -129,6 +156,12 @@ class CpuProjectiveClothSolver final : public CpuClothSolverBase {
             kernels::neighborOffset(yi, glm::vec3(y[e.neighbor]), glm::vec3(current[e.neighbor]));
         gathered += kernels::jacobiTerm(toNeighbor, q, s.a == std::uint32_t(i));
       }
+      if (implicitBending())
+        for (std::uint32_t k = model.hingeOffsets[i]; k < model.hingeOffsets[i + 1]; ++k) {
+          const std::uint32_t entry = model.hingeEntries[k];  // hinge * 4 + role
+          gathered += kernels::hingeJacobiTerm(m_hingeResiduals[entry / 4], m_stencils[entry / 4], entry % 4,
+                                               glm::vec3(current[i]));
+        }
       const glm::vec3 jacobi = kernels::jacobiUpdate(inverseMass, gathered, params.dt);
       next[i] = glm::vec4(kernels::chebyshevBlend(jacobi, glm::vec3(previous[i]), omega), 0.0f);
     }
@@ -155,11 +188,13 @@ class CpuProjectiveClothSolver final : public CpuClothSolverBase {
     return status;
   }
 
-  std::vector<glm::vec4> m_predicted;    // y, m (w: inverse mass)
-  std::vector<glm::vec4> m_iterates[3];  // rotating u^{k-1}, u^k, u^{k+1}: x - y, m
-  std::size_t m_base = 0;                // the buffer of u^0 (the last solution's)
-  std::vector<glm::vec4> m_hingeForces;  // N, 4 per hinge (roles 0..3)
-  std::vector<glm::vec4> m_start;        // the substep's start positions (self contact)
+  std::vector<glm::vec4> m_predicted;             // y, m (w: inverse mass)
+  std::vector<glm::vec4> m_iterates[3];           // rotating u^{k-1}, u^k, u^{k+1}: x - y, m
+  std::size_t m_base = 0;                         // the buffer of u^0 (the last solution's)
+  std::vector<glm::vec4> m_hingeForces;           // N, 4 per hinge (roles 0..3); explicit bending
+  std::vector<kernels::HingeStencil> m_stencils;  // implicit bending: per hinge
+  std::vector<glm::vec4> m_hingeResiduals;        // implicit bending: K x - p (m), w (N/m)
+  std::vector<glm::vec4> m_start;                 // the substep's start positions (self contact)
 };
 
 }  // namespace

@@ -7,10 +7,12 @@
 ///
 /// One substep of h = frameDt / substeps (s):
 ///   1. v_pred = v + h (g + f_bending(x) / m), y = x + h v_pred: bending (bendingForces)
-///      explicit, evaluated once at the start of the substep.
+///      explicit, evaluated once at the start of the substep; with
+///      BendingScheme::Implicit no bending force here (f_bending = 0).
 ///   2. K = solverIterations Jacobi sweeps from x^0 = y; each re-projects every spring
-///      at the current iterate (local step) and updates every free vertex from its CSR
-///      springs in fixed order (global step), blended with the Chebyshev weight omega_k
+///      (and with implicit bending every hinge, kernels/projective_bending.glslh) at the
+///      current iterate (local step) and updates every free vertex from its CSR
+///      springs (and hinges) in fixed order (global step), blended with the Chebyshev weight omega_k
 ///      (rho = chebyshevRho; the recursion restarts every substep). Iterates are kept
 ///      as displacements u = x - y (float precision: see projective.glslh).
 ///   3. x = y + u, v = (v_pred + u / h) / (1 + c h) (= (x - x_old) / h with
@@ -22,8 +24,9 @@
 ///
 /// Limitations: the axial spring damping (ClothMaterial::springDamping) is dropped, only
 /// the velocity damping c acts; for tensionExponent != 1 each sweep uses the tangent
-/// linearisation of the tension law at the current strain (projective.glslh); bending
-/// is explicit, so very stiff bending still needs substeps; contacts are applied once
+/// linearisation of the tension law at the current strain (projective.glslh); explicit
+/// bending (the default) needs substeps when it is very stiff, implicit bending does not
+/// (but, as stiff springs, converges slowly in Jacobi sweeps); contacts are applied once
 /// after the solve (a vertex pushed out does not re-enter the solve). Jacobi converges
 /// slowly on smooth (low-frequency) error: with too few iterations for the stiffness
 /// and step, the solve stays incomplete, which is stable but makes the cloth sag as if

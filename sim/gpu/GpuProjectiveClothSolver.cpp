@@ -1,6 +1,8 @@
 #include "sim/gpu/GpuProjectiveClothSolver.h"
 
+#include <span>
 #include <utility>
+#include <vector>
 
 #include "gl/GlObjects.h"
 #include "sim/cloth/StableStep.h"
@@ -14,6 +16,7 @@ namespace {
 /// GpuClothSharedPrograms).
 struct GpuProjectivePrograms {
   gl::Program predict, iterate, finish;
+  gl::Program hinges;  // implicit bending: each hinge's local step
 };
 
 class GpuProjectiveClothSolver final : public GpuClothSolverBase {
@@ -27,6 +30,11 @@ class GpuProjectiveClothSolver final : public GpuClothSolverBase {
     m_predicted = gl::createBuffer(stateBytes);
     for (gl::Buffer& iterate : m_iterates) iterate = gl::createBuffer(stateBytes);
     if (settings.selfContact.enabled) m_start = gl::createBuffer(stateBytes);
+    if (implicitBending()) {
+      const std::vector<kernels::HingeStencil> stencils = hingeStencils(*m_model);
+      m_stencils = stencils.empty() ? gl::createBuffer(sizeof(kernels::HingeStencil))  // no hinge: a placeholder
+                                    : gl::createBuffer(std::span<const kernels::HingeStencil>(stencils));
+    }
     initializeState();
   }
 
@@ -47,11 +55,13 @@ class GpuProjectiveClothSolver final : public GpuClothSolverBase {
     for (int s = 0; s < count && vertexGroups > 0; ++s) {
       const float lag = bodyLagOf(params, substeps, first + s);
       setBodyLag(lag);
-      // Bending forces at the substep's start (the element pass; springs unused here).
+      // Explicit bending: the forces at the substep's start (the element pass; springs
+      // unused here).
       bind(HG_BINDING_POSITIONS_IN, m_positions);
       bind(HG_BINDING_VELOCITIES_IN, m_velocities);
-      dispatchForces(elementGroups);
+      if (!implicitBending()) dispatchForces(elementGroups);
       glUseProgram(m_programs.predict.id());
+      glUniform1ui(0, implicitBending() ? 0u : 1u);
       bind(HG_BINDING_VELOCITIES_OUT, m_velocities);
       bind(HG_BINDING_PD_PREDICTED, m_predicted);
       glDispatchCompute(vertexGroups, 1, 1);
@@ -62,7 +72,10 @@ class GpuProjectiveClothSolver final : public GpuClothSolverBase {
       glClearNamedBufferData(m_iterates[m_base].id(), GL_RGBA32F, GL_RGBA, GL_FLOAT, nullptr);
       // Jacobi + Chebyshev over three rotating buffers of displacements from y, as the
       // CPU backend (at k = 1 omega = 1 and u^{k-1} is not used).
-      glUseProgram(m_programs.iterate.id());
+      // Implicit bending: the hinges' local steps go to the element-force buffer (bound
+      // at HG_BINDING_PD_HINGE_RESIDUALS = HG_BINDING_ELEMENT_FORCES by beginAdvance).
+      if (implicitBending()) bind(HG_BINDING_PD_HINGE_STENCILS, m_stencils);
+      const GLuint hingeGroups = groupsFor(m_model->hinges.size());
       float omega = 1.0f;
       const int iterations = m_settings.solverIterations;
       for (int k = 1; k <= iterations; ++k) {
@@ -70,7 +83,14 @@ class GpuProjectiveClothSolver final : public GpuClothSolverBase {
         bind(HG_BINDING_PD_CURRENT, m_iterates[slot(k - 1)]);
         bind(HG_BINDING_PD_PREVIOUS, m_iterates[slot(k == 1 ? 0 : k - 2)]);
         bind(HG_BINDING_PD_NEXT, m_iterates[slot(k)]);
+        if (implicitBending() && hingeGroups > 0) {
+          glUseProgram(m_programs.hinges.id());
+          glDispatchCompute(hingeGroups, 1, 1);
+          glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+        }
+        glUseProgram(m_programs.iterate.id());
         glUniform1f(0, omega);
+        glUniform1ui(1, implicitBending() ? 1u : 0u);
         glDispatchCompute(vertexGroups, 1, 1);
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
       }
@@ -101,6 +121,8 @@ class GpuProjectiveClothSolver final : public GpuClothSolverBase {
   }
 
  private:
+  bool implicitBending() const { return m_settings.bending == BendingScheme::Implicit; }
+
   /// The iterate buffer of u^k in this substep.
   std::size_t slot(int k) const { return (m_base + std::size_t(k)) % 3; }
 
@@ -110,6 +132,7 @@ class GpuProjectiveClothSolver final : public GpuClothSolverBase {
   gl::Buffer m_start;                    // with self contact: the positions at the substep's start
   gl::Buffer m_iterates[3];              // rotating u^{k-1}, u^k, u^{k+1}: x - y, m
   std::size_t m_base = 0;                // the buffer of u^0 (the last solution's)
+  gl::Buffer m_stencils;                 // implicit bending: HingeStencil per hinge
 };
 
 }  // namespace
@@ -127,7 +150,8 @@ Result<std::unique_ptr<ClothSolver>> createGpuProjectiveClothSolver(std::shared_
   if (Status s = buildGpuClothPrograms(registry, sharedPrograms,
                                        {{&programs.predict, "cloth_pd_predict.comp"},
                                         {&programs.iterate, "cloth_pd_iterate.comp"},
-                                        {&programs.finish, "cloth_pd_finish.comp"}});
+                                        {&programs.finish, "cloth_pd_finish.comp"},
+                                        {&programs.hinges, "cloth_pd_hinges.comp"}});
       !s)
     return s.error();
   auto solver = std::make_unique<GpuProjectiveClothSolver>(std::move(model), settings, std::move(sharedPrograms),

@@ -63,6 +63,7 @@ inline bool any(glm::bvec3 b) { return glm::any(b); }
 #include "sim/kernels/obb.glslh"
 #include "sim/kernels/particle_skinning.glslh"
 #include "sim/kernels/projective.glslh"
+#include "sim/kernels/projective_bending.glslh"
 #include "sim/kernels/radar.glslh"
 #include "sim/kernels/self_contact.glslh"
 #include "sim/kernels/skinning.glslh"
@@ -83,6 +84,7 @@ static_assert(offsetof(ClothSpring, strainStiffening) == 44);
 static_assert(sizeof(ClothHinge) == 32);
 static_assert(offsetof(ClothHinge, restAngle) == 16);
 static_assert(offsetof(ClothHinge, cosRestAngle) == 24);
+static_assert(sizeof(HingeStencil) == 32 && offsetof(HingeStencil, inverseEdgeLengthSq) == 16);
 static_assert(sizeof(VertexContact) == 32);
 static_assert(sizeof(ClothStepParams) == 96 && offsetof(ClothStepParams, colliderCount) == 76);
 static_assert(offsetof(ClothStepParams, bodyLag) == 80);

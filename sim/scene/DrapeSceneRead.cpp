@@ -502,6 +502,12 @@ Table<DrapeReading> solverKeys() {
             "Self and cloth-cloth contact (off by default)");
   cloth.add("chebyshev_rho", &ClothSettings::chebyshevRho, number(), "",
             "projective_jacobi: spectral radius estimate of the Chebyshev acceleration (0: none)");
+  cloth.add("bending", &ClothSettings::bending,
+            choice<BendingScheme>({{"explicit", BendingScheme::Explicit}, {"implicit", BendingScheme::Implicit}},
+                                  parseBendingScheme),
+            "",
+            "projective_jacobi: hinges as an explicit force, or as constraints of the solve (implicit: stable at "
+            "any stiffness)");
 
   t.add("backend", nested(&DrapeReading::scene, &DrapeScene::backend),
         choice<Backend>({{"cpu", Backend::Cpu}, {"gpu", Backend::Gpu}}, parseBackend), "",

@@ -175,6 +175,123 @@ TEST(BendingKernel, FlatHingeAtRestHasNoForce) {
   EXPECT_NEAR(length(f.f0) + length(f.f1) + length(f.f2) + length(f.f3), 0.0f, 1e-6f);
 }
 
+// Implicit bending (projective_bending.glslh) ------------------------------------
+
+/// The stencil of the diamond x[0..3] from its five edge lengths.
+HingeStencil stencilOf(const vec3 x[4]) {
+  return hingeStencilFromLengths(distance(x[0], x[1]), distance(x[0], x[2]), distance(x[1], x[2]), distance(x[0], x[3]),
+                                 distance(x[1], x[3]));
+}
+
+/// The projective energy w / 2 |K x - p|^2 of a hinge at x (hingeResidual, offsets from x[0]).
+float implicitBendingEnergy(const vec3 x[4], const HingeStencil& s, const ClothHinge& h) {
+  const vec4 r = hingeResidual(x[1] - x[0], x[2] - x[0], x[3] - x[0], s, h);
+  return 0.5f * r.w * dot(vec3(r), vec3(r));
+}
+
+/// An irregular rest diamond on the hinge x0 = 0, x1 = (0.8, 0, 0), with wing x3 folded
+/// by `theta` about the hinge (the wings keep their shape).
+void foldedDiamond(float theta, vec3 x[4]) {
+  x[0] = vec3(0.0f);
+  x[1] = vec3(0.8f, 0.0f, 0.0f);
+  x[2] = vec3(0.2f, 0.5f, 0.0f);
+  x[3] = vec3(0.7f, -1.1f * std::cos(theta), 1.1f * std::sin(theta));
+}
+
+TEST(ImplicitBendingKernel, StencilWeightsSumToZeroAndVanishOnTheFlatRestDiamond) {
+  vec3 x[4];
+  foldedDiamond(0.0f, x);
+  const HingeStencil s = stencilOf(x);
+  EXPECT_NEAR(s.weights.x + s.weights.y + s.weights.z + s.weights.w, 0.0f, 1e-5f);
+  EXPECT_FLOAT_EQ(s.inverseEdgeLengthSq, 1.0f / 0.64f);
+  ClothHinge h{};
+  h.stiffness = 1.0f;
+  EXPECT_NEAR(length(vec3(hingeResidual(x[1] - x[0], x[2] - x[0], x[3] - x[0], s, h))), 0.0f, 1e-6f);
+  // A degenerate wing gives a hinge of zero weight.
+  const HingeStencil flat = hingeStencilFromLengths(1.0f, 0.5f, 0.5f, 0.6f, 0.6f);
+  EXPECT_EQ(flat.inverseEdgeLengthSq, 0.0f);
+  EXPECT_EQ(flat.weights, vec4(0.0f));
+}
+
+TEST(ImplicitBendingKernel, IsometricFoldsFromFlatCostExactlyTheExplicitHingesEnergy) {
+  // Bergou et al. 2006: K x = 2 |e| sin(theta / 2) n for an isometric fold, so with
+  // w = k / |e|^2 the energy is k (1 - cos theta), the explicit hinge's (bending.glslh).
+  vec3 rest[4];
+  foldedDiamond(0.0f, rest);
+  const HingeStencil s = stencilOf(rest);
+  ClothHinge h{};
+  h.stiffness = 3.0f;
+  for (float theta : {0.05f, 0.4f, -0.4f, 1.2f, 2.5f}) {
+    vec3 x[4];
+    foldedDiamond(theta, x);
+    const float expected = h.stiffness * (1.0f - std::cos(hingeAngle(x[0], x[1], x[2], x[3])));
+    EXPECT_NEAR(implicitBendingEnergy(x, s, h), expected, 1e-4f * expected) << "theta " << theta;
+    // Translation does not change it (the weights sum to 0).
+    vec3 moved[4] = {x[0] + vec3(5.0f), x[1] + vec3(5.0f), x[2] + vec3(5.0f), x[3] + vec3(5.0f)};
+    EXPECT_NEAR(implicitBendingEnergy(moved, s, h), expected, 1e-3f * expected) << "theta " << theta;
+  }
+}
+
+TEST(ImplicitBendingKernel, ARestAngleIsHeldOnItsOwnSideOnly) {
+  vec3 rest[4];
+  foldedDiamond(0.0f, rest);
+  const HingeStencil s = stencilOf(rest);
+  ClothHinge h{};
+  h.stiffness = 2.0f;
+  for (float theta0 : {0.6f, -0.6f, 1.9f}) {
+    vec3 x[4];
+    foldedDiamond(theta0, x);
+    const float angle = hingeAngle(x[0], x[1], x[2], x[3]);
+    const ClothHinge atRest = withRestAngle(h, angle);
+    EXPECT_NEAR(implicitBendingEnergy(x, s, atRest), 0.0f, 1e-6f) << "theta0 " << theta0;
+    // Folded the other way: 2 k (sin(-theta0/2) - sin(theta0/2))^2 / cos^2(theta0/2), the
+    // factor held at 4 beyond 120 degrees.
+    vec3 mirrored[4];
+    foldedDiamond(-theta0, mirrored);
+    const float half = std::sin(0.5f * angle);
+    const float cosHalfSq = std::max(std::cos(0.5f * angle) * std::cos(0.5f * angle), 0.25f);
+    EXPECT_NEAR(implicitBendingEnergy(mirrored, s, atRest), 8.0f * h.stiffness * half * half / cosHalfSq, 1e-3f)
+        << "theta0 " << theta0;
+    // Near the rest angle, to second order k / 2 (theta - theta0)^2 (within 120 degrees).
+    vec3 near[4];
+    foldedDiamond(theta0 + 0.01f, near);
+    const float delta = hingeAngle(near[0], near[1], near[2], near[3]) - angle;
+    EXPECT_NEAR(implicitBendingEnergy(near, s, atRest), 0.5f * h.stiffness * delta * delta, 2e-6f)
+        << "theta0 " << theta0;
+  }
+}
+
+TEST(ImplicitBendingKernel, JacobiTermsAreTheEnergyGradientWithTheGershgorinDiagonal) {
+  vec3 rest[4];
+  foldedDiamond(0.0f, rest);
+  const HingeStencil s = stencilOf(rest);
+  ClothHinge h{};
+  h.stiffness = 1.5f;
+  vec3 x[4];
+  foldedDiamond(0.7f, x);
+  const vec4 r = hingeResidual(x[1] - x[0], x[2] - x[0], x[3] - x[0], s, h);
+  for (int role = 0; role < 4; ++role) {
+    // At u_i = 0 the term is minus the energy gradient (the force) on vertex `role`.
+    vec3 numeric;
+    for (int c = 0; c < 3; ++c) {
+      vec3 y[4] = {x[0], x[1], x[2], x[3]};
+      y[role][c] += 1e-3f;
+      const float plus = implicitBendingEnergy(y, s, h);
+      y[role][c] -= 2e-3f;
+      numeric[c] = -(plus - implicitBendingEnergy(y, s, h)) / 2e-3f;
+    }
+    const vec4 term = hingeJacobiTerm(r, s, uint(role), vec3(0.0f));
+    EXPECT_NEAR(length(vec3(term) - numeric), 0.0f, 2e-3f * (1.0f + length(numeric))) << "role " << role;
+    const float c = s.weights[role];
+    EXPECT_FLOAT_EQ(term.w, r.w * std::abs(c) * s.weightMagnitudeSum);
+    EXPECT_GE(term.w, 2.0f * r.w * c * c * (1.0f - 1e-6f));  // at least twice the block's own diagonal
+    // The extra diagonal comes back at the current displacement: D u_i.
+    EXPECT_NEAR(
+        length(vec3(hingeJacobiTerm(r, s, uint(role), vec3(1.0f, 0.0f, 0.0f))) - vec3(term) - vec3(term.w, 0.0f, 0.0f)),
+        0.0f, 1e-4f * (1.0f + term.w));
+  }
+}
+
 // Anisotropy ---------------------------------------------------------------------
 
 TEST(AnisotropyKernel, ChannelsByDirectionAndCosineBlendInBetween) {

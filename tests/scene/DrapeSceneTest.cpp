@@ -72,6 +72,11 @@ TEST(DrapeScene, ValuesAreRead) {
   EXPECT_EQ(scene->backend, Backend::Cpu);
   EXPECT_EQ(scene->settings.substeps, 7);
   EXPECT_EQ(scene->settings.gravity.y, -1.0f);
+  EXPECT_EQ(scene->settings.bending, BendingScheme::Explicit);
+  auto implicitBending =
+      parseDrapeScene(R"({"solver": {"integrator": "projective_jacobi", "bending": "implicit"}})", "x");
+  ASSERT_TRUE(implicitBending) << implicitBending.error().message;
+  EXPECT_EQ(implicitBending->settings.bending, BendingScheme::Implicit);
 }
 
 TEST(DrapeScene, BadInputNamesFileAndProblem) {
@@ -83,6 +88,8 @@ TEST(DrapeScene, BadInputNamesFileAndProblem) {
   expectError(R"({"cloth": {"size": "big"}})", "cloth.size must be a number");
   expectError(R"({"sphere": {"center": [0, 1]}})", "sphere.center must be an array of 3 numbers");
   expectError(R"({"solver": {"backend": "cuda"}})", "unknown backend 'cuda'");
+  expectError(R"({"solver": {"bending": "stiff"}})", "unknown bending 'stiff'");
+  expectError(R"({"solver": {"bending": "implicit"}})", "projective_jacobi");  // the explicit integrator's default
   expectError(R"({"solver": {"substeps": 0}})", "substeps");
   expectError(R"({"solver": {"frames": -3}})", "frames");
   expectError(R"({"output": {"image_width": 3}})", "image_width");

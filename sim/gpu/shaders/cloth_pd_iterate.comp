@@ -9,6 +9,7 @@
 // CpuProjectiveClothSolver::iterate.
 #include "kernels/cloth_layout.glslh"
 #include "kernels/projective.glslh"
+#include "kernels/projective_bending.glslh"
 
 layout(local_size_x = HG_WORKGROUP_SIZE) in;
 
@@ -20,10 +21,16 @@ layout(std430, binding = HG_BINDING_PD_NEXT) writeonly buffer Next { vec4 next[]
 layout(std430, binding = HG_BINDING_SPRING_OFFSETS) readonly buffer SpringOffsets { uint springOffsets[]; };
 layout(std430, binding = HG_BINDING_SPRING_ENTRIES) readonly buffer SpringEntries { SpringEntry springEntries[]; };
 layout(std430, binding = HG_BINDING_SPRINGS) readonly buffer Springs { ClothSpring springs[]; };
+layout(std430, binding = HG_BINDING_HINGE_OFFSETS) readonly buffer HingeOffsets { uint hingeOffsets[]; };
+layout(std430, binding = HG_BINDING_HINGE_ENTRIES) readonly buffer HingeEntries { uint hingeEntries[]; };
+layout(std430, binding = HG_BINDING_PD_HINGE_STENCILS) readonly buffer Stencils { HingeStencil stencils[]; };
+layout(std430, binding = HG_BINDING_PD_HINGE_RESIDUALS) readonly buffer Residuals { vec4 residuals[]; };
 
 // omega_k, computed on the host by chebyshevOmega (the same C++ float sequence as
 // the CPU backend).
 layout(location = 0) uniform float omega;
+// 1: implicit bending, each hinge's term from cloth_pd_hinges.comp joins the gather.
+layout(location = 1) uniform uint implicitBending;
 
 void main() {
   uint i = gl_GlobalInvocationID.x;
@@ -43,6 +50,11 @@ void main() {
     vec3 toNeighbor = neighborOffset(yi.xyz, predicted[e.neighbor].xyz, current[e.neighbor].xyz);
     gathered += jacobiTerm(toNeighbor, q, s.a == i);
   }
+  if (implicitBending != 0u)
+    for (uint k = hingeOffsets[i]; k < hingeOffsets[i + 1u]; ++k) {
+      uint entry = hingeEntries[k];  // hinge * 4 + role
+      gathered += hingeJacobiTerm(residuals[entry / 4u], stencils[entry / 4u], entry % 4u, current[i].xyz);
+    }
   vec3 jacobi = jacobiUpdate(inverseMass, gathered, params.dt);
   next[i] = vec4(chebyshevBlend(jacobi, previous[i].xyz, omega), 0.0);
 }

@@ -18,6 +18,10 @@ layout(std430, binding = HG_BINDING_HINGE_ENTRIES) readonly buffer HingeEntries 
 layout(std430, binding = HG_BINDING_ELEMENT_FORCES) readonly buffer ElementForces { vec4 elementForces[]; };
 layout(std430, binding = HG_BINDING_PD_PREDICTED) writeonly buffer Predicted { vec4 predicted[]; };
 
+// 1: the element pass ran and its hinge forces are gathered (explicit bending); 0: the
+// hinges are part of the solve (implicit bending) and no force is read.
+layout(location = 0) uniform uint explicitBending;
+
 void main() {
   uint i = gl_GlobalInvocationID.x;
   if (i >= params.vertexCount) return;
@@ -28,8 +32,9 @@ void main() {
     return;
   }
   vec3 bending = vec3(0.0);
-  for (uint k = hingeOffsets[i]; k < hingeOffsets[i + 1u]; ++k)
-    bending += elementForces[params.springCount + hingeEntries[k]].xyz;  // entry = hinge * 4 + role
+  if (explicitBending != 0u)
+    for (uint k = hingeOffsets[i]; k < hingeOffsets[i + 1u]; ++k)
+      bending += elementForces[params.springCount + hingeEntries[k]].xyz;  // entry = hinge * 4 + role
   vec3 acceleration = params.gravity.xyz + inverseMass * bending;
   vec3 velocity = predictVelocity(velocities[i].xyz, acceleration, params.dt);
   velocities[i] = vec4(velocity, 0.0);
