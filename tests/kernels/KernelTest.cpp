@@ -213,12 +213,17 @@ TEST(ImplicitBendingKernel, StencilWeightsSumToZeroAndVanishOnTheFlatRestDiamond
   EXPECT_EQ(flat.weights, vec4(0.0f));
 }
 
+/// The stencil of foldedDiamond's flat rest state.
+HingeStencil restDiamondStencil() {
+  vec3 rest[4];
+  foldedDiamond(0.0f, rest);
+  return stencilOf(rest);
+}
+
 TEST(ImplicitBendingKernel, IsometricFoldsFromFlatCostExactlyTheExplicitHingesEnergy) {
   // Bergou et al. 2006: K x = 2 |e| sin(theta / 2) n for an isometric fold, so with
   // w = k / |e|^2 the energy is k (1 - cos theta), the explicit hinge's (bending.glslh).
-  vec3 rest[4];
-  foldedDiamond(0.0f, rest);
-  const HingeStencil s = stencilOf(rest);
+  const HingeStencil s = restDiamondStencil();
   ClothHinge h{};
   h.stiffness = 3.0f;
   for (float theta : {0.05f, 0.4f, -0.4f, 1.2f, 2.5f}) {
@@ -233,9 +238,7 @@ TEST(ImplicitBendingKernel, IsometricFoldsFromFlatCostExactlyTheExplicitHingesEn
 }
 
 TEST(ImplicitBendingKernel, ARestAngleIsHeldOnItsOwnSideOnly) {
-  vec3 rest[4];
-  foldedDiamond(0.0f, rest);
-  const HingeStencil s = stencilOf(rest);
+  const HingeStencil s = restDiamondStencil();
   ClothHinge h{};
   h.stiffness = 2.0f;
   for (float theta0 : {0.6f, -0.6f, 1.9f}) {
@@ -262,9 +265,7 @@ TEST(ImplicitBendingKernel, ARestAngleIsHeldOnItsOwnSideOnly) {
 }
 
 TEST(ImplicitBendingKernel, JacobiTermsAreTheEnergyGradientWithTheGershgorinDiagonal) {
-  vec3 rest[4];
-  foldedDiamond(0.0f, rest);
-  const HingeStencil s = stencilOf(rest);
+  const HingeStencil s = restDiamondStencil();
   ClothHinge h{};
   h.stiffness = 1.5f;
   vec3 x[4];
