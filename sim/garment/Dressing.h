@@ -97,8 +97,10 @@ struct DressingSettings {
   /// Right for the fabric, and it dresses the mannequin from 1.55 to 1.80 m (as placed:
   /// 1.60 to 1.75); with solver.chebyshev_rho 0.7 too, 11 of the 12 character-matrix cases
   /// pass (8 without). It is off by default because five shipped scenes tuned on the
-  /// mannequin then end with crossing pairs; the demo scene turns it on (bench/RESULTS.md,
-  /// "Garments from their flat panels" and "The character matrix from the flat panels").
+  /// mannequin then end with crossing pairs; the demo scene had it on until its fabrics
+  /// stiffened in the projective solve (bench/RESULTS.md, "Garments from their flat
+  /// panels", "The character matrix from the flat panels" and "Strain stiffening in the
+  /// projective solve").
   bool restFromPanels = false;
   float clearance = 0.012f;  ///< m kept between the placed panels and the body
   /// m. Above 0 the layers (GarmentSpec::layer, else the place in the outfit) are sewn in

@@ -922,7 +922,7 @@ TEST(ShippedOutfitOnOtherBodies, SewsAndSettlesOnATallerMannequin) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Shipped, OutfitSceneHash,
-                         ::testing::Values(PinnedOutfit{"outfit_on_mannequin.json", "b1c2ef936c68d024"},
+                         ::testing::Values(PinnedOutfit{"outfit_on_mannequin.json", "b2ad0dce5d779a80"},
                                            PinnedOutfit{"outfit_posed_from_bvh.json", "684e90d8b41d5850"},
                                            PinnedOutfit{"outfit_arms_down.json", "ac41b2b1ff3c1846"}),
                          [](const ::testing::TestParamInfo<PinnedOutfit>& param) {
