@@ -135,6 +135,11 @@ Image shadowPicture(const DrapeShadow& shadow) {
 }
 
 nlohmann::json relaxJson(const RelaxOutcome& relax) {
+  if (relax.newtonSteps > 0)
+    return {{"converged", relax.converged},
+            {"method", "static (Newton)"},
+            {"newton_steps", relax.newtonSteps},
+            {"largest_force_N", relax.largestForce}};
   return {{"converged", relax.converged}, {"substeps", relax.substeps}, {"largest_speed_m_s", relax.largestSpeed}};
 }
 
@@ -167,6 +172,11 @@ CLI::App* addFabricTestCommand(CLI::App& app, FabricTestOptions& options) {
                    "Presets benched at once (CPU backend), each solver on cores / jobs threads; the results are the "
                    "same for any count (default 1)")
       ->check(CLI::Range(1, 256));
+  command
+      ->add_option("--statics", options.statics,
+                   "How the tensile strips and cantilevers come to equilibrium: newton (a static solve on the CPU, "
+                   "the default) or dynamics (the backend's solver relaxed to rest, as the drape always is)")
+      ->check(CLI::IsMember({"newton", "dynamics"}));
   command->add_flag("--quiet,-q", options.quiet, "Print errors only");
   command->footer(
       "The drape test follows ISO 9073-9 (30 cm disc on an 18 cm support); the tensile test ISO 13934-1 (50 x 200 mm "
@@ -465,6 +475,7 @@ int runFabricTest(const FabricTestOptions& options) {
   FabricBenchSettings settings;
   settings.edgeLength = options.edgeMillimetres * 1e-3;
   settings.restSpeed = options.restSpeed;
+  settings.staticSolve = options.statics == "newton";
   settings.solverFactory = [backend = *backend](std::shared_ptr<const ClothModel> model, const ClothSettings& s) {
     return createClothSolver(backend, std::move(model), s);
   };

@@ -32,7 +32,8 @@ struct FabricTestOptions {
   double edgeMillimetres = 10.0;
   double restSpeed = 2e-3;  ///< m/s (FabricBenchSettings::restSpeed)
   std::string tests = "tensile,cantilever,drape";
-  int jobs = 1;  ///< presets run at once (CPU backend), each solver on cores / jobs threads
+  int jobs = 1;                    ///< presets run at once (CPU backend), each solver on cores / jobs threads
+  std::string statics = "newton";  ///< tensile and cantilever: newton (static solve) or dynamics
   bool quiet = false;
 };
 

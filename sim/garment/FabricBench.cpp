@@ -9,6 +9,7 @@
 #include <glm/geometric.hpp>
 
 #include "sim/cloth/ClothSolver.h"
+#include "sim/cloth/StaticEquilibrium.h"
 #include "sim/geometry/CgalGeometry.h"
 #include "sim/kernels/Kernels.h"
 
@@ -104,6 +105,20 @@ Status relax(ClothSolver& solver, const FabricBenchSettings& settings, const std
   return {};
 }
 
+/// Moves `positions` to the static equilibrium of `model` under `gravity` (pinned vertices
+/// held); adds to `outcome`; a failed or unconverged solve is an error naming `what`.
+Status solveStatics(const ClothModel& model, glm::vec3 gravity, std::vector<glm::vec4>& positions,
+                    const std::string& what, RelaxOutcome& outcome) {
+  StaticSolveSettings statics;
+  statics.gravity = gravity;
+  auto report = solveStaticEquilibrium(model, statics, positions);
+  if (!report) return report.error().prefixed("fabric bench: " + what + ": ");
+  outcome.newtonSteps += report->iterations;
+  outcome.largestForce = std::max(outcome.largestForce, report->largestForce);
+  outcome.converged = outcome.converged && report->converged;
+  return {};
+}
+
 Result<cgal::PlanarMesh> meshRectangle(double x0, double x1, double halfWidth, double edge) {
   const glm::dvec2 corners[4] = {{x0, -halfWidth}, {x1, -halfWidth}, {x1, halfWidth}, {x0, halfWidth}};
   auto planar = cgal::meshPolygon(resampledPolygon(corners, edge), edge, 0.125, 10);
@@ -181,10 +196,16 @@ Result<TensileCurve> runTensileTest(const BenchFabric& fabric, BenchDirection di
   auto model = specimenModel(mesh, fabric, jaws);
   if (!model) return model.error();
   auto shared = std::make_shared<const ClothModel>(std::move(model).value());
-  auto solver = specimenSolver(shared, glm::vec3(0.0f), settings);
-  if (!solver) return solver.error();
-  ClothSolver& cloth = **solver;
-  const kernels::ClothStepParams params = cloth.settings().stepParams(*shared, 1, 0.0f);
+  // The dynamic path relaxes the backend's solver; the static one solves for the
+  // equilibrium of these positions.
+  std::unique_ptr<ClothSolver> solver;
+  if (!settings.staticSolve) {
+    auto made = specimenSolver(shared, glm::vec3(0.0f), settings);
+    if (!made) return made.error();
+    solver = std::move(made).value();
+  }
+  ClothState state = restState(*shared);
+  const kernels::ClothStepParams params = ClothSettings{}.stepParams(*shared, 1, 0.0f);  // the specimens' tension law
 
   TensileCurve curve;
   curve.direction = direction;
@@ -192,18 +213,17 @@ Result<TensileCurve> runTensileTest(const BenchFabric& fabric, BenchDirection di
   // The springs crossing the middle (x = 0 at rest), read once: no plasticity here, so their
   // rest lengths and stiffness stay (on the GPU every read is a transfer).
   std::vector<kernels::ClothSpring> crossing;
-  for (const kernels::ClothSpring& s : cloth.readSprings())
+  for (const kernels::ClothSpring& s : solver ? solver->readSprings() : shared->springs)
     if ((planar->points[s.a].x < 0.0) != (planar->points[s.b].x < 0.0)) crossing.push_back(s);
+  const std::string what = std::string("tensile test (") + benchDirectionName(direction) + ")";
   double previousStrain = 0.0;
   for (const double gripStrain : gripStrains) {
     // Every vertex stretched affinely about the fixed jaw to the new separation first: the
     // strip starts near its new equilibrium (a jaw jumping alone would whip its neighbours
     // past the speed limit) and comes to rest sooner.
-    ClothState stretched = cloth.readState();
     const double ratio = (1.0 + gripStrain) / (1.0 + previousStrain);
-    for (glm::vec4& p : stretched.positions) p.x = float(-half + (double(p.x) + half) * ratio);
-    for (glm::vec4& v : stretched.velocities) v = glm::vec4(0.0f);
-    cloth.writeState(stretched);
+    for (glm::vec4& p : state.positions) p.x = float(-half + (double(p.x) + half) * ratio);
+    for (glm::vec4& v : state.velocities) v = glm::vec4(0.0f);
     previousStrain = gripStrain;
     std::vector<glm::vec3> targets;
     for (const std::uint32_t v : movingJaw) {
@@ -211,12 +231,17 @@ Result<TensileCurve> runTensileTest(const BenchFabric& fabric, BenchDirection di
       p.x = float(half + gripStrain * kStripLength);
       targets.push_back(p);
     }
-    cloth.setPinTargets(movingJaw, targets);
-    if (auto status =
-            relax(cloth, settings, std::string("tensile test (") + benchDirectionName(direction) + ")", curve.relax);
-        !status)
-      return status.error();
-    const ClothState state = cloth.readState();
+    if (solver) {
+      solver->writeState(state);
+      solver->setPinTargets(movingJaw, targets);
+      if (auto status = relax(*solver, settings, what, curve.relax); !status) return status.error();
+      state = solver->readState();
+    } else {
+      for (std::size_t k = 0; k < movingJaw.size(); ++k)
+        state.positions[movingJaw[k]] = glm::vec4(targets[k], state.positions[movingJaw[k]].w);
+      if (auto status = solveStatics(*shared, glm::vec3(0.0f), state.positions, what, curve.relax); !status)
+        return status.error();
+    }
     // Extensometer: the middle half of the gauge length.
     std::vector<double> restX, nowX;
     for (std::size_t i = 0; i < planar->points.size(); ++i)
@@ -263,18 +288,23 @@ Result<CantileverResult> runCantileverTest(const BenchFabric& fabric, BenchDirec
   }
   auto model = specimenModel(mesh, fabric, clamped);
   if (!model) return model.error();
-  auto solver = specimenSolver(std::make_shared<const ClothModel>(std::move(model).value()),
-                               glm::vec3(0.0f, float(-kGravity), 0.0f), settings);
-  if (!solver) return solver.error();
+  auto shared = std::make_shared<const ClothModel>(std::move(model).value());
+  const glm::vec3 gravity(0.0f, float(-kGravity), 0.0f);
   CantileverResult result;
   result.direction = direction;
   result.overhang = overhang;
   result.vertices = planar->points.size();
-  if (auto status =
-          relax(**solver, settings, std::string("cantilever (") + benchDirectionName(direction) + ")", result.relax);
-      !status)
-    return status.error();
-  const ClothState state = (*solver)->readState();
+  const std::string what = std::string("cantilever (") + benchDirectionName(direction) + ")";
+  ClothState state = restState(*shared);
+  if (settings.staticSolve) {
+    if (auto status = solveStatics(*shared, gravity, state.positions, what, result.relax); !status)
+      return status.error();
+  } else {
+    auto solver = specimenSolver(shared, gravity, settings);
+    if (!solver) return solver.error();
+    if (auto status = relax(**solver, settings, what, result.relax); !status) return status.error();
+    state = (*solver)->readState();
+  }
   glm::dvec3 tipPoint(0.0);
   for (const std::uint32_t v : tip) tipPoint += glm::dvec3(state.positions[v]);
   tipPoint /= double(tip.size());

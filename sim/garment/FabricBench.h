@@ -55,6 +55,11 @@ struct FabricBenchSettings {
   int threads = 0;                    ///< CPU backend: OpenMP threads (0 = default)
   double restSpeed = 2e-3;            ///< m/s: a specimen is at rest below this vertex speed
   double maxSimulatedSeconds = 20.0;  ///< per relaxation; past it the test reports "not converged"
+  /// The tensile strips and cantilevers go straight to their static equilibrium by Newton's
+  /// method (sim/cloth/StaticEquilibrium.h, on the CPU whatever the backend) instead of
+  /// relaxing the backend's dynamics to rest. The drape test always relaxes dynamics: its
+  /// folds (nodes) come from the way the disc falls.
+  bool staticSolve = false;
 };
 
 /// The direction a strip's long axis takes in the cloth.
@@ -68,6 +73,8 @@ struct RelaxOutcome {
   bool converged = true;      ///< every relaxation came to rest within the time allowed
   long substeps = 0;          ///< substeps taken in all
   double largestSpeed = 0.0;  ///< m/s, the largest remaining speed of any relaxation
+  long newtonSteps = 0;       ///< with FabricBenchSettings::staticSolve: Newton steps in all
+  double largestForce = 0.0;  ///< N, with staticSolve: the largest net force left on a free vertex
 };
 
 struct TensileCurve {

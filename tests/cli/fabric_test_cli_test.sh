@@ -35,6 +35,22 @@ PY
 then pass; else failed "fabric_test.json lacks the drape coefficient, the curves or the measured values"; fi
 if grep -q "<svg" "$work/bench/tensile.svg" && grep -q "warp (measured)" "$work/bench/tensile.svg"; then pass; else
   failed "tensile.svg lacks the measured curves"; fi
+# The tensile strips go to their equilibrium by Newton's method by default; relaxed on the
+# backend instead (--statics dynamics) they read the same moduli.
+check "fabric-test: --statics names its choices" 1 "--statics" -- \
+  "$hagoromo" fabric-test tshirt_interlock --statics implicit --out "$work/x"
+check "fabric-test: tensile relaxed by dynamics" 0 - -- \
+  "$hagoromo" fabric-test tshirt_interlock --tests tensile --edge 20 --statics dynamics --out "$work/dynamics" -q
+if python3 - "$work/bench/fabric_test.json" "$work/dynamics/fabric_test.json" <<'PY'
+import json, sys
+newton, dynamics = (json.load(open(p)) for p in sys.argv[1:])
+for direction in ("warp", "weft", "bias"):
+    a, b = newton["tensile"][direction], dynamics["tensile"][direction]
+    assert a["relax"]["newton_steps"] > 0 and b["relax"]["substeps"] > 0, (a["relax"], b["relax"])
+    for x, y in zip(a["secant_modulus_N_m"], b["secant_modulus_N_m"]):
+        assert abs(x - y) < 0.02 * y, (direction, x, y)
+PY
+then pass; else failed "fabric-test: Newton's tensile moduli differ from the relaxed ones"; fi
 # Two presets at once (--jobs 2, one solver thread each): the same drape, bit for bit, as the
 # preset alone above, and the summary in the order given.
 check "fabric-test: --jobs needs the CPU backend" 1 "--jobs" -- \
