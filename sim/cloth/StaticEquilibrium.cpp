@@ -154,6 +154,26 @@ double largestMove(const Vector& step) {
   return largest;
 }
 
+/// Solves H d = -g. A singular H (a vertex that nothing holds in some direction: no
+/// tension across it, no hinge) gets a diagonal shift of 1e-9, then 1e-8, ... of its mean
+/// diagonal, up to 1e-3, which moves such a vertex as a very weak spring to where it is would.
+Result<Vector> newtonStep(Eigen::SparseMatrix<double>& hessian, const Vector& gradient,
+                          Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>>& factor) {
+  const double meanDiagonal = hessian.diagonal().cwiseAbs().mean();
+  Eigen::SparseMatrix<double> identity(hessian.rows(), hessian.cols());
+  identity.setIdentity();
+  for (int attempt = 0; attempt <= 7; ++attempt) {  // shifts 0, then 1e-9 .. 1e-3 of the mean diagonal
+    const double shift = attempt == 0 ? 0.0 : 1e-9 * std::pow(10.0, attempt - 1) * meanDiagonal;
+    factor.compute(attempt == 0 ? hessian : Eigen::SparseMatrix<double>(hessian + shift * identity));
+    if (factor.info() == Eigen::Success) {
+      Vector step = factor.solve(-gradient);
+      if (step.allFinite() && gradient.dot(step) <= 0.0) return step;
+    }
+    if (!(meanDiagonal > 0.0)) break;
+  }
+  return Error{"static equilibrium: the Hessian could not be factored (a vertex nothing holds)"};
+}
+
 }  // namespace
 
 Result<StaticSolveReport> solveStaticEquilibrium(const ClothModel& model, const StaticSolveSettings& settings,
@@ -173,23 +193,22 @@ Result<StaticSolveReport> solveStaticEquilibrium(const ClothModel& model, const 
   double energy = problem.energy(problem.positions());
   while (report.iterations < settings.maxIterations && problem.freeCount() > 0) {
     problem.gradientAndHessian(gradient, hessian);
-    factor.compute(hessian);
-    if (factor.info() != Eigen::Success) return Error{"static equilibrium: the Hessian could not be factored"};
-    const Vector step = factor.solve(-gradient);
-    const double slope = gradient.dot(step);
+    auto step = newtonStep(hessian, gradient, factor);
+    if (!step) return step.error();
+    const double slope = gradient.dot(*step);
     ++report.iterations;
     // Backtracking (Armijo) on E; a step too small to change E in double is taken whole.
     double alpha = 1.0;
-    std::vector<glm::dvec3> trial = problem.moved(step, alpha);
+    std::vector<glm::dvec3> trial = problem.moved(*step, alpha);
     double trialEnergy = problem.energy(trial);
     while (slope < 0.0 && trialEnergy > energy + 1e-4 * alpha * slope && alpha > 1e-6) {
       alpha *= 0.5;
-      trial = problem.moved(step, alpha);
+      trial = problem.moved(*step, alpha);
       trialEnergy = problem.energy(trial);
     }
     problem.set(std::move(trial));
     energy = trialEnergy;
-    report.lastStep = alpha * largestMove(step);
+    report.lastStep = alpha * largestMove(*step);
     if (report.lastStep < settings.stepTolerance) {
       report.converged = true;
       break;

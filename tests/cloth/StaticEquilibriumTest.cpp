@@ -43,6 +43,26 @@ TEST(StaticEquilibrium, AWeightOnAStiffenedSpringStretchesItAsTheTensionLawSays)
   EXPECT_NEAR(hangingExtension(5.0f, 2.0f, 0.05f), weight / 15.0, 1e-6);
 }
 
+TEST(StaticEquilibrium, AVertexNothingHoldsSidewaysStaysWhereItIs) {
+  // A slack spring along x, no gravity: nothing holds the free end along y or z (a singular
+  // Hessian); the shifted solve leaves it at rest where it is.
+  ClothModel model;
+  model.restPositions = {glm::vec4(0.0f, 1.0f, 0.0f, 0.0f), glm::vec4(0.1f, 1.0f, 0.0f, 20.0f)};
+  kernels::ClothSpring spring{};
+  spring.a = 0;
+  spring.b = 1;
+  spring.restLength = spring.restLength0 = 0.1f;
+  spring.stiffness = spring.baseStiffness = 100.0f;
+  model.springs = {spring};
+  StaticSolveSettings settings;
+  settings.gravity = glm::vec3(0.0f);
+  std::vector<glm::vec4> positions = model.restPositions;
+  auto report = solveStaticEquilibrium(model, settings, positions);
+  ASSERT_TRUE(report) << report.error().message;
+  EXPECT_TRUE(report->converged);
+  EXPECT_EQ(positions, model.restPositions);
+}
+
 TEST(StaticEquilibrium, RefusesHingesWithARestAngleAndAWrongStateSize) {
   auto model = std::make_shared<ClothModel>(*test::sheet(4));
   std::vector<glm::vec4> positions = model->restPositions;
