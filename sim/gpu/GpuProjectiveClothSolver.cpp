@@ -30,11 +30,12 @@ class GpuProjectiveClothSolver final : public GpuClothSolverBase {
     m_predicted = gl::createBuffer(stateBytes);
     for (gl::Buffer& iterate : m_iterates) iterate = gl::createBuffer(stateBytes);
     if (settings.selfContact.enabled) m_start = gl::createBuffer(stateBytes);
-    if (implicitBending()) {
-      const std::vector<kernels::HingeStencil> stencils = hingeStencils(*m_model);
-      m_stencils = stencils.empty() ? gl::createBuffer(sizeof(kernels::HingeStencil))  // no hinge: a placeholder
-                                    : gl::createBuffer(std::span<const kernels::HingeStencil>(stencils));
-    }
+    // The iteration pass declares the stencils whether it reads them or not: explicit
+    // bending (or no hinge) binds a placeholder there, so no declared block is left unbound.
+    const std::vector<kernels::HingeStencil> stencils =
+        implicitBending() ? hingeStencils(*m_model) : std::vector<kernels::HingeStencil>{};
+    m_stencils = stencils.empty() ? gl::createBuffer(sizeof(kernels::HingeStencil))
+                                  : gl::createBuffer(std::span<const kernels::HingeStencil>(stencils));
     initializeState();
   }
 
@@ -74,7 +75,7 @@ class GpuProjectiveClothSolver final : public GpuClothSolverBase {
       // CPU backend (at k = 1 omega = 1 and u^{k-1} is not used).
       // Implicit bending: the hinges' local steps go to the element-force buffer (bound
       // at HG_BINDING_PD_HINGE_RESIDUALS = HG_BINDING_ELEMENT_FORCES by beginAdvance).
-      if (implicitBending()) bind(HG_BINDING_PD_HINGE_STENCILS, m_stencils);
+      bind(HG_BINDING_PD_HINGE_STENCILS, m_stencils);
       const GLuint hingeGroups = groupsFor(m_model->hinges.size());
       float omega = 1.0f;
       const int iterations = m_settings.solverIterations;
@@ -132,7 +133,7 @@ class GpuProjectiveClothSolver final : public GpuClothSolverBase {
   gl::Buffer m_start;                    // with self contact: the positions at the substep's start
   gl::Buffer m_iterates[3];              // rotating u^{k-1}, u^k, u^{k+1}: x - y, m
   std::size_t m_base = 0;                // the buffer of u^0 (the last solution's)
-  gl::Buffer m_stencils;                 // implicit bending: HingeStencil per hinge
+  gl::Buffer m_stencils;                 // implicit bending: HingeStencil per hinge (else a placeholder)
 };
 
 }  // namespace
