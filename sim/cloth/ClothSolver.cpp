@@ -28,10 +28,6 @@ Result<ClothIntegrator> parseIntegrator(std::string_view name) {
   return Error{"unknown integrator '" + std::string(name) + "' (use symplectic_euler or projective_jacobi)"};
 }
 
-std::string_view bendingSchemeName(BendingScheme scheme) {
-  return scheme == BendingScheme::Explicit ? "explicit" : "implicit";
-}
-
 Result<BendingScheme> parseBendingScheme(std::string_view name) {
   if (name == "explicit") return BendingScheme::Explicit;
   if (name == "implicit") return BendingScheme::Implicit;

@@ -71,7 +71,6 @@ enum class BendingScheme {
 std::string_view integratorName(ClothIntegrator integrator);
 /// "symplectic_euler" or "projective_jacobi"; error otherwise.
 Result<ClothIntegrator> parseIntegrator(std::string_view name);
-std::string_view bendingSchemeName(BendingScheme scheme);
 /// "explicit" or "implicit"; error otherwise.
 Result<BendingScheme> parseBendingScheme(std::string_view name);
 

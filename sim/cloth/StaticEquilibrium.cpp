@@ -67,18 +67,18 @@ class StaticProblem {
     return e;
   }
 
-  /// The gradient of E over the free coordinates, and its Hessian (spring part projected
-  /// to positive semidefinite), at the current positions.
-  void gradientAndHessian(Vector& gradient, Eigen::SparseMatrix<double>& hessian) const {
+  /// The gradient of E over the free coordinates, and with `hessian` its Hessian (spring
+  /// part projected to positive semidefinite), at the current positions.
+  void gradientAndHessian(Vector& gradient, Eigen::SparseMatrix<double>* hessian) const {
     gradient = Vector::Zero(Eigen::Index(3 * m_free));
     std::vector<Eigen::Triplet<double>> entries;
-    entries.reserve(36 * m_model.springs.size() + 144 * m_model.hinges.size());
+    if (hessian) entries.reserve(36 * m_model.springs.size() + 144 * m_model.hinges.size());
     auto addForce = [&](std::uint32_t vertex, const glm::dvec3& f) {
       if (m_dof[vertex] < 0) return;
       for (int c = 0; c < 3; ++c) gradient[m_dof[vertex] + c] += f[c];
     };
     auto addBlock = [&](std::uint32_t a, std::uint32_t b, const glm::dmat3& block) {
-      if (m_dof[a] < 0 || m_dof[b] < 0) return;
+      if (!hessian || m_dof[a] < 0 || m_dof[b] < 0) return;
       for (int r = 0; r < 3; ++r)
         for (int c = 0; c < 3; ++c)
           if (block[c][r] != 0.0) entries.emplace_back(m_dof[a] + r, m_dof[b] + c, block[c][r]);
@@ -112,8 +112,9 @@ class StaticProblem {
     const glm::dvec3 g(m_settings.gravity);
     for (std::size_t i = 0; i < m_x.size(); ++i)
       if (m_dof[i] >= 0) addForce(std::uint32_t(i), -g / double(m_model.restPositions[i].w));
-    hessian.resize(Eigen::Index(3 * m_free), Eigen::Index(3 * m_free));
-    hessian.setFromTriplets(entries.begin(), entries.end());
+    if (!hessian) return;
+    hessian->resize(Eigen::Index(3 * m_free), Eigen::Index(3 * m_free));
+    hessian->setFromTriplets(entries.begin(), entries.end());
   }
 
   /// The positions moved by alpha times the step over the free coordinates.
@@ -192,7 +193,7 @@ Result<StaticSolveReport> solveStaticEquilibrium(const ClothModel& model, const 
   Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> factor;
   double energy = problem.energy(problem.positions());
   while (report.iterations < settings.maxIterations && problem.freeCount() > 0) {
-    problem.gradientAndHessian(gradient, hessian);
+    problem.gradientAndHessian(gradient, &hessian);
     auto step = newtonStep(hessian, gradient, factor);
     if (!step) return step.error();
     const double slope = gradient.dot(*step);
@@ -215,7 +216,7 @@ Result<StaticSolveReport> solveStaticEquilibrium(const ClothModel& model, const 
     }
   }
   if (problem.freeCount() == 0) report.converged = true;
-  problem.gradientAndHessian(gradient, hessian);
+  problem.gradientAndHessian(gradient, nullptr);  // the forces left at the result
   report.largestForce = largestEntry(gradient);
   report.energy = energy;
   for (std::size_t i = 0; i < positions.size(); ++i)

@@ -49,6 +49,7 @@ class GpuProjectiveClothSolver final : public GpuClothSolverBase {
     beginAdvance(params);
     const GLuint vertexGroups = groupsFor(m_model->vertexCount());
     const GLuint elementGroups = groupsFor(m_model->springs.size() + m_model->hinges.size());
+    const GLuint hingeGroups = groupsFor(m_model->hinges.size());
     auto bind = [](GLuint binding, const gl::Buffer& buffer) {
       glBindBufferBase(GL_SHADER_STORAGE_BUFFER, binding, buffer.id());
     };
@@ -76,7 +77,6 @@ class GpuProjectiveClothSolver final : public GpuClothSolverBase {
       // Implicit bending: the hinges' local steps go to the element-force buffer (bound
       // at HG_BINDING_PD_HINGE_RESIDUALS = HG_BINDING_ELEMENT_FORCES by beginAdvance).
       bind(HG_BINDING_PD_HINGE_STENCILS, m_stencils);
-      const GLuint hingeGroups = groupsFor(m_model->hinges.size());
       float omega = 1.0f;
       const int iterations = m_settings.solverIterations;
       for (int k = 1; k <= iterations; ++k) {
