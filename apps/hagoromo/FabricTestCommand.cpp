@@ -177,6 +177,10 @@ CLI::App* addFabricTestCommand(CLI::App& app, FabricTestOptions& options) {
                    "How the tensile strips and cantilevers come to equilibrium: newton (a static solve on the CPU, "
                    "the default) or dynamics (the backend's solver relaxed to rest, as the drape always is)")
       ->check(CLI::IsMember({"newton", "dynamics"}));
+  command->add_flag("--calibrate-mesh", options.calibrateMesh,
+                    "Instead of the bench: fit each preset's mesh correction (the factors on its moduli that make "
+                    "the tensile strips at --edge read its data; docs/methods.md section 10) and write it as "
+                    "mesh_correction.json, the block a library entry takes");
   command->add_flag("--quiet,-q", options.quiet, "Print errors only");
   command->footer(
       "The drape test follows ISO 9073-9 (30 cm disc on an 18 cm support); the tensile test ISO 13934-1 (50 x 200 mm "
@@ -256,9 +260,7 @@ int runPreset(const ResolvedPreset& resolved, const fs::path& outDir, const Fabr
           data.y.push_back(k * curve->strain[i]);
         }
       }
-      // The modulus at zero strain: the secant of the first two steps extrapolated to 0.
-      const double atZero =
-          secant[0] - (secant[1] - secant[0]) * curve->strain[0] / (curve->strain[1] - curve->strain[0]);
+      const double atZero = curve->modulusAtZeroStrain();
       entry["secant_modulus_N_m"] = secant;
       entry["modulus_at_zero_strain_N_m"] = atZero;
       entry["modulus_at_one_sixth_strain_N_m"] = secant.back();
@@ -438,6 +440,52 @@ std::string summaryTable(const std::vector<nlohmann::json>& results) {
   return table;
 }
 
+/// A direction triple as the library writes it, to 3 decimals.
+nlohmann::json factorsJson(const glm::dvec3& f) {
+  const auto round3 = [](double x) { return std::round(x * 1000.0) / 1000.0; };
+  return {{"warp", round3(f.x)}, {"weft", round3(f.y)}, {"bias", round3(f.z)}};
+}
+
+/// --calibrate-mesh: every preset's mesh correction, printed and written to
+/// DIR/mesh_correction.json ({preset: block}); an exit code.
+int calibrateMeshes(const std::vector<ResolvedPreset>& presets, const fs::path& outDir,
+                    const FabricTestOptions& options, const FabricBenchSettings& settings) {
+  nlohmann::json blocks = nlohmann::json::object();
+  for (const ResolvedPreset& preset : presets) {
+    if (!preset.library)
+      return failUsage("--calibrate-mesh: '" + preset.name +
+                       "' has no data to calibrate to (a library preset or a fabric file)");
+    const LibraryFabric& library = *preset.library;
+    const ReferenceModulus reference = [&library](double angle, double strain) {
+      return referenceModulus(library, angle, strain);
+    };
+    auto fit = fitMeshCorrection(library.physical, reference, settings);
+    if (!fit) return fail(fit.error().prefixed(preset.name + ": "));
+    const std::string how = "hagoromo fabric-test " + preset.name + " --calibrate-mesh --edge " +
+                            std::to_string(int(std::lround(options.edgeMillimetres)));
+    blocks[preset.name] = {{"edge_length_mm", options.edgeMillimetres},
+                           {"modulus", factorsJson(fit->correction.modulus)},
+                           {"modulus_at_one_sixth_strain", factorsJson(fit->correction.strainedModulus)},
+                           {"how", how}};
+    if (!options.quiet) {
+      const auto percent = [](const glm::dvec3& e) {
+        char text[64];
+        std::snprintf(text, sizeof text, "%+.0f, %+.0f, %+.0f %%", 100.0 * e.x, 100.0 * e.y, 100.0 * e.z);
+        return std::string(text);
+      };
+      std::printf("%-22s errors at 0: %s -> %s; at 1/6: %s -> %s (%d rounds)\n", preset.name.c_str(),
+                  percent(fit->initialErrorAtZero).c_str(), percent(fit->errorAtZero).c_str(),
+                  percent(fit->initialErrorAtOneSixth).c_str(), percent(fit->errorAtOneSixth).c_str(), fit->rounds);
+    }
+  }
+  OutputSet outputs(outDir);
+  if (auto s = outputs.writeText("mesh_correction.json", blocks.dump(2) + "\n"); !s) return fail(s.error());
+  if (auto s = outputs.commit(); !s) return fail(s.error());
+  if (!options.quiet)
+    for (const fs::path& p : outputs.finalPaths()) std::printf("wrote %s\n", p.string().c_str());
+  return kExitOk;
+}
+
 }  // namespace
 
 int runFabricTest(const FabricTestOptions& options) {
@@ -479,6 +527,9 @@ int runFabricTest(const FabricTestOptions& options) {
   settings.solverFactory = [backend = *backend](std::shared_ptr<const ClothModel> model, const ClothSettings& s) {
     return createClothSolver(backend, std::move(model), s);
   };
+  if (options.calibrateMesh)
+    return calibrateMeshes(presets, options.outDir.empty() ? fs::path("out") / "fabric-test" : fs::path(options.outDir),
+                           options, settings);
   if (presets.size() == 1) {
     PresetRun run;
     return runPreset(

@@ -35,6 +35,7 @@ struct FabricTestOptions {
   int jobs = 1;                    ///< presets run at once (CPU backend), each solver on cores / jobs threads
   std::string statics = "newton";  ///< tensile and cantilever: newton (static solve) or dynamics
   bool quiet = false;
+  bool calibrateMesh = false;  ///< fit each preset's mesh correction instead of benching it
 };
 
 CLI::App* addFabricTestCommand(CLI::App& app, FabricTestOptions& options);

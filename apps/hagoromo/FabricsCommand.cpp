@@ -21,6 +21,7 @@ nlohmann::json fabricJson(const LibraryFabric& fabric) {
   const auto moduli = [](const MembraneModuli& m) {
     return nlohmann::json{{"warp", m.warp}, {"weft", m.weft}, {"bias", m.bias}};
   };
+  const auto triple = [](const glm::dvec3& f) { return nlohmann::json{{"warp", f.x}, {"weft", f.y}, {"bias", f.z}}; };
   return {
       {"name", fabric.name},
       {"description", fabric.description},
@@ -44,7 +45,13 @@ nlohmann::json fabricJson(const LibraryFabric& fabric) {
         {"bending_anisotropy",
          {spring.material.bendingAnisotropy.x, spring.material.bendingAnisotropy.y,
           spring.material.bendingAnisotropy.z}},
-        {"largest_modulus_error", spring.largestFitError}}}};
+        {"largest_modulus_error", spring.largestFitError}}},
+      {"mesh_correction",
+       fabric.physical.meshCorrection.none()
+           ? nlohmann::json(nullptr)
+           : nlohmann::json{{"edge_length_mm", 1e3 * fabric.physical.meshCorrection.edgeLength},
+                            {"modulus", triple(fabric.physical.meshCorrection.modulus)},
+                            {"modulus_at_one_sixth_strain", triple(fabric.physical.meshCorrection.strainedModulus)}}}};
 }
 
 }  // namespace
@@ -96,7 +103,8 @@ int runFabrics(const FabricsOptions& options) {
   }
   std::printf(
       "Moduli: tension per unit width per unit strain of a strip with free sides. \"fit\": how far the\n"
-      "springs' moduli at zero strain are from these (docs/methods.md section 10).\n");
+      "springs' moduli at zero strain are from these times the preset's mesh correction (the factors\n"
+      "that make the meshed strips read the data; --json lists them; docs/methods.md section 10).\n");
   return kExitOk;
 }
 

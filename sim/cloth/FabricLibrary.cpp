@@ -54,6 +54,37 @@ Result<glm::dvec3> directions(const json& object, const std::string& key, const 
   return result;
 }
 
+/// A library entry's "mesh_correction" (MeshCorrection): {"edge_length_mm": 10,
+/// "modulus": {"warp", "weft", "bias"}, "modulus_at_one_sixth_strain": {...}, "how": "..."},
+/// the factors within [kMeshCorrectionMin, kMeshCorrectionMax].
+Result<MeshCorrection> meshCorrection(const json& object, const std::string& where) {
+  if (!object.is_object()) return Error{where + " must be an object"};
+  for (const auto& [key, value] : object.items())
+    if (key != "edge_length_mm" && key != "modulus" && key != "modulus_at_one_sixth_strain" && key != "how")
+      return Error{where + ": unknown key '" + key + "' (edge_length_mm, modulus, modulus_at_one_sixth_strain, how)"};
+  if (object.contains("how") && !object["how"].is_string()) return Error{where + ".how must be text"};
+  MeshCorrection correction;
+  auto edge = positiveNumber(object, "edge_length_mm", where);
+  if (!edge) return edge.error();
+  correction.edgeLength = *edge * 1e-3;
+  const auto factorsAt = [&](const char* key) -> Result<glm::dvec3> {
+    auto factors = directions(object, key, where, "warp", "weft", "bias");
+    if (!factors) return factors.error();
+    for (int k = 0; k < 3; ++k)
+      if (!((*factors)[k] >= kMeshCorrectionMin && (*factors)[k] <= kMeshCorrectionMax))
+        return Error{where + "." + key + ": the factors must lie within [" + std::to_string(kMeshCorrectionMin) + ", " +
+                     std::to_string(kMeshCorrectionMax) + "]"};
+    return *factors;
+  };
+  auto modulus = factorsAt("modulus");
+  if (!modulus) return modulus.error();
+  correction.modulus = *modulus;
+  auto strained = factorsAt("modulus_at_one_sixth_strain");
+  if (!strained) return strained.error();
+  correction.strainedModulus = *strained;
+  return correction;
+}
+
 /// A fabric in physical units (a library entry's "calibrated" object, or a fabric file, which
 /// may also say what it is: `withText` allows "description" and "source" text).
 Result<PhysicalFabric> calibratedFabric(const json& calibrated, const std::string& where, bool withText = false) {
@@ -87,6 +118,15 @@ Result<PhysicalFabric> calibratedFabric(const json& calibrated, const std::strin
   return fabric;
 }
 
+/// `fabric` with the entry's mesh correction, if it has one.
+Result<LibraryFabric> withMeshCorrection(LibraryFabric fabric, const json& entry, const std::string& where) {
+  if (!entry.contains("mesh_correction")) return fabric;
+  auto correction = meshCorrection(entry["mesh_correction"], where + ".mesh_correction");
+  if (!correction) return correction.error();
+  fabric.physical.meshCorrection = *correction;
+  return fabric;
+}
+
 Result<LibraryFabric> libraryEntry(const std::filesystem::path& directory, const std::string& name, const json& entry) {
   const std::string where = (directory / "library.json").string() + ": fabrics." + name;
   if (!entry.is_object()) return Error{where + " must be an object"};
@@ -95,7 +135,7 @@ Result<LibraryFabric> libraryEntry(const std::filesystem::path& directory, const
     return Error{where + " needs either 'file' (measured data) or 'calibrated' (physical units), not both"};
   for (const auto& [key, value] : entry.items())
     if (key != "file" && key != "description" && key != "calibrated" && key != "source" &&
-        key != "drape_coefficient_band")
+        key != "drape_coefficient_band" && key != "mesh_correction")
       return Error{where + ": unknown key '" + key + "'"};
   LibraryFabric fabric;
   fabric.name = name;
@@ -116,7 +156,7 @@ Result<LibraryFabric> libraryEntry(const std::filesystem::path& directory, const
     if (!physical) return physical.error();
     if (fabric.source.empty()) return Error{where + ".source must cite what the calibration follows"};
     fabric.physical = *physical;
-    return fabric;
+    return withMeshCorrection(std::move(fabric), entry, where);
   }
   if (!entry["file"].is_string()) return Error{where + ".file must name the measured data"};
   fabric.file = directory / entry["file"].get<std::string>();
@@ -124,7 +164,7 @@ Result<LibraryFabric> libraryEntry(const std::filesystem::path& directory, const
   if (!data) return data.error().prefixed(where + ": ");
   fabric.measured = std::move(data).value();
   fabric.physical = physicalFabricOf(*fabric.measured);
-  return fabric;
+  return withMeshCorrection(std::move(fabric), entry, where);
 }
 
 }  // namespace

@@ -12,7 +12,11 @@
 ///    "drape_coefficient_band": [20, 40], "source": "...", "description": "..."}
 /// with the moduli those of a strip pulled along warp, weft and bias with its sides free
 /// (tension per width per unit strain, N/m) and the bending rigidities those of folds along
-/// them (moment per width per curvature, N m).
+/// them (moment per width per curvature, N m). Either may carry a "mesh_correction"
+///   {"edge_length_mm": 10, "modulus": {"warp": 1.3, "weft": 1.0, "bias": 1.0},
+///    "modulus_at_one_sixth_strain": {...}, "how": "..."}
+/// (MeshCorrection, sim/cloth/FabricMapping.h: written by `hagoromo fabric-test PRESET
+/// --calibrate-mesh`).
 #include <filesystem>
 #include <string>
 #include <vector>

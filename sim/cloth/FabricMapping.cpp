@@ -104,6 +104,11 @@ double modulusAlong(const glm::dmat3& S, double angle) {
   return 1.0 / (S[0][0] * c * c * c * c + (2.0 * S[0][1] + S[2][2]) * c * c * s * s + S[1][1] * s * s * s * s);
 }
 
+/// `moduli` times `factors` direction by direction (warp, weft, bias).
+MembraneModuli scaled(const MembraneModuli& moduli, const glm::dvec3& factors) {
+  return {moduli.warp * factors.x, moduli.weft * factors.y, moduli.bias * factors.z};
+}
+
 }  // namespace
 
 double springSheetModulus(const glm::dvec3& channels, double angle) {
@@ -318,14 +323,16 @@ PhysicalFabric physicalFabricOf(const MeasuredFabric& fabric) {
 SpringFabric springFabricOf(const PhysicalFabric& fabric) {
   SpringFabric result;
   result.moduli = fabric.moduli;
-  const SpringChannelFit fit = fitSpringChannels(result.moduli);
+  const MeshCorrection& correction = fabric.meshCorrection;
+  const SpringChannelFit fit = fitSpringChannels(scaled(result.moduli, correction.modulus));
   result.largestFitError = fit.largestError;
   const double E = std::max({fit.channels.x, fit.channels.y, fit.channels.z});
   result.material.arealDensity = float(fabric.density);
   result.material.areaWeightedMass = true;
   result.strainedModuli = fabric.strainedModuli.value_or(fabric.moduli);
   if (fabric.strainedModuli) {
-    const glm::dvec3 stiffening = fitStrainStiffening(fit.channels, *fabric.strainedModuli);
+    const glm::dvec3 stiffening =
+        fitStrainStiffening(fit.channels, scaled(*fabric.strainedModuli, correction.strainedModulus));
     result.material.strainStiffening = glm::vec4(glm::dvec4(stiffening.x, stiffening.y, stiffening.z, stiffening.z));
   }
   result.material.tensileStiffness = float(E);

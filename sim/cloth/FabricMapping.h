@@ -95,6 +95,22 @@ double hingeSheetRigidity(double D, const glm::dvec3& factors, double foldAngle)
 /// fabric far more anisotropic than the blend allows) and the others solved again.
 glm::dvec3 fitBendingFactors(const glm::dvec3& rigidity);
 
+/// Per-direction factors on the moduli a fabric's springs are fitted to (fitSpringChannels,
+/// fitStrainStiffening), so that a meshed strip reads the fabric's moduli where the
+/// Cauchy-Born fit alone does not: pulled along a soft channel, the irregular network gives
+/// way by turning its stiff springs instead of stretching evenly, and reads up to 30 % soft
+/// (docs/methods.md section 10, "The meshed network's correction"). Measured on the fabric
+/// bench's strips at one edge length (fitMeshCorrection in sim/garment/FabricBench.h,
+/// `hagoromo fabric-test PRESET --calibrate-mesh`); 1 everywhere: none.
+struct MeshCorrection {
+  glm::dvec3 modulus{1.0};          ///< warp, weft, bias at zero strain
+  glm::dvec3 strainedModulus{1.0};  ///< warp, weft, bias at 1/6 strain
+  double edgeLength = 0.0;          ///< m, the strips' edge length it was measured at (0: none)
+  bool none() const { return modulus == glm::dvec3(1.0) && strainedModulus == glm::dvec3(1.0); }
+};
+/// The range a correction factor may take (library files outside it are refused).
+inline constexpr double kMeshCorrectionMin = 0.2, kMeshCorrectionMax = 5.0;
+
 /// A fabric in physical units: what the cloth model is fitted to. A measured fabric gives all
 /// of it (physicalFabricOf); a calibrated or custom one (sim/cloth/FabricLibrary.h) its
 /// density, moduli and bending, with or without the moduli at 1/6 strain.
@@ -103,6 +119,7 @@ struct PhysicalFabric {
   MembraneModuli moduli;                         ///< N/m at zero strain (warp, weft, bias)
   std::optional<MembraneModuli> strainedModuli;  ///< N/m at 1/6 strain; none: linear
   glm::dvec3 bendingRigidity{0.0};               ///< N m, folds along the warp, the bias, the weft
+  MeshCorrection meshCorrection;                 ///< on the moduli the springs are fitted to
 };
 
 /// A measured fabric's density, moduli at 0 and 1/6 strain, and each direction's bending
@@ -115,7 +132,8 @@ PhysicalFabric physicalFabricOf(const MeasuredFabric& fabric);
 /// per channel, the channels fitted to its moduli at 1/6 strain over those at zero, minus 1
 /// (ClothMaterial::strainStiffening, at least 0); the hinge rigidity of its bending rigidity averaged over the
 /// three directions and the curvatures 0 to 40 1/m, and the per-direction factors whose
-/// blend gives each direction's measured rigidity (fitBendingFactors).
+/// blend gives each direction's measured rigidity (fitBendingFactors). The fabric's mesh
+/// correction multiplies the moduli (at 0 and at 1/6 strain) the springs are fitted to.
 struct SpringFabric {
   ClothMaterial material;
   glm::vec4 anisotropy{1.0f};

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <numbers>
 #include <numeric>
+#include <optional>
 
 #include <glm/common.hpp>
 #include <glm/geometric.hpp>
@@ -263,6 +264,153 @@ Result<TensileCurve> runTensileTest(const BenchFabric& fabric, BenchDirection di
     curve.tension.push_back(force / kStripWidth);
   }
   return curve;
+}
+
+namespace {
+
+/// The tensile strips' moduli at zero and at 1/6 strain (warp, weft, bias), and the
+/// reference's at the strains the extensometer read.
+struct StripReadings {
+  glm::dvec3 atZero{0.0}, atOneSixth{0.0}, referenceAtZero{0.0}, referenceAtOneSixth{0.0};
+};
+
+Result<StripReadings> readStrips(const PhysicalFabric& fabric, const ReferenceModulus& reference,
+                                 const FabricBenchSettings& settings) {
+  const SpringFabric spring = springFabricOf(fabric);
+  const BenchFabric bench{spring.material, spring.anisotropy};
+  static constexpr double kStrains[] = {0.005, 0.01, 1.0 / 6.0};
+  constexpr BenchDirection kOrder[3] = {BenchDirection::Warp, BenchDirection::Weft, BenchDirection::Bias};
+  StripReadings readings;
+  for (int d = 0; d < 3; ++d) {
+    auto curve = runTensileTest(bench, kOrder[d], kStrains, settings);
+    if (!curve) return curve.error();
+    const double angle = benchDirectionAngle(kOrder[d]);
+    readings.atZero[d] = curve->modulusAtZeroStrain();
+    readings.atOneSixth[d] = curve->secantModulus(2);
+    readings.referenceAtZero[d] = reference(angle, 0.0);
+    readings.referenceAtOneSixth[d] = reference(angle, curve->strain[2]);
+  }
+  return readings;
+}
+
+/// `correction` with each factor whose corrected target the affine fit does not reach (its
+/// sheet's modulus more than 2 % from it: a woven bias softer than the blend allows, a
+/// modulus that softens with strain) put back to `before`'s unless it moved toward what the
+/// fit reaches, and every factor clamped to the allowed range: such a target would
+/// otherwise drift every round without effect.
+void keepReachable(const PhysicalFabric& fabric, const MeshCorrection& before, MeshCorrection& correction) {
+  const glm::dvec3 moduli(fabric.moduli.warp, fabric.moduli.weft, fabric.moduli.bias);
+  const glm::dvec3 target = moduli * correction.modulus;
+  const SpringChannelFit fit = fitSpringChannels({target.x, target.y, target.z});
+  const MembraneModuli reached = springSheetModuli(fit.channels);
+  const glm::dvec3 reachedAtZero(reached.warp, reached.weft, reached.bias);
+  const auto settle = [](double& factor, double previous, double reachedModulus, double targetModulus) {
+    const bool outOfReach = std::abs(reachedModulus / targetModulus - 1.0) > 0.02;
+    const bool towardReach = (factor - previous) * (reachedModulus - targetModulus) > 0.0;
+    if (outOfReach && !towardReach) factor = previous;
+    factor = std::clamp(factor, kMeshCorrectionMin, kMeshCorrectionMax);
+  };
+  for (int d = 0; d < 3; ++d) settle(correction.modulus[d], before.modulus[d], reachedAtZero[d], target[d]);
+  if (!fabric.strainedModuli) return;
+  const MembraneModuli& m = *fabric.strainedModuli;
+  const glm::dvec3 strainedTarget = glm::dvec3(m.warp, m.weft, m.bias) * correction.strainedModulus;
+  const SpringChannelFit settled = fitSpringChannels(
+      {moduli.x * correction.modulus.x, moduli.y * correction.modulus.y, moduli.z * correction.modulus.z});
+  const glm::dvec3 stiffening =
+      fitStrainStiffening(settled.channels, {strainedTarget.x, strainedTarget.y, strainedTarget.z});
+  const double angles[3] = {0.0, 0.5 * kPi, 0.25 * kPi};
+  for (int d = 0; d < 3; ++d)
+    settle(correction.strainedModulus[d], before.strainedModulus[d],
+           stiffenedSheetModulus(settled.channels, stiffening, angles[d], 1.0 / 6.0), strainedTarget[d]);
+}
+
+/// How good a round is: the number of the six errors within 10 % (the bound), then
+/// the smaller sum of squares, each error counted up to 50 %.
+struct RoundScore {
+  int within = 0;
+  double squares = 0.0;
+  bool betterThan(const RoundScore& other) const {
+    return within != other.within ? within > other.within : squares < other.squares;
+  }
+};
+
+RoundScore scoreOf(const glm::dvec3& atZero, const glm::dvec3& atOneSixth) {
+  RoundScore score;
+  for (int d = 0; d < 3; ++d)
+    for (const double e : {atZero[d], atOneSixth[d]}) {
+      score.within += std::abs(e) <= 0.10 ? 1 : 0;
+      score.squares += std::min(e * e, 0.25);  // beyond 50 % a direction is out of reach: no weight
+    }
+  return score;
+}
+
+/// The factors and the strips' moduli of the previous round, per direction.
+struct SecantPoint {
+  glm::dvec3 factor, modulus;
+};
+
+/// The next factors: per direction, the secant on log(modulus) against log(factor) through
+/// this round and the previous one (the strip's modulus grows faster than its factor where
+/// the network gives way, so a plain ratio overshoots and oscillates), its slope held to
+/// [1/4, 4], each step at most a factor 1.5 either way; the ratio (slope 1) in the first round. `previous` becomes this
+/// round.
+glm::dvec3 secantStep(const glm::dvec3& factor, const glm::dvec3& modulus, const glm::dvec3& reference,
+                      std::optional<SecantPoint>& previous) {
+  glm::dvec3 next = factor;
+  for (int d = 0; d < 3; ++d) {
+    double slope = 1.0;
+    if (previous) {
+      const double run = std::log(factor[d] / previous->factor[d]);
+      if (std::abs(run) > 1e-9) slope = std::clamp(std::log(modulus[d] / previous->modulus[d]) / run, 0.25, 4.0);
+    }
+    next[d] = factor[d] * std::clamp(std::exp(std::log(reference[d] / modulus[d]) / slope), 2.0 / 3.0, 1.5);
+  }
+  previous = SecantPoint{factor, modulus};
+  return next;
+}
+
+double largestMagnitude(const glm::dvec3& v) { return std::max({std::abs(v.x), std::abs(v.y), std::abs(v.z)}); }
+
+}  // namespace
+
+Result<MeshCorrectionFit> fitMeshCorrection(const PhysicalFabric& fabric, const ReferenceModulus& reference,
+                                            const FabricBenchSettings& settings, int maxRounds, double tolerance) {
+  MeshCorrectionFit fit;
+  PhysicalFabric corrected = fabric;
+  corrected.meshCorrection = MeshCorrection{};
+  corrected.meshCorrection.edgeLength = settings.edgeLength;
+  std::optional<SecantPoint> previousAtZero, previousAtOneSixth;
+  std::optional<RoundScore> best;
+  for (int round = 0;; ++round) {
+    auto strips = readStrips(corrected, reference, settings);
+    if (!strips) return strips.error().prefixed("mesh correction: ");
+    const glm::dvec3 atZero = (strips->atZero - strips->referenceAtZero) / strips->referenceAtZero;
+    const glm::dvec3 atOneSixth = (strips->atOneSixth - strips->referenceAtOneSixth) / strips->referenceAtOneSixth;
+    if (round == 0) {
+      fit.initialErrorAtZero = atZero;
+      fit.initialErrorAtOneSixth = atOneSixth;
+    }
+    const RoundScore score = scoreOf(atZero, fabric.strainedModuli ? atOneSixth : atZero);
+    if (!best || score.betterThan(*best)) {
+      best = score;
+      fit.correction = corrected.meshCorrection;
+      fit.errorAtZero = atZero;
+      fit.errorAtOneSixth = atOneSixth;
+    }
+    fit.rounds = round;
+    const double largest =
+        std::max(largestMagnitude(atZero), fabric.strainedModuli ? largestMagnitude(atOneSixth) : 0.0);
+    if (largest < tolerance || round >= maxRounds) break;
+    MeshCorrection& c = corrected.meshCorrection;
+    const MeshCorrection before = c;
+    c.modulus = secantStep(c.modulus, strips->atZero, strips->referenceAtZero, previousAtZero);
+    if (fabric.strainedModuli)
+      c.strainedModulus =
+          secantStep(c.strainedModulus, strips->atOneSixth, strips->referenceAtOneSixth, previousAtOneSixth);
+    keepReachable(corrected, before, c);
+    if (c.modulus == before.modulus && c.strainedModulus == before.strainedModulus) break;  // nothing left in reach
+  }
+  return fit;
 }
 
 double peirceBendingLength(double overhang, double chordAngle) {

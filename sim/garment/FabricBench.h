@@ -35,6 +35,7 @@
 #include <glm/vec4.hpp>
 
 #include "sim/cloth/ClothModel.h"
+#include "sim/cloth/FabricMapping.h"
 #include "sim/core/Result.h"
 #include "sim/core/TriangleMesh.h"
 #include "sim/garment/Dressing.h"
@@ -86,6 +87,10 @@ struct TensileCurve {
   std::size_t vertices = 0;
   /// tension / strain at step `i` (N/m): the secant modulus.
   double secantModulus(std::size_t i) const { return tension[i] / strain[i]; }
+  /// The modulus at zero strain (N/m): the secant of the first two steps extrapolated to 0.
+  double modulusAtZeroStrain() const {
+    return secantModulus(0) - (secantModulus(1) - secantModulus(0)) * strain[0] / (strain[1] - strain[0]);
+  }
 };
 
 /// The tensile test at the jaw strains `gripStrains` (increasing, > 0). Errors: meshing, the
@@ -146,6 +151,31 @@ std::vector<double> rimProfile(const DrapeShadow& shadow, int bins);
 /// The nodes of a rim profile: its rises above the mean radius, counted with a hysteresis of
 /// `hysteresis` m (a wave must cross mean + h, then mean - h, to count).
 int countNodes(std::span<const double> rimRadius, double hysteresis);
+
+/// The modulus (N/m, secant) a fabric should read along `angle` rad from the warp at uniaxial
+/// strain `strain`: its measured data, or its calibrated moduli.
+using ReferenceModulus = std::function<double(double angle, double strain)>;
+
+/// How a mesh correction came out: the strips' relative errors with it, and the rounds taken.
+struct MeshCorrectionFit {
+  MeshCorrection correction;
+  glm::dvec3 errorAtZero{0.0};      ///< warp, weft, bias: (strip - reference) / reference
+  glm::dvec3 errorAtOneSixth{0.0};  ///< the same at 1/6 strain
+  glm::dvec3 initialErrorAtZero{0.0}, initialErrorAtOneSixth{0.0};  ///< without a correction
+  int rounds = 0;
+};
+
+/// The mesh correction (sim/cloth/FabricMapping.h) of `fabric` at settings.edgeLength: the
+/// tensile strips (warp, weft, bias to 1/6 strain; runTensileTest with `settings`, whose
+/// staticSolve is the quick choice) are pulled with the springs fitted to the corrected
+/// targets, and each direction's factor follows the secant of log(strip modulus) against
+/// log(factor) toward the reference, until every error is below `tolerance` or after
+/// `maxRounds` rounds; the round with the most errors within 10 % (then the least squares)
+/// is the result. A direction the affine fit cannot reach (a woven bias softer than the
+/// blend allows, a modulus that softens with strain) keeps its factor. Errors: the bench's.
+Result<MeshCorrectionFit> fitMeshCorrection(const PhysicalFabric& fabric, const ReferenceModulus& reference,
+                                            const FabricBenchSettings& settings, int maxRounds = 12,
+                                            double tolerance = 0.01);
 
 /// Peirce's bending length (m) of an overhang l (m) whose chord drops by theta (rad).
 double peirceBendingLength(double overhang, double chordAngle);

@@ -82,4 +82,20 @@ w = d["tensile"]["warp"]
 assert abs(w["measured_modulus_at_zero_strain_N_m"] - 300) < 1e-9 and abs(w["error_at_zero_strain"]) < 0.5, w
 PY
 then pass; else failed "fabric-test of a fabric file: no bench against its own numbers"; fi
+# --calibrate-mesh: the library's block for a preset, fitted on the strips; the ponte knit's
+# as the library ships it (what fabrics.json beside a scene has no data for is refused).
+check "fabric-test: --calibrate-mesh" 0 - -- \
+  "$hagoromo" fabric-test ponte_knit --calibrate-mesh --out "$work/calibrated" -q
+if python3 - "$work/calibrated/mesh_correction.json" "$src/data/fabrics/library.json" <<'PY'
+import json, sys
+block = json.load(open(sys.argv[1]))["ponte_knit"]
+shipped = json.load(open(sys.argv[2]))["fabrics"]["ponte_knit"]["mesh_correction"]
+assert block["edge_length_mm"] == 10 and "--calibrate-mesh" in block["how"], block
+for key in ("modulus", "modulus_at_one_sixth_strain"):
+    for d in ("warp", "weft", "bias"):
+        assert abs(block[key][d] - shipped[key][d]) < 6e-4, (key, d, block[key][d], shipped[key][d])
+PY
+then pass; else failed "fabric-test --calibrate-mesh: not the library's correction"; fi
+check "fabric-test: --calibrate-mesh needs data" 1 "has no data to calibrate to" -- \
+  bash -c "cd '$src/scenes' && '$hagoromo' fabric-test denim --calibrate-mesh --out '$work/z'"
 finish

@@ -428,7 +428,7 @@ TEST(DrapeScene, AMeasuredFabricComesFromTheLibraryWithoutACopyBesideTheScene) {
   ASSERT_TRUE(model->anisotropy);
   auto fabric = fabricMaterial(nowhere, "tshirt_interlock");
   ASSERT_TRUE(fabric) << fabric.error().message;
-  EXPECT_LT(fabric->anisotropy.x, 0.2f);  // the interlock's wale is far softer than its course
+  EXPECT_LT(fabric->anisotropy.x, 0.3f);  // the interlock's wale is far softer than its course
   EXPECT_FLOAT_EQ(fabric->anisotropy.y, 1.0f);
   EXPECT_NE(fabric->material.bendingAnisotropy, glm::vec3(1.0f));
 }
@@ -459,7 +459,7 @@ TEST(DrapeScene, AGarmentsFabricBringsItsAnisotropyStiffeningAndBendingFactors) 
   EXPECT_EQ(shirt.material->tensileStiffness, 300.0f);
   EXPECT_EQ(shirt.material->strainStiffening, glm::vec4(0.0f));
   EXPECT_EQ(shirt.material->bendingAnisotropy, glm::vec3(1.0f));
-  EXPECT_LT(shirt.anisotropy->x, 0.2f);
+  EXPECT_LT(shirt.anisotropy->x, 0.3f);
   // Without a fabric of its own a garment's keys scale the outfit's material, shape and all.
   const GarmentSpec& trousers = (*garments)[2];
   ASSERT_TRUE(trousers.material);
@@ -922,7 +922,7 @@ TEST(ShippedOutfitOnOtherBodies, SewsAndSettlesOnATallerMannequin) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Shipped, OutfitSceneHash,
-                         ::testing::Values(PinnedOutfit{"outfit_on_mannequin.json", "b2ad0dce5d779a80"},
+                         ::testing::Values(PinnedOutfit{"outfit_on_mannequin.json", "c11d9309bcc793d8"},
                                            PinnedOutfit{"outfit_posed_from_bvh.json", "684e90d8b41d5850"},
                                            PinnedOutfit{"outfit_arms_down.json", "ac41b2b1ff3c1846"}),
                          [](const ::testing::TestParamInfo<PinnedOutfit>& param) {
