@@ -26,10 +26,16 @@ namespace {
 using namespace pattern_io;
 
 // ASTM D6673 layers.
-constexpr int kBoundaryLayer = 1, kTurnPointLayer = 2, kGrainLayer = 7, kSewLayer = 14;
+constexpr int kBoundaryLayer = 1, kTurnPointLayer = 2, kNotchLayer = 4, kGrainLayer = 7, kSewLayer = 14;
 constexpr std::size_t kMaxBlocks = 10000, kMaxVertices = 2'000'000;
 constexpr double kJoinTolerance = 5e-5;  ///< m: line ends this close join; a turn point this close is on the outline
 constexpr double kCornerDegrees = 20.0;  ///< corners of a piece without turn points turn by more
+/// m: a notch this far from the outline still marks it (notches drawn on the cut line of a
+/// piece whose sew line is the outline sit a seam allowance away); farther ones are not read.
+constexpr double kNotchReach = 0.02;
+/// m: notches of two edges this close along them match (seams from notches).
+constexpr double kNotchMatch = 0.003;
+constexpr double kNotchLength = 5.0;  ///< mm, the notch lines the writer draws (inward from the outline)
 
 // ---------------------------------------------------------------- the DXF as drawn
 
@@ -50,7 +56,8 @@ struct DxfBlock {
   std::vector<DxfPath> paths;  ///< polylines, lines and sampled arcs
   std::vector<std::pair<int, glm::dvec2>> points;
   std::vector<std::pair<glm::dvec2, glm::dvec2>> grainLines;
-  std::string unsupported;  ///< the first outline entity that is not read (a SPLINE)
+  std::vector<std::pair<glm::dvec2, glm::dvec2>> notchLines;  ///< layer 4 LINEs
+  std::string unsupported;                                    ///< the first outline entity that is not read (a SPLINE)
 };
 
 struct DxfDrawing {
@@ -103,6 +110,8 @@ class Collector : public DL_CreationAdapter {
     const glm::dvec2 from(data.x1, data.y1), to(data.x2, data.y2);
     if (layer() == kGrainLayer)
       b->grainLines.emplace_back(from, to);
+    else if (layer() == kNotchLayer)
+      b->notchLines.emplace_back(from, to);
     else
       b->paths.push_back({layer(), {{from}, {to}}, false});
   }
@@ -272,7 +281,40 @@ struct DrawnPiece {
   Points loop;
   std::vector<std::size_t> corners;
   glm::dvec2 grain{0.0, 1.0};
+  std::vector<double> notches;  ///< m along the loop from loop[0], sorted: the notches on it
 };
+
+/// The nearest point of the closed polyline `loop` to q: its distance and its arc length
+/// from loop[0].
+std::pair<double, double> nearestOnLoop(const Points& loop, glm::dvec2 q) {
+  double bestDistance = std::numeric_limits<double>::max(), bestArc = 0.0, arc = 0.0;
+  for (std::size_t i = 0; i < loop.size(); ++i) {
+    const glm::dvec2 a = loop[i], d = loop[(i + 1) % loop.size()] - a;
+    const double length = glm::length(d);
+    const double t = length > 0.0 ? std::clamp(glm::dot(q - a, d) / (length * length), 0.0, 1.0) : 0.0;
+    if (const double distance = glm::distance(a + t * d, q); distance < bestDistance)
+      bestDistance = distance, bestArc = arc + t * length;
+    arc += length;
+  }
+  return {bestDistance, bestArc};
+}
+
+/// The notches of `block` (layer 4: POINTs, or LINEs by their end nearer the outline) within
+/// kNotchReach of `loop` (metres), as arc lengths along it, sorted.
+std::vector<double> notchesOn(const DxfBlock& block, const Points& loop, double metres) {
+  std::vector<glm::dvec2> marks;
+  for (const auto& [layer, q] : block.points)
+    if (layer == kNotchLayer) marks.push_back(q * metres);
+  for (const auto& [a, b] : block.notchLines) {
+    const glm::dvec2 p = a * metres, q = b * metres;
+    marks.push_back(nearestOnLoop(loop, p).first <= nearestOnLoop(loop, q).first ? p : q);
+  }
+  std::vector<double> arcs;
+  for (glm::dvec2 q : marks)
+    if (const auto [distance, arc] = nearestOnLoop(loop, q); distance <= kNotchReach) arcs.push_back(arc);
+  std::sort(arcs.begin(), arcs.end());
+  return arcs;
+}
 
 /// Inserts the turn points near the outline into it; returns the corner indices, sorted.
 std::vector<std::size_t> cornersOf(Points& loop, const std::vector<glm::dvec2>& turnPoints, double tolerance) {
@@ -368,6 +410,7 @@ DrawnPiece drawnPiece(const DxfBlock& block, double metres, OutlineChoice choice
   piece.corners = cornersOf(points, turnPoints, tolerance);
   for (glm::dvec2& q : points) q *= metres;
   piece.loop = std::move(points);
+  piece.notches = notchesOn(block, piece.loop, metres);
   if (!block.grainLines.empty()) {
     glm::dvec2 d = block.grainLines.front().second - block.grainLines.front().first;
     if (glm::length(d) > 0.0) {
@@ -484,6 +527,96 @@ EdgeRange rangeOf(const json& side, const std::map<std::string, std::size_t>& in
   return {it->second, ends[0], ends[1]};
 }
 
+/// An edge of a cut piece as its notches mark it: its length (m) and its notches' distances
+/// (m) from its start in the panel's direction (a mirrored instance runs every drawn edge
+/// the other way), ascending.
+struct NotchedEdge {
+  std::size_t instance = 0, edge = 0;  ///< the edge's drawn index
+  double length = 0.0;
+  std::vector<double> offsets;
+};
+
+/// The edges of `piece` that carry notches (not at their ends).
+std::vector<NotchedEdge> notchedEdges(const DrawnPiece& piece, std::size_t instance, bool mirrored) {
+  const Points& loop = piece.loop;
+  const std::size_t n = loop.size(), m = piece.corners.size();
+  std::vector<double> arcAt(n + 1, 0.0);
+  for (std::size_t i = 0; i < n; ++i) arcAt[i + 1] = arcAt[i] + glm::distance(loop[i], loop[(i + 1) % n]);
+  const double total = arcAt[n];
+  std::vector<NotchedEdge> edges;
+  for (std::size_t k = 0; k < m; ++k) {
+    const double start = arcAt[piece.corners[k]];
+    double length = arcAt[piece.corners[(k + 1) % m]] - start;
+    if (length <= 0.0) length += total;  // the edge that runs past loop[0]
+    NotchedEdge edge{instance, k, length, {}};
+    for (double arc : piece.notches) {
+      double offset = arc - start;
+      if (offset < 0.0) offset += total;
+      if (offset > kNotchMatch && offset < length - kNotchMatch)
+        edge.offsets.push_back(mirrored ? length - offset : offset);
+    }
+    std::sort(edge.offsets.begin(), edge.offsets.end());
+    if (!edge.offsets.empty()) edges.push_back(std::move(edge));
+  }
+  return edges;
+}
+
+/// Whether a seam sewing a's start to b's end (and a's end to b's start) meets every notch
+/// of one with a notch of the other: as many notches, each of a at the distance from a's
+/// start that its partner lies from b's end, within kNotchMatch (and the lengths' difference).
+bool notchesMeet(const NotchedEdge& a, const NotchedEdge& b, double lengthTolerance) {
+  if (a.instance == b.instance && a.edge == b.edge) return false;
+  const double slack = std::abs(a.length - b.length);
+  if (slack > lengthTolerance || a.offsets.size() != b.offsets.size()) return false;
+  for (std::size_t i = 0; i < a.offsets.size(); ++i)
+    if (std::abs(a.offsets[i] - (b.length - b.offsets[b.offsets.size() - 1 - i])) > kNotchMatch + slack) return false;
+  return true;
+}
+
+/// Seams from the notches, for a sidecar without "seams": each notched edge's partner is the
+/// one edge of another piece whose notches meet its own (notchesMeet), or when there is none
+/// the one edge of its own piece (a tube); two edges that are each other's partner are sewn,
+/// right side to right side. Two candidates of the same kind are an error naming them (a
+/// symmetric piece's hip notches also meet each other's across the piece, hence the order).
+std::vector<std::array<EdgeRange, 2>> notchSeams(const std::vector<const DrawnPiece*>& drawn,
+                                                 const std::vector<bool>& isMirrored,
+                                                 const std::vector<std::string>& instanceNames,
+                                                 const PatternReadOptions& options) {
+  std::vector<NotchedEdge> edges;
+  for (std::size_t p = 0; p < drawn.size(); ++p)
+    for (NotchedEdge& e : notchedEdges(*drawn[p], p, isMirrored[p])) edges.push_back(std::move(e));
+  const double lengthTolerance = options.ease ? std::numeric_limits<double>::infinity() : options.seamLengthTolerance;
+  std::vector<std::vector<std::size_t>> partners(edges.size());
+  for (std::size_t i = 0; i < edges.size(); ++i)
+    for (std::size_t j = i + 1; j < edges.size(); ++j)
+      if (notchesMeet(edges[i], edges[j], lengthTolerance)) {
+        partners[i].push_back(j);
+        partners[j].push_back(i);
+      }
+  const auto describe = [&](std::size_t i) {
+    return "piece '" + instanceNames[edges[i].instance] + "' edge " + std::to_string(edges[i].edge);
+  };
+  // Each edge's partner: the one match on another piece; else the one on its own piece.
+  std::vector<std::optional<std::size_t>> chosen(edges.size());
+  for (std::size_t i = 0; i < edges.size(); ++i) {
+    std::vector<std::size_t> others, own;
+    for (std::size_t j : partners[i]) (edges[j].instance == edges[i].instance ? own : others).push_back(j);
+    const std::vector<std::size_t>& candidates = others.empty() ? own : others;
+    if (candidates.size() > 1)
+      throw KeyError{"seams", "none given, and the notches of " + describe(i) + " match both " +
+                                  describe(candidates[0]) + " and " + describe(candidates[1]) +
+                                  ": list the seams in the sidecar"};
+    if (candidates.size() == 1) chosen[i] = candidates[0];
+  }
+  std::vector<std::array<EdgeRange, 2>> sides;
+  for (std::size_t i = 0; i < edges.size(); ++i)
+    if (chosen[i] && i < *chosen[i] && chosen[*chosen[i]] == i) {
+      const NotchedEdge &a = edges[i], &b = edges[*chosen[i]];
+      sides.push_back({EdgeRange{a.instance, a.edge, a.edge}, EdgeRange{b.instance, b.edge, b.edge}});
+    }
+  return sides;
+}
+
 void readSidecar(const json& sidecar, const std::map<std::string, DrawnPiece>& pieces,
                  const PatternReadOptions& options, PatternFile& out) {
   const json& entries = member(sidecar, "pieces", "");
@@ -492,6 +625,8 @@ void readSidecar(const json& sidecar, const std::map<std::string, DrawnPiece>& p
   std::map<std::string, std::size_t> instances;
   std::vector<std::size_t> edgeCounts;
   std::vector<bool> isMirrored;
+  std::vector<const DrawnPiece*> drawnOf;
+  std::vector<std::string> instanceNames;
   for (auto it = entries.begin(); it != entries.end(); ++it) {
     const std::string key = "pieces." + it.key();
     const json& entry = it.value();
@@ -535,6 +670,8 @@ void readSidecar(const json& sidecar, const std::map<std::string, DrawnPiece>& p
     instances[it.key()] = out.pattern.panels.size();
     edgeCounts.push_back(drawn.corners.size());
     isMirrored.push_back(mirror);
+    drawnOf.push_back(&drawn);
+    instanceNames.push_back(it.key());
     out.pattern.panels.push_back(std::move(panel));
     out.transforms.push_back(transform);
   }
@@ -572,6 +709,10 @@ void readSidecar(const json& sidecar, const std::map<std::string, DrawnPiece>& p
       }
       rightWrong.push_back(rw);
     }
+  } else {
+    sides = notchSeams(drawnOf, isMirrored, instanceNames, options);
+    names.assign(sides.size(), "");
+    rightWrong.assign(sides.size(), false);
   }
   std::vector<std::array<int, 2>> joinedEdge(sides.size(), {-1, -1});
   for (std::size_t p = 0; p < out.pattern.panels.size(); ++p) {
@@ -711,6 +852,49 @@ std::string blockName(const std::string& name) {
   return out;
 }
 
+/// A notch the writer draws: where on the outline (m) and the inward unit normal there.
+struct WrittenNotch {
+  glm::dvec2 at{0.0}, inward{0.0};
+};
+
+/// The point at arc length `distance` (m) along `edge` from its start, and the inward normal
+/// of a counter-clockwise outline there.
+WrittenNotch notchAlong(const PanelEdge& edge, double distance) {
+  for (std::size_t i = 0; i + 1 < edge.points.size(); ++i) {
+    const glm::dvec2 a(edge.points[i]), b(edge.points[i + 1]);
+    const double length = glm::distance(a, b);
+    if (length <= 0.0) continue;
+    if (distance <= length || i + 2 == edge.points.size()) {
+      const glm::dvec2 t = (b - a) / length;
+      return {a + std::min(distance, length) * t, {-t.y, t.x}};
+    }
+    distance -= length;
+  }
+  return {glm::dvec2(edge.points.front()), {0.0, 0.0}};
+}
+
+/// Per panel, the notches that mark its seams sewn end to start (the reader's seams from
+/// notches): the k-th of m such seams gets one notch at k / (2 m + 2) of side a's length
+/// from its start and the same fraction of side b's from its end. The fractions stay below
+/// 1/2, so that no seam's notches also meet those of its mirror image (whose fraction
+/// would otherwise be 1 - f, side a and b swapped). Seams sewn start to start (right side
+/// to wrong) get none: notches cannot tell them apart.
+std::vector<std::vector<WrittenNotch>> seamNotches(const Pattern& pattern) {
+  std::vector<std::vector<WrittenNotch>> notches(pattern.panels.size());
+  const auto endToStart =
+      std::count_if(pattern.seams.begin(), pattern.seams.end(), [](const Seam& seam) { return seam.reversed; });
+  int k = 0;
+  for (const Seam& seam : pattern.seams) {
+    if (!seam.reversed) continue;
+    const double f = double(++k) / double(2 * endToStart + 2);
+    const PanelEdge& a = pattern.panels[std::size_t(seam.panelA)].edges[std::size_t(seam.edgeA)];
+    const PanelEdge& b = pattern.panels[std::size_t(seam.panelB)].edges[std::size_t(seam.edgeB)];
+    notches[std::size_t(seam.panelA)].push_back(notchAlong(a, f * a.length()));
+    notches[std::size_t(seam.panelB)].push_back(notchAlong(b, (1.0 - f) * b.length()));
+  }
+  return notches;
+}
+
 DL_Attributes onLayer(int layer) { return DL_Attributes(std::to_string(layer), 256, -1, "BYLAYER", 1.0); }
 
 void writeText(DL_Dxf& dxf, DL_WriterA& dw, glm::dvec2 at, const std::string& text) {
@@ -742,6 +926,7 @@ Result<std::string> writeAamaDxf(const Pattern& pattern, const std::vector<Panel
   dw->dxfInt(70, 4);  // millimetres
   dw->sectionEnd();
 
+  const std::vector<std::vector<WrittenNotch>> notches = seamNotches(pattern);
   dw->sectionBlocks();
   std::vector<double> widths;
   json pieces = json::object();
@@ -764,6 +949,10 @@ Result<std::string> writeAamaDxf(const Pattern& pattern, const std::vector<Panel
     for (const PanelEdge& e : panel.edges)
       dxf.writePoint(*dw, DL_PointData(double(e.points.front().x) * kMm, double(e.points.front().y) * kMm, 0.0),
                      onLayer(kTurnPointLayer));
+    for (const WrittenNotch& n : notches[p]) {
+      const glm::dvec2 from = n.at * kMm, to = from + kNotchLength * n.inward;
+      dxf.writeLine(*dw, DL_LineData(from.x, from.y, 0.0, to.x, to.y, 0.0), onLayer(kNotchLayer));
+    }
     const double grainLength = 0.5 * (hi.y - lo.y);  // panel +y is the grain (Pattern.h)
     dxf.writeLine(*dw,
                   DL_LineData(centre.x, centre.y - 0.5 * grainLength, 0.0, centre.x, centre.y + 0.5 * grainLength, 0.0),

@@ -21,11 +21,15 @@
 ///   the loop's first vertex (a clockwise loop is reversed, keeping its first vertex);
 /// - grain: the first LINE on layer 7; the piece is turned so that it runs along panel +y
 ///   (the warp, Pattern.h), the turn folded into its placement (none: the drawing's +y);
-/// - notches (layer 4) are not read yet (seams come from the sidecar);
+/// - notches (layer 4): POINTs, or LINEs by their end nearer the outline, within 2 cm of it;
+///   when the sidecar lists no "seams", they sew (notchSeams in AamaDxf.cpp): two edges
+///   whose notches meet when sewn end to start (as many notches, each as far from one's
+///   start as its partner from the other's end, within 3 mm), another piece's edge
+///   preferred to one of the same piece, two candidates an error naming them;
 /// - units: "Units: METRIC" (mm) or "ENGLISH" (inch) text, else the header's
 ///   $INSUNITS (1 in, 2 ft, 4 mm, 5 cm, 6 m), else the sidecar's `units`, else an error.
 ///
-/// A DXF-AAMA file has no seams and no 3D placement, so a small JSON sidecar gives them
+/// A DXF-AAMA file has no seams (only notches) and no 3D placement, so a small JSON sidecar gives them
 /// (default: the DXF's name with `.seams.json` for `.dxf`):
 ///   {"units": "mm",            optional: overrides the file's (mm, cm, m, in)
 ///    "size": "M",              which size of a graded file (default: its "Sample Size:")
@@ -70,7 +74,8 @@ Result<PatternFile> readAamaDxf(const std::filesystem::path& dxf, const std::fil
 
 /// Writes the pattern as DXF-AAMA (R12, millimetres, one block per panel: a closed
 /// layer-1 boundary with the same loop as sew line on layer 14, turn points at every
-/// edge's start, a grain line along panel +y, piece texts; INSERTs side by side) to `dxf`;
+/// edge's start, a grain line along panel +y, a notch line (layer 4) on each side of every
+/// seam sewn end to start, piece texts; INSERTs side by side) to `dxf`;
 /// returns the sidecar (JSON text: each panel's transform, every seam). Reading both back
 /// gives the same panels (within 1e-6 m) and seams. A mirrored transform is written as
 /// the rotation that places the same panel with the same outside. Errors: an invalid

@@ -2,9 +2,11 @@
 // arcs against their circle, vendor variants (chained or closed outlines, clockwise
 // pieces, graded sizes, units), grain, edge ranges, mirrored instances, round trips of
 // every built-in block, and each bad-file error naming the file and the block or key.
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -292,6 +294,81 @@ TEST(AamaDxf, EdgeRangesJoinAndMirroredInstancesKeepEdgeNumbers) {
   EXPECT_NEAR(extremeX(left).first, -extremeX(right).second, 1e-6);
 }
 
+// Without "seams" in the sidecar, notches (layer 4) sew: two rectangles whose sides carry
+// notches that meet when A's right side (edge 1) is sewn end to start to B's left side
+// (edge 3); a POINT on A, a notch LINE on B drawn from its cut line inward. A notch 3 cm off
+// the outline is not read; a third piece with B's notches makes the match ambiguous, named.
+TEST(AamaDxf, NotchesSewEdgesWhenTheSidecarGivesNoSeams) {
+  const auto drawn = [](bool third) {
+    Dxf dxf;
+    const std::vector<glm::dvec2> box{{0, 0}, {200, 0}, {200, 100}, {0, 100}};
+    dxf.block("A_B", {"Piece Name: A"}).polyline(1, box, true);
+    for (glm::dvec2 c : box) dxf.point(2, c);
+    dxf.point(4, {200, 30});   // edge 1 runs up from (200, 0): 30 mm from its start
+    dxf.point(4, {100, -30});  // 30 mm below the bottom edge: out of reach
+    dxf.endBlock();
+    const std::vector<std::string> others = third ? std::vector<std::string>{"B", "C"} : std::vector<std::string>{"B"};
+    for (const std::string& name : others) {
+      std::string title = "Piece Name: ";
+      title += name;
+      dxf.block(name + "_B", {title}).polyline(1, box, true);
+      for (glm::dvec2 c : box) dxf.point(2, c);
+      dxf.line(4, {0, 30}, {5, 30});  // edge 3 runs down from (0, 100): 70 mm from its start, 30 from its end
+      dxf.endBlock();
+    }
+    return dxf.str();
+  };
+  json sidecar = {{"pieces",
+                   {{"A", {{"rotation", {0, 0, 0}}, {"center", {0.0, 1.0, 0.2}}}},
+                    {"B", {{"rotation", {0, 0, 0}}, {"center", {0.0, 1.0, -0.2}}}}}}};
+  auto f = parse(drawn(false), sidecar);
+  ASSERT_TRUE(f) << f.error().message;
+  ASSERT_EQ(f->pattern.seams.size(), 1u);
+  const Seam& seam = f->pattern.seams[0];
+  EXPECT_EQ(f->pattern.panels[std::size_t(seam.panelA)].name, "A");
+  EXPECT_EQ(seam.edgeA, 1);
+  EXPECT_EQ(f->pattern.panels[std::size_t(seam.panelB)].name, "B");
+  EXPECT_EQ(seam.edgeB, 3);
+  EXPECT_TRUE(seam.reversed);  // end to start: right side to right side
+  // An explicit empty list of seams sews nothing, notches or not.
+  sidecar["seams"] = json::array();
+  auto none = parse(drawn(false), sidecar);
+  ASSERT_TRUE(none) << none.error().message;
+  EXPECT_TRUE(none->pattern.seams.empty());
+  sidecar.erase("seams");
+  sidecar["pieces"]["C"] = {{"rotation", {0, 0, 0}}, {"center", {0.5, 1.0, -0.2}}};
+  auto ambiguous = parse(drawn(true), sidecar);
+  ASSERT_FALSE(ambiguous);
+  EXPECT_NE(
+      ambiguous.error().message.find(
+          "p.seams.json: seams: none given, and the notches of piece 'A' edge 1 match both piece 'B' edge 3 and piece "
+          "'C' edge 3: list the seams in the sidecar"),
+      std::string::npos)
+      << ambiguous.error().message;
+}
+
+// The hand-written skirt's hip notches (layer-4 POINTs 160 mm below the waist on both sides
+// of both pieces) sew the same side seams as its sidecar lists: each side's notches also
+// meet the other side's of the same piece, and the other piece's edge is preferred.
+TEST(AamaDxf, TheHandWrittenSkirtsNotchesGiveItsSeams) {
+  json sidecar = json::parse(slurp(aamaSidecarPath(kSkirt)));
+  auto listed = parseAamaDxf(slurp(kSkirt), kSkirt.string(), sidecar.dump(), "s");
+  ASSERT_TRUE(listed) << listed.error().message;
+  sidecar.erase("seams");
+  auto notched = parseAamaDxf(slurp(kSkirt), kSkirt.string(), sidecar.dump(), "s");
+  ASSERT_TRUE(notched) << notched.error().message;
+  ASSERT_EQ(notched->pattern.seams.size(), 2u);
+  for (const Seam& n : notched->pattern.seams) {
+    const auto same = [&](const Seam& l) {  // sewn end to start, a and b may swap
+      const bool direct = l.panelA == n.panelA && l.edgeA == n.edgeA && l.panelB == n.panelB && l.edgeB == n.edgeB;
+      const bool swapped = l.panelA == n.panelB && l.edgeA == n.edgeB && l.panelB == n.panelA && l.edgeB == n.edgeA;
+      return (direct || swapped) && l.reversed && n.reversed;
+    };
+    EXPECT_TRUE(std::any_of(listed->pattern.seams.begin(), listed->pattern.seams.end(), same))
+        << n.panelA << "." << n.edgeA << " + " << n.panelB << "." << n.edgeB;
+  }
+}
+
 // Every built-in block written as DXF-AAMA with its sidecar and read back: the same
 // panels (every outline point within 1e-6 m, in order), the same seams (panels, edges,
 // sides), each panel placed where the layout put it.
@@ -336,6 +413,24 @@ TEST(AamaDxf, EveryBuiltInBlockRoundTrips) {
       EXPECT_LT(glm::distance(normal(layout[p]), normal(tb)), 1e-4f) << a.name;
     }
     EXPECT_TRUE(back->regionsGiven());
+    // Without the sidecar's seams, the notches the writer drew sew the same seams (those
+    // sewn end to start; start-to-start seams get no notches).
+    json withoutSeams = json::parse(*sidecar);
+    withoutSeams.erase("seams");
+    auto notched = parseAamaDxf(slurp(path), path.string(), withoutSeams.dump(), "sidecar");
+    ASSERT_TRUE(notched) << notched.error().message;
+    const auto seamSet = [](const Pattern& p, bool onlyEndToStart) {
+      std::set<std::pair<std::pair<std::string, int>, std::pair<std::string, int>>> set;
+      for (const Seam& seam : p.seams) {
+        if (onlyEndToStart && !seam.reversed) continue;
+        auto a = std::pair{p.panels[std::size_t(seam.panelA)].name, seam.edgeA};
+        auto b = std::pair{p.panels[std::size_t(seam.panelB)].name, seam.edgeB};
+        set.insert(a < b ? std::pair{a, b} : std::pair{b, a});
+      }
+      return set;
+    };
+    EXPECT_FALSE(seamSet(original, true).empty()) << original.name;
+    EXPECT_EQ(seamSet(notched->pattern, false), seamSet(original, true)) << original.name;
     ASSERT_EQ(back->pattern.seams.size(), original.seams.size());
     for (std::size_t k = 0; k < original.seams.size(); ++k) {
       const Seam &a = original.seams[k], &b = back->pattern.seams[k];

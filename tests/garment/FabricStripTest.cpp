@@ -34,7 +34,8 @@ Pattern stripPattern(double angle, double length, double width) {
   Panel panel;
   panel.name = "strip";
   for (int k = 0; k < 4; ++k)
-    panel.edges.push_back({"e" + std::to_string(k), {glm::vec2(corners[k]), glm::vec2(corners[(k + 1) % 4])}});
+    panel.edges.push_back({std::string(1, 'e').append(std::to_string(k)),  // not "e" + ...: GCC 12's -Wrestrict
+                           {glm::vec2(corners[k]), glm::vec2(corners[(k + 1) % 4])}});
   // Counter-clockwise seen from +z: flip if the corners run the other way.
   if (panel.area() < 0.0) {
     std::vector<PanelEdge> reversed;
