@@ -94,11 +94,12 @@ Result<PhysicalFabric> calibratedFabric(const json& calibrated, const std::strin
       if (!value.is_string()) return Error{where + "." + key + " must be text"};
       continue;
     }
+    if (withText && key == "mesh_correction") continue;  // a fabric file's own (below)
     if (key != "areal_density_g_m2" && key != "modulus_N_m" && key != "modulus_at_one_sixth_strain_N_m" &&
         key != "bending_N_m")
       return Error{where + ": unknown key '" + key +
                    "' (areal_density_g_m2, modulus_N_m, modulus_at_one_sixth_strain_N_m, bending_N_m" +
-                   (withText ? ", description, source)" : ")")};
+                   (withText ? ", description, source, mesh_correction)" : ")")};
   }
   PhysicalFabric fabric;
   auto density = positiveNumber(calibrated, "areal_density_g_m2", where);
@@ -115,6 +116,11 @@ Result<PhysicalFabric> calibratedFabric(const json& calibrated, const std::strin
   auto bending = directions(calibrated, "bending_N_m", where, "warp", "bias", "weft");
   if (!bending) return bending.error();
   fabric.bendingRigidity = *bending;
+  if (withText && calibrated.contains("mesh_correction")) {
+    auto correction = meshCorrection(calibrated["mesh_correction"], where + ".mesh_correction");
+    if (!correction) return correction.error();
+    fabric.meshCorrection = *correction;
+  }
   return fabric;
 }
 

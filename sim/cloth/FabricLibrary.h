@@ -56,7 +56,8 @@ Result<LibraryFabric> findLibraryFabric(const std::filesystem::path& directory, 
 ///   {"areal_density_g_m2": 120, "modulus_N_m": {"warp": 800, "weft": 600, "bias": 300},
 ///    "modulus_at_one_sixth_strain_N_m": {"warp": 1200, ...},      (optional: stiffening)
 ///    "bending_N_m": {"warp": 5e-6, "bias": 4e-6, "weft": 3e-6},
-///    "description": "...", "source": "..."}                        (optional)
+///    "description": "...", "source": "...",                       (optional)
+///    "mesh_correction": {...}}                                    (optional, as a library entry's)
 /// the keys as a library's "calibrated" entry. Errors name the file and the key.
 Result<PhysicalFabric> loadPhysicalFabric(const std::filesystem::path& file);
 /// Whether a fabric name names such a file (it ends in .json) rather than a preset.

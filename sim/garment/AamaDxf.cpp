@@ -35,7 +35,8 @@ constexpr double kCornerDegrees = 20.0;  ///< corners of a piece without turn po
 constexpr double kNotchReach = 0.02;
 /// m: notches of two edges this close along them match (seams from notches).
 constexpr double kNotchMatch = 0.003;
-constexpr double kNotchLength = 5.0;  ///< mm, the notch lines the writer draws (inward from the outline)
+constexpr std::size_t kMaxEasedNotchedEdges = 5000;  ///< with ease every pair is tried
+constexpr double kNotchLength = 5.0;                 ///< mm, the notch lines the writer draws (inward from the outline)
 
 // ---------------------------------------------------------------- the DXF as drawn
 
@@ -586,9 +587,15 @@ std::vector<std::array<EdgeRange, 2>> notchSeams(const std::vector<const DrawnPi
   for (std::size_t p = 0; p < drawn.size(); ++p)
     for (NotchedEdge& e : notchedEdges(*drawn[p], p, isMirrored[p])) edges.push_back(std::move(e));
   const double lengthTolerance = options.ease ? std::numeric_limits<double>::infinity() : options.seamLengthTolerance;
+  if (options.ease && edges.size() > kMaxEasedNotchedEdges)
+    throw KeyError{"seams", "none given, and " + std::to_string(edges.size()) +
+                                " notched edges are too many to match with ease (every pair is tried): list the seams"};
+  // By length, so that each edge is tried only against those within the tolerance of its own.
+  std::stable_sort(edges.begin(), edges.end(),
+                   [](const NotchedEdge& a, const NotchedEdge& b) { return a.length < b.length; });
   std::vector<std::vector<std::size_t>> partners(edges.size());
   for (std::size_t i = 0; i < edges.size(); ++i)
-    for (std::size_t j = i + 1; j < edges.size(); ++j)
+    for (std::size_t j = i + 1; j < edges.size() && edges[j].length - edges[i].length <= lengthTolerance; ++j)
       if (notchesMeet(edges[i], edges[j], lengthTolerance)) {
         partners[i].push_back(j);
         partners[j].push_back(i);
@@ -611,9 +618,15 @@ std::vector<std::array<EdgeRange, 2>> notchSeams(const std::vector<const DrawnPi
   std::vector<std::array<EdgeRange, 2>> sides;
   for (std::size_t i = 0; i < edges.size(); ++i)
     if (chosen[i] && i < *chosen[i] && chosen[*chosen[i]] == i) {
-      const NotchedEdge &a = edges[i], &b = edges[*chosen[i]];
-      sides.push_back({EdgeRange{a.instance, a.edge, a.edge}, EdgeRange{b.instance, b.edge, b.edge}});
+      EdgeRange a{edges[i].instance, edges[i].edge, edges[i].edge};
+      EdgeRange b{edges[*chosen[i]].instance, edges[*chosen[i]].edge, edges[*chosen[i]].edge};
+      if (std::pair{b.instance, b.first} < std::pair{a.instance, a.first}) std::swap(a, b);
+      sides.push_back({a, b});
     }
+  // In the pieces' order, side a the earlier piece (the sidecar's order, not the lengths').
+  std::sort(sides.begin(), sides.end(), [](const auto& x, const auto& y) {
+    return std::pair{x[0].instance, x[0].first} < std::pair{y[0].instance, y[0].first};
+  });
   return sides;
 }
 

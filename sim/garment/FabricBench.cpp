@@ -287,6 +287,11 @@ Result<StripReadings> readStrips(const PhysicalFabric& fabric, const ReferenceMo
     const double angle = benchDirectionAngle(kOrder[d]);
     readings.atZero[d] = curve->modulusAtZeroStrain();
     readings.atOneSixth[d] = curve->secantModulus(2);
+    if (!(readings.atZero[d] > 0.0 && readings.atOneSixth[d] > 0.0 && std::isfinite(readings.atZero[d]) &&
+          std::isfinite(readings.atOneSixth[d])))
+      return Error{std::string("the ") + benchDirectionName(kOrder[d]) + " strip read no positive modulus (" +
+                   std::to_string(readings.atZero[d]) + " N/m at 0, " + std::to_string(readings.atOneSixth[d]) +
+                   " N/m at 1/6 strain)"};
     readings.referenceAtZero[d] = reference(angle, 0.0);
     readings.referenceAtOneSixth[d] = reference(angle, curve->strain[2]);
   }
@@ -352,8 +357,8 @@ struct SecantPoint {
 /// The next factors: per direction, the secant on log(modulus) against log(factor) through
 /// this round and the previous one (the strip's modulus grows faster than its factor where
 /// the network gives way, so a plain ratio overshoots and oscillates), its slope held to
-/// [1/4, 4], each step at most a factor 1.5 either way; the ratio (slope 1) in the first round. `previous` becomes this
-/// round.
+/// [1/4, 4], each step at most a factor 1.5 either way; the ratio (slope 1) in the first
+/// round. `previous` becomes this round.
 glm::dvec3 secantStep(const glm::dvec3& factor, const glm::dvec3& modulus, const glm::dvec3& reference,
                       std::optional<SecantPoint>& previous) {
   glm::dvec3 next = factor;

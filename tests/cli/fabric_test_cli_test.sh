@@ -96,6 +96,25 @@ for key in ("modulus", "modulus_at_one_sixth_strain"):
         assert abs(block[key][d] - shipped[key][d]) < 6e-4, (key, d, block[key][d], shipped[key][d])
 PY
 then pass; else failed "fabric-test --calibrate-mesh: not the library's correction"; fi
+# Your own fabric calibrated the same way: its block pasted into the file brings the strips
+# to its numbers.
+if (cd "$work" && "$hagoromo" fabric-test mine.json --calibrate-mesh --out "$work/mine_cal" -q) &&
+   python3 - "$work/mine.json" "$work/mine_cal/mesh_correction.json" "$work/mine_corrected.json" <<'PY'
+import json, sys
+fabric = json.load(open(sys.argv[1]))
+fabric["mesh_correction"] = json.load(open(sys.argv[2]))["mine.json"]
+json.dump(fabric, open(sys.argv[3], "w"))
+PY
+then pass; else failed "fabric-test --calibrate-mesh of a fabric file"; fi
+if (cd "$work" && "$hagoromo" fabric-test mine_corrected.json --tests tensile --out "$work/mine_corrected_out" -q) &&
+   python3 - "$work/mine_corrected_out/fabric_test.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for direction in ("warp", "weft", "bias"):
+    e = d["tensile"][direction]["error_at_zero_strain"]
+    assert abs(e) < 0.02, (direction, e)
+PY
+then pass; else failed "a fabric file's mesh correction does not bring its strips to its moduli"; fi
 check "fabric-test: --calibrate-mesh needs data" 1 "has no data to calibrate to" -- \
   bash -c "cd '$src/scenes' && '$hagoromo' fabric-test denim --calibrate-mesh --out '$work/z'"
 finish
