@@ -10,6 +10,7 @@
 #include <glm/geometric.hpp>
 
 #include "sim/cloth/ClothSolver.h"
+#include "sim/cloth/StableStep.h"
 #include "sim/cloth/StaticEquilibrium.h"
 #include "sim/geometry/CgalGeometry.h"
 #include "sim/kernels/Kernels.h"
@@ -536,23 +537,52 @@ int countNodes(std::span<const double> rimRadius, double hysteresis) {
   return nodes;
 }
 
-Result<DrapeTestResult> runDrapeTest(const BenchFabric& fabric, const FabricBenchSettings& settings) {
+namespace {
+
+/// The Cusick specimen: the flat disc (its mesh, the support's rim and everything inside it
+/// pinned) and its cloth model.
+struct DrapeSpecimen {
+  TriangleMesh flat;
+  ClothModel model;
+};
+
+Result<DrapeSpecimen> drapeSpecimen(const BenchFabric& fabric, const FabricBenchSettings& settings) {
   const double discRadius = 0.5 * kCusickDiscDiameter, supportRadius = 0.5 * kCusickSupportDiameter;
   const double edge = settings.edgeLength;
   const std::vector<glm::dvec2> rim = circlePoints(discRadius, edge), support = circlePoints(supportRadius, edge);
   auto planar = cgal::meshPolygon(rim, edge, 0.125, 10, support);
   if (!planar) return planar.error().prefixed("fabric bench: meshing the drape disc: ");
-  const TriangleMesh flat = horizontalMesh(*planar, 0.0);
-  PinSet clamped;  // the support's rim and everything inside it
+  DrapeSpecimen specimen;
+  specimen.flat = horizontalMesh(*planar, 0.0);
+  PinSet clamped;
   for (std::size_t i = 0; i < planar->points.size(); ++i)
     if (glm::length(planar->points[i]) <= supportRadius + 1e-9) clamped.push_back(std::uint32_t(i));
-  auto model = specimenModel(flat, fabric, clamped);
+  auto model = specimenModel(specimen.flat, fabric, clamped);
   if (!model) return model.error();
-  auto solver = specimenSolver(std::make_shared<const ClothModel>(std::move(model).value()),
+  specimen.model = std::move(model).value();
+  return specimen;
+}
+
+}  // namespace
+
+Result<double> drapeTestCost(const BenchFabric& fabric, const FabricBenchSettings& settings) {
+  auto specimen = drapeSpecimen(fabric, settings);
+  if (!specimen) return specimen.error();
+  ClothSettings cloth;
+  cloth.frameDt = float(kFrameDt);
+  const StableStep stable = explicitStableStep(specimen->model, cloth);
+  return double(stable.substepsPerFrame) * double(specimen->model.vertexCount());
+}
+
+Result<DrapeTestResult> runDrapeTest(const BenchFabric& fabric, const FabricBenchSettings& settings) {
+  auto specimen = drapeSpecimen(fabric, settings);
+  if (!specimen) return specimen.error();
+  const TriangleMesh flat = std::move(specimen->flat);
+  auto solver = specimenSolver(std::make_shared<const ClothModel>(std::move(specimen->model)),
                                glm::vec3(0.0f, float(-kGravity), 0.0f), settings);
   if (!solver) return solver.error();
   DrapeTestResult result;
-  result.vertices = planar->points.size();
+  result.vertices = flat.positions.size();
   if (auto status = relax(**solver, settings, "drape test", result.relax); !status) return status.error();
   const ClothState state = (*solver)->readState();
   result.draped = flat;

@@ -139,6 +139,11 @@ struct DrapeTestResult {
 inline constexpr double kCusickDiscDiameter = 0.30;     ///< m, ISO 9073-9
 inline constexpr double kCusickSupportDiameter = 0.18;  ///< m
 
+/// An estimate of the drape test's work (vertex substeps per frame of the explicit
+/// integrator on the specimen): what `fabric-test --jobs` orders its queue by, the costliest
+/// first. Errors: meshing.
+Result<double> drapeTestCost(const BenchFabric& fabric, const FabricBenchSettings& settings);
+
 /// The Cusick drape test. Errors as runTensileTest.
 Result<DrapeTestResult> runDrapeTest(const BenchFabric& fabric, const FabricBenchSettings& settings);
 

@@ -191,6 +191,23 @@ TEST(FabricBench, TheMeshCorrectionBringsTheStripsToTheirData) {
   }
 }
 
+// The estimate `fabric-test --jobs` orders its queue by: the explicit substeps per frame
+// times the disc's vertices. A stiffer sheet steps more often; a finer mesh has more vertices
+// and steps more often (about 8 times the work at half the edge).
+TEST(FabricBench, TheDrapeCostEstimateGrowsWithStiffnessAndResolution) {
+  BenchFabric soft;
+  soft.material.tensileStiffness = 300.0f;
+  soft.material.arealDensity = 0.2f;
+  BenchFabric stiff = soft;
+  stiff.material.tensileStiffness = 30000.0f;
+  auto a = drapeTestCost(soft, cpuBench(0.02)), b = drapeTestCost(stiff, cpuBench(0.02)),
+       c = drapeTestCost(soft, cpuBench(0.01));
+  ASSERT_TRUE(a && b && c);
+  EXPECT_GT(*a, 0.0);
+  EXPECT_GT(*b, 5.0 * *a);  // 100 times the stiffness: about 10 times the substeps
+  EXPECT_GT(*c, 4.0 * *a);
+}
+
 TEST(FabricBench, PeircesCantileverReadsTheRigidityOfTheHinges) {
   const glm::dvec3 rigidity(4e-5, 6e-5, 8e-5);  // folds along the warp, the bias, the weft
   BenchFabric fabric = isotropic(100.0f, float(hingeRigidityFor((rigidity.x + rigidity.y + rigidity.z) / 3.0)));
