@@ -153,7 +153,12 @@ PY
   echo "{\"scene\": \"$src/scenes/snow/bench_under_roof.json\", \"kind\": \"snow\", \"set\": {\"snowfall.directions\": 4, \"snow.passes\": 1, \"snow.map_resolution\": 128, \"snow.ground_cell\": 0.2, \"snow.hours\": 0.5}}"
   echo "{\"scene\": \"$src/scenes/skin/bend_box.json\", \"kind\": \"skin\", \"set\": {\"methods\": [\"linear\"], \"motion.frames\": 3, \"body.subdivisions\": 4, \"output.obj_every\": 0}}"
 } > "$work/kinds.jsonl"
-check "drape, snow and skin jobs" 0 - -- "$hagoromo" batch "$work/kinds.jsonl" --out "$work/kinds" --jobs 2
+# Under ASan, LeakSanitizer's stop-the-world tracer crashed at the skin worker's exit on every
+# attempt in one build (2026-11-29: "Tracer caught signal 11", google/sanitizers#1353; the
+# same worker run alone passed): the workers of this batch skip the leak check, which
+# cli.hagoromo_skin runs on `hagoromo skin` itself. Release builds ignore the variable.
+check "drape, snow and skin jobs" 0 - -- env ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+  "$hagoromo" batch "$work/kinds.jsonl" --out "$work/kinds" --jobs 2
 python3 - "$work/kinds/results.jsonl" <<'PY' && pass || failed "kinds: $(cat "$work/kinds/results.jsonl")"
 import json, sys
 rs = [json.loads(l) for l in open(sys.argv[1])]
