@@ -441,12 +441,6 @@ std::string summaryTable(const std::vector<nlohmann::json>& results) {
   return table;
 }
 
-/// A direction triple as the library writes it, to 3 decimals.
-nlohmann::json factorsJson(const glm::dvec3& f) {
-  const auto round3 = [](double x) { return std::round(x * 1000.0) / 1000.0; };
-  return {{"warp", round3(f.x)}, {"weft", round3(f.y)}, {"bias", round3(f.z)}};
-}
-
 /// --calibrate-mesh: every preset's mesh correction, printed and written to
 /// DIR/mesh_correction.json ({preset: block}); an exit code.
 int calibrateMeshes(const std::vector<ResolvedPreset>& presets, const fs::path& outDir,
@@ -464,10 +458,8 @@ int calibrateMeshes(const std::vector<ResolvedPreset>& presets, const fs::path& 
     if (!fit) return fail(fit.error().prefixed(preset.name + ": "));
     const std::string how = "hagoromo fabric-test " + preset.name + " --calibrate-mesh --edge " +
                             std::to_string(int(std::lround(options.edgeMillimetres)));
-    blocks[preset.name] = {{"edge_length_mm", options.edgeMillimetres},
-                           {"modulus", factorsJson(fit->correction.modulus)},
-                           {"modulus_at_one_sixth_strain", factorsJson(fit->correction.strainedModulus)},
-                           {"how", how}};
+    blocks[preset.name] = meshCorrectionJson(fit->correction);
+    blocks[preset.name]["how"] = how;
     if (!options.quiet) {
       const auto percent = [](const glm::dvec3& e) {
         char text[64];

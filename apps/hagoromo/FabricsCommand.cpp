@@ -21,7 +21,6 @@ nlohmann::json fabricJson(const LibraryFabric& fabric) {
   const auto moduli = [](const MembraneModuli& m) {
     return nlohmann::json{{"warp", m.warp}, {"weft", m.weft}, {"bias", m.bias}};
   };
-  const auto triple = [](const glm::dvec3& f) { return nlohmann::json{{"warp", f.x}, {"weft", f.y}, {"bias", f.z}}; };
   return {
       {"name", fabric.name},
       {"description", fabric.description},
@@ -46,12 +45,8 @@ nlohmann::json fabricJson(const LibraryFabric& fabric) {
          {spring.material.bendingAnisotropy.x, spring.material.bendingAnisotropy.y,
           spring.material.bendingAnisotropy.z}},
         {"largest_modulus_error", spring.largestFitError}}},
-      {"mesh_correction",
-       fabric.physical.meshCorrection.none()
-           ? nlohmann::json(nullptr)
-           : nlohmann::json{{"edge_length_mm", 1e3 * fabric.physical.meshCorrection.edgeLength},
-                            {"modulus", triple(fabric.physical.meshCorrection.modulus)},
-                            {"modulus_at_one_sixth_strain", triple(fabric.physical.meshCorrection.strainedModulus)}}}};
+      {"mesh_correction", fabric.physical.meshCorrection.none() ? nlohmann::json(nullptr)
+                                                                : meshCorrectionJson(fabric.physical.meshCorrection)}};
 }
 
 }  // namespace

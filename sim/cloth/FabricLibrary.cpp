@@ -85,6 +85,15 @@ Result<MeshCorrection> meshCorrection(const json& object, const std::string& whe
   return correction;
 }
 
+/// The object's "mesh_correction", if it has one, into `fabric`.
+Status readMeshCorrection(const json& object, const std::string& where, PhysicalFabric& fabric) {
+  if (!object.contains("mesh_correction")) return {};
+  auto correction = meshCorrection(object["mesh_correction"], where + ".mesh_correction");
+  if (!correction) return correction.error();
+  fabric.meshCorrection = *correction;
+  return {};
+}
+
 /// A fabric in physical units (a library entry's "calibrated" object, or a fabric file, which
 /// may also say what it is: `withText` allows "description" and "source" text).
 Result<PhysicalFabric> calibratedFabric(const json& calibrated, const std::string& where, bool withText = false) {
@@ -116,20 +125,8 @@ Result<PhysicalFabric> calibratedFabric(const json& calibrated, const std::strin
   auto bending = directions(calibrated, "bending_N_m", where, "warp", "bias", "weft");
   if (!bending) return bending.error();
   fabric.bendingRigidity = *bending;
-  if (withText && calibrated.contains("mesh_correction")) {
-    auto correction = meshCorrection(calibrated["mesh_correction"], where + ".mesh_correction");
-    if (!correction) return correction.error();
-    fabric.meshCorrection = *correction;
-  }
-  return fabric;
-}
-
-/// `fabric` with the entry's mesh correction, if it has one.
-Result<LibraryFabric> withMeshCorrection(LibraryFabric fabric, const json& entry, const std::string& where) {
-  if (!entry.contains("mesh_correction")) return fabric;
-  auto correction = meshCorrection(entry["mesh_correction"], where + ".mesh_correction");
-  if (!correction) return correction.error();
-  fabric.physical.meshCorrection = *correction;
+  if (withText)
+    if (Status s = readMeshCorrection(calibrated, where, fabric); !s) return s.error();
   return fabric;
 }
 
@@ -162,7 +159,8 @@ Result<LibraryFabric> libraryEntry(const std::filesystem::path& directory, const
     if (!physical) return physical.error();
     if (fabric.source.empty()) return Error{where + ".source must cite what the calibration follows"};
     fabric.physical = *physical;
-    return withMeshCorrection(std::move(fabric), entry, where);
+    if (Status s = readMeshCorrection(entry, where, fabric.physical); !s) return s.error();
+    return fabric;
   }
   if (!entry["file"].is_string()) return Error{where + ".file must name the measured data"};
   fabric.file = directory / entry["file"].get<std::string>();
@@ -170,7 +168,8 @@ Result<LibraryFabric> libraryEntry(const std::filesystem::path& directory, const
   if (!data) return data.error().prefixed(where + ": ");
   fabric.measured = std::move(data).value();
   fabric.physical = physicalFabricOf(*fabric.measured);
-  return withMeshCorrection(std::move(fabric), entry, where);
+  if (Status s = readMeshCorrection(entry, where, fabric.physical); !s) return s.error();
+  return fabric;
 }
 
 }  // namespace
@@ -223,6 +222,16 @@ Result<PhysicalFabric> loadPhysicalFabric(const std::filesystem::path& file) {
     return Error{file.string() + ": not JSON (" + e.what() + ")"};
   }
   return calibratedFabric(root, file.string() + ": fabric", true);
+}
+
+nlohmann::json meshCorrectionJson(const MeshCorrection& correction) {
+  const auto factors = [](const glm::dvec3& f) {
+    const auto round3 = [](double x) { return std::round(x * 1000.0) / 1000.0; };
+    return json{{"warp", round3(f.x)}, {"weft", round3(f.y)}, {"bias", round3(f.z)}};
+  };
+  return {{"edge_length_mm", std::round(1e6 * correction.edgeLength) / 1e3},
+          {"modulus", factors(correction.modulus)},
+          {"modulus_at_one_sixth_strain", factors(correction.strainedModulus)}};
 }
 
 Result<std::string> fabricLibrarySource(const std::filesystem::path& directory) {

@@ -24,6 +24,7 @@
 #include <optional>
 
 #include <glm/vec2.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "sim/cloth/FabricMapping.h"
 #include "sim/cloth/MeasuredFabric.h"
@@ -62,6 +63,11 @@ Result<LibraryFabric> findLibraryFabric(const std::filesystem::path& directory, 
 Result<PhysicalFabric> loadPhysicalFabric(const std::filesystem::path& file);
 /// Whether a fabric name names such a file (it ends in .json) rather than a preset.
 inline bool namesFabricFile(const std::string& name) { return name.size() > 5 && name.ends_with(".json"); }
+
+/// A mesh correction as a library entry or a fabric file holds it (what "mesh_correction"
+/// is read from): {"edge_length_mm", "modulus", "modulus_at_one_sixth_strain"}, the factors
+/// to 3 decimals.
+nlohmann::json meshCorrectionJson(const MeshCorrection& correction);
 
 /// The library's source (its "source" text: the citation every preset uses).
 Result<std::string> fabricLibrarySource(const std::filesystem::path& directory);

@@ -303,16 +303,14 @@ std::pair<double, double> nearestOnLoop(const Points& loop, glm::dvec2 q) {
 /// The notches of `block` (layer 4: POINTs, or LINEs by their end nearer the outline) within
 /// kNotchReach of `loop` (metres), as arc lengths along it, sorted.
 std::vector<double> notchesOn(const DxfBlock& block, const Points& loop, double metres) {
-  std::vector<glm::dvec2> marks;
+  std::vector<std::pair<double, double>> marks;  // (distance, arc) of each notch's point on the outline
   for (const auto& [layer, q] : block.points)
-    if (layer == kNotchLayer) marks.push_back(q * metres);
-  for (const auto& [a, b] : block.notchLines) {
-    const glm::dvec2 p = a * metres, q = b * metres;
-    marks.push_back(nearestOnLoop(loop, p).first <= nearestOnLoop(loop, q).first ? p : q);
-  }
+    if (layer == kNotchLayer) marks.push_back(nearestOnLoop(loop, q * metres));
+  for (const auto& [a, b] : block.notchLines)
+    marks.push_back(std::min(nearestOnLoop(loop, a * metres), nearestOnLoop(loop, b * metres)));
   std::vector<double> arcs;
-  for (glm::dvec2 q : marks)
-    if (const auto [distance, arc] = nearestOnLoop(loop, q); distance <= kNotchReach) arcs.push_back(arc);
+  for (const auto& [distance, arc] : marks)
+    if (distance <= kNotchReach) arcs.push_back(arc);
   std::sort(arcs.begin(), arcs.end());
   return arcs;
 }

@@ -304,30 +304,32 @@ Result<StripReadings> readStrips(const PhysicalFabric& fabric, const ReferenceMo
 /// modulus that softens with strain) put back to `before`'s unless it moved toward what the
 /// fit reaches, and every factor clamped to the allowed range: such a target would
 /// otherwise drift every round without effect.
+glm::dvec3 asVector(const MembraneModuli& m) { return {m.warp, m.weft, m.bias}; }
+MembraneModuli asModuli(const glm::dvec3& v) { return {v.x, v.y, v.z}; }
+
 void keepReachable(const PhysicalFabric& fabric, const MeshCorrection& before, MeshCorrection& correction) {
-  const glm::dvec3 moduli(fabric.moduli.warp, fabric.moduli.weft, fabric.moduli.bias);
-  const glm::dvec3 target = moduli * correction.modulus;
-  const SpringChannelFit fit = fitSpringChannels({target.x, target.y, target.z});
-  const MembraneModuli reached = springSheetModuli(fit.channels);
-  const glm::dvec3 reachedAtZero(reached.warp, reached.weft, reached.bias);
-  const auto settle = [](double& factor, double previous, double reachedModulus, double targetModulus) {
-    const bool outOfReach = std::abs(reachedModulus / targetModulus - 1.0) > 0.02;
-    const bool towardReach = (factor - previous) * (reachedModulus - targetModulus) > 0.0;
-    if (outOfReach && !towardReach) factor = previous;
-    factor = std::clamp(factor, kMeshCorrectionMin, kMeshCorrectionMax);
+  // Each factor whose target the fit misses by more than 2 % keeps `previous`, unless it
+  // moved toward what the fit reaches; all clamped.
+  const auto settle = [](glm::dvec3& factors, const glm::dvec3& previous, const glm::dvec3& reached,
+                         const glm::dvec3& target) {
+    for (int d = 0; d < 3; ++d) {
+      const bool outOfReach = std::abs(reached[d] / target[d] - 1.0) > 0.02;
+      const bool towardReach = (factors[d] - previous[d]) * (reached[d] - target[d]) > 0.0;
+      if (outOfReach && !towardReach) factors[d] = previous[d];
+      factors[d] = std::clamp(factors[d], kMeshCorrectionMin, kMeshCorrectionMax);
+    }
   };
-  for (int d = 0; d < 3; ++d) settle(correction.modulus[d], before.modulus[d], reachedAtZero[d], target[d]);
+  const glm::dvec3 target = asVector(fabric.moduli) * correction.modulus;
+  settle(correction.modulus, before.modulus, asVector(springSheetModuli(fitSpringChannels(asModuli(target)).channels)),
+         target);
   if (!fabric.strainedModuli) return;
-  const MembraneModuli& m = *fabric.strainedModuli;
-  const glm::dvec3 strainedTarget = glm::dvec3(m.warp, m.weft, m.bias) * correction.strainedModulus;
-  const SpringChannelFit settled = fitSpringChannels(
-      {moduli.x * correction.modulus.x, moduli.y * correction.modulus.y, moduli.z * correction.modulus.z});
-  const glm::dvec3 stiffening =
-      fitStrainStiffening(settled.channels, {strainedTarget.x, strainedTarget.y, strainedTarget.z});
+  const glm::dvec3 channels = fitSpringChannels(asModuli(asVector(fabric.moduli) * correction.modulus)).channels;
+  const glm::dvec3 strainedTarget = asVector(*fabric.strainedModuli) * correction.strainedModulus;
+  const glm::dvec3 stiffening = fitStrainStiffening(channels, asModuli(strainedTarget));
+  glm::dvec3 reached;
   const double angles[3] = {0.0, 0.5 * kPi, 0.25 * kPi};
-  for (int d = 0; d < 3; ++d)
-    settle(correction.strainedModulus[d], before.strainedModulus[d],
-           stiffenedSheetModulus(settled.channels, stiffening, angles[d], 1.0 / 6.0), strainedTarget[d]);
+  for (int d = 0; d < 3; ++d) reached[d] = stiffenedSheetModulus(channels, stiffening, angles[d], 1.0 / 6.0);
+  settle(correction.strainedModulus, before.strainedModulus, reached, strainedTarget);
 }
 
 /// How good a round is: the number of the six errors within 10 % (the bound), then
